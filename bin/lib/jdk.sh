@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# Finds a JDK >= 25 for QuickStore/J and exports JAVA_HOME. Sourced by bin/* scripts.
+#   1. JAVA_HOME, when it points at a JDK 25 or newer;
+#   2. otherwise the newest JDK >= 25 under the system JVM directory (/usr/lib/jvm, or QS_JVM_DIR);
+#   3. otherwise one line saying what to install, and exit status 3.
+QS_MIN_JDK=25
+
+qs_jdk_feature() { # prints the feature version (e.g. 25) of the JDK at $1, or nothing
+  local java="$1/bin/java" line v
+  [ -x "$java" ] || return 0
+  # `java -XshowSettings:properties` is slow; the release file is authoritative and instant.
+  if [ -r "$1/release" ]; then
+    line=$(grep -m1 '^JAVA_VERSION=' "$1/release" 2>/dev/null)
+    v=${line#JAVA_VERSION=}; v=${v//\"/}
+  fi
+  if [ -z "${v:-}" ]; then
+    v=$("$java" -version 2>&1 | sed -n '1s/.*version "\([^"]*\)".*/\1/p')
+  fi
+  v=${v#1.}          # 1.8 -> 8
+  printf '%s\n' "${v%%[.+-]*}"
+}
+
+qs_find_jdk() {
+  local cand f best="" bestv=0
+  if [ -n "${JAVA_HOME:-}" ]; then
+    f=$(qs_jdk_feature "$JAVA_HOME")
+    if [ -n "$f" ] && [ "$f" -ge "$QS_MIN_JDK" ] 2>/dev/null; then
+      printf '%s\n' "$JAVA_HOME"; return 0
+    fi
+  fi
+  for cand in "${QS_JVM_DIR:-/usr/lib/jvm}"/*; do
+    [ -d "$cand" ] && [ ! -L "$cand" ] || continue
+    f=$(qs_jdk_feature "$cand")
+    if [ -n "$f" ] && [ "$f" -ge "$QS_MIN_JDK" ] 2>/dev/null && [ "$f" -gt "$bestv" ]; then
+      best=$cand; bestv=$f
+    fi
+  done
+  [ -n "$best" ] && printf '%s\n' "$best"
+}
+
+if ! QS_JDK=$(qs_find_jdk) || [ -z "$QS_JDK" ]; then
+  echo "error: QuickStore/J needs JDK ${QS_MIN_JDK}+; none found (JAVA_HOME=${JAVA_HOME:-unset}, searched ${QS_JVM_DIR:-/usr/lib/jvm}) - install one, e.g. 'apt-get install temurin-25-jdk', or set JAVA_HOME to it." >&2
+  exit 3
+fi
+export JAVA_HOME="$QS_JDK"
+export PATH="$JAVA_HOME/bin:$PATH"

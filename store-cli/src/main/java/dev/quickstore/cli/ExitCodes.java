@@ -1,0 +1,70 @@
+package dev.quickstore.cli;
+
+import dev.quickstore.core.StoreFormatException;
+import dev.quickstore.mmu.NativeLibraryException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.ParseResult;
+
+/** Maps exception types to exit codes and one-line messages. The one place that decides both. */
+final class ExitCodes {
+    static final int OK = 0;
+    static final int CHECK_FAILED = 1;
+    static final int USAGE = 2;
+    static final int DAMAGED = 3;
+    static final int IO = 4;
+    static final int NATIVE = 5;
+    static final int INTERNAL = 70;
+
+    private ExitCodes() {}
+
+    static int of(Throwable t) {
+        if (t instanceof UncheckedIOException u) {
+            t = u.getCause();
+        }
+        if (t instanceof StoreFormatException) {
+            return DAMAGED;
+        }
+        if (t instanceof IOException) {
+            return IO;
+        }
+        if (t instanceof NativeLibraryException) {
+            return NATIVE;
+        }
+        if (t instanceof IllegalArgumentException) {
+            return USAGE;
+        }
+        return INTERNAL;
+    }
+
+    static String message(Throwable t) {
+        if (t instanceof UncheckedIOException u) {
+            t = u.getCause();
+        }
+        return switch (t) {
+            case NoSuchFileException e -> e.getFile() + ": " + (e.getReason() == null ? "no such file" : e.getReason());
+            case FileAlreadyExistsException e -> e.getFile() + ": " + (e.getReason() == null ? "already exists" : e.getReason());
+            case IOException e -> e.getClass().getSimpleName() + ": " + e.getMessage();
+            default -> t.getMessage() == null ? t.toString() : t.getMessage();
+        };
+    }
+
+    /** Prints {@code qs: error: <message>} (and the stack trace with --verbose) and returns the code. */
+    static final class Handler implements IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parsed) {
+            boolean verbose = parsed.hasMatchedOption("--verbose")
+                    || parsed.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"));
+            cl.getErr().println("qs: error: " + message(ex));
+            if (verbose) {
+                ex.printStackTrace(cl.getErr());
+            }
+            cl.getErr().flush();
+            return of(ex);
+        }
+    }
+}

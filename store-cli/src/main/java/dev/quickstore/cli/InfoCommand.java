@@ -1,0 +1,52 @@
+package dev.quickstore.cli;
+
+import dev.quickstore.core.VolumeFile;
+import dev.quickstore.core.VolumeHeader;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code qs info DIR}: what a store is, read-only. */
+@Command(
+        name = "info",
+        mixinStandardHelpOptions = true,
+        description = "Show a store's volume header and sizes (read-only).",
+        footer = {"", "Examples:", "  qs info ./db", "  qs info --json ./db | jq .pageSize"})
+final class InfoCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
+    Path dir;
+
+    @Option(names = "--json", description = "print JSON instead of text")
+    boolean json;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        VolumeHeader h = VolumeFile.readHeader(dir);
+        Map<String, Object> info = new LinkedHashMap<>();
+        info.put("store", dir.toString());
+        info.put("volume", VolumeFile.volumePath(dir).toString());
+        info.put("formatVersion", h.formatVersion());
+        info.put("pageSize", h.pageSize());
+        info.put("creationId", h.creationId().toString());
+        info.put("preferredArenaBase", String.format("0x%x", h.preferredArenaBase()));
+        info.put("pageCount", h.pageCount());
+        info.put("created", Instant.ofEpochMilli(h.createdMillis()).toString());
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.object(info));
+        } else {
+            info.forEach((k, v) -> out.printf("%-20s %s%n", k, v));
+        }
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.quickstore.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code qs}: the QuickStore/J admin shell. One picocli command tree; each subcommand is a class named
+ * after what it does. Errors reach the user as one line and an exit code from {@link ExitCodes};
+ * {@code --verbose} adds the stack trace.
+ */
+@Command(
+        name = "qs",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Administer QuickStore/J stores: memory-mapped persistent object stores for the JVM.",
+        subcommands = {CreateCommand.class, InfoCommand.class, CommandLine.HelpCommand.class},
+        footer = {
+            "",
+            "Examples:",
+            "  qs create ./db          create an empty store in ./db",
+            "  qs info ./db            show the volume header of ./db",
+            "  qs info --json ./db     the same, as JSON",
+            "",
+            "Exit codes: 0 ok, 1 check failed, 2 bad usage, 3 damaged or foreign store, 4 I/O error, 5 native library missing, 70 internal error."
+        })
+public final class Qs implements Runnable {
+    @Option(names = "--verbose", description = "print stack traces of errors", scope = CommandLine.ScopeType.INHERIT)
+    boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Builds the command line with the project's error handling; used by {@link #main} and tests. */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Qs());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler(new ExitCodes.Handler());
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int code = commandLine(out, err).execute(args);
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+}

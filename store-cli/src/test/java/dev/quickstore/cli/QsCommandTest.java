@@ -1,0 +1,100 @@
+package dev.quickstore.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class QsCommandTest {
+    @TempDir
+    Path tmp;
+
+    record Run(int code, String out, String err) {}
+
+    static Run qs(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Qs.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void versionNamesProjectJvmAndNativeLibrary() {
+        Run r = qs("--version");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("QuickStore/J "), r.out());
+        assertTrue(r.out().contains("native: libquickstore abi 1"), r.out());
+    }
+
+    @Test
+    void createThenInfoTextAndJson() throws Exception {
+        Path db = tmp.resolve("db");
+        Run c = qs("create", db.toString());
+        assertEquals(0, c.code(), c.err());
+        Run i = qs("info", db.toString());
+        assertEquals(0, i.code(), i.err());
+        assertTrue(i.out().contains("pageSize             8192"), i.out());
+        Run j = qs("info", "--json", db.toString());
+        assertEquals(0, j.code(), j.err());
+        JsonNode n = Json.MAPPER.readTree(j.out());
+        assertEquals(8192, n.get("pageSize").asInt());
+        assertEquals(1, n.get("formatVersion").asInt());
+        assertEquals(1, n.get("pageCount").asLong());
+    }
+
+    @Test
+    void missingStoreIsOneLineAndExitCode4() {
+        Run r = qs("info", tmp.resolve("nope").toString());
+        assertEquals(ExitCodes.IO, r.code());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.err().startsWith("qs: error: ") && r.err().contains("no such store directory"), r.err());
+    }
+
+    @Test
+    void damagedStoreIsExitCode3WithoutStackTraceUnlessVerbose() throws Exception {
+        Path db = tmp.resolve("db");
+        assertEquals(0, qs("create", db.toString()).code());
+        Path vol = db.resolve("volume.qs");
+        byte[] b = Files.readAllBytes(vol);
+        b[20] ^= 0x40;
+        Files.write(vol, b);
+        Run r = qs("info", db.toString());
+        assertEquals(ExitCodes.DAMAGED, r.code());
+        assertTrue(r.err().contains("page 0 offset 124: header checksum"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+        Run v = qs("info", "--verbose", db.toString());
+        assertTrue(v.err().contains("\tat "), v.err());
+    }
+
+    @Test
+    void createRefusesToOverwrite() {
+        Path db = tmp.resolve("db");
+        assertEquals(0, qs("create", db.toString()).code());
+        Run r = qs("create", db.toString());
+        assertEquals(ExitCodes.IO, r.code());
+        assertTrue(r.err().contains("already exists"), r.err());
+    }
+
+    @Test
+    void badPageSizeIsUsageError() {
+        Run r = qs("create", "--page-size", "1000", tmp.resolve("x").toString());
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("power of two"), r.err());
+    }
+
+    @Test
+    void everyCommandHasHelpWithExamples() {
+        for (String cmd : new String[] {"create", "info"}) {
+            Run r = qs(cmd, "--help");
+            assertEquals(0, r.code());
+            assertTrue(r.out().contains("Examples:"), cmd + ": " + r.out());
+        }
+    }
+}

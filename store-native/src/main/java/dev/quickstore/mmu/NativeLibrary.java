@@ -1,0 +1,174 @@
+package dev.quickstore.mmu;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Locale;
+
+/**
+ * Locates, loads and checks {@code libquickstore.so}, the native data plane of QuickStore/J.
+ *
+ * <p>Search order:
+ *
+ * <ol>
+ *   <li>the directory named by the system property {@value #DIR_PROPERTY} (for development and for
+ *       deployments that ship the library separately);
+ *   <li>the class-path resource {@code native/linux-x86_64/libquickstore.so}: used in place when it
+ *       is a plain file, otherwise (inside a jar) copied to a private temporary file first, because
+ *       {@code dlopen} needs a file.
+ * </ol>
+ *
+ * <p>The library is loaded once, into the global arena, through {@link SymbolLookup#libraryLookup};
+ * every downcall handle is resolved once into a static final by the class that uses it. Its ABI
+ * version must equal {@link #ABI_VERSION}, so a stale library from another build is refused with a
+ * message rather than misbehaving. Only {@code --enable-native-access} is needed at run time.
+ */
+@SuppressWarnings("restricted") // this class is where the store meets native code
+public final class NativeLibrary {
+    /** The ABI version this binding was written for; must match {@code qs_abi_version()}. */
+    public static final int ABI_VERSION = 1;
+
+    /** System property naming a directory that holds {@code libquickstore.so}. */
+    public static final String DIR_PROPERTY = "quickstore.native.dir";
+
+    static final String LIB_NAME = "libquickstore.so";
+    static final String PLATFORM = "linux-x86_64";
+
+    private static final Linker LINKER = Linker.nativeLinker();
+
+    private NativeLibrary() {}
+
+    /** Lazily loaded holder: the first use loads the library, failures repeat their message. */
+    private static final class Holder {
+        static final Path PATH;
+        static final SymbolLookup LOOKUP;
+        static final RuntimeException FAILURE;
+
+        static {
+            Path path = null;
+            SymbolLookup lookup = null;
+            RuntimeException failure = null;
+            try {
+                path = locate();
+                lookup = SymbolLookup.libraryLookup(path, Arena.global());
+                int abi = abiVersion(lookup);
+                if (abi != ABI_VERSION) {
+                    throw new NativeLibraryException(path + " has ABI version " + abi + " but this binding needs "
+                            + ABI_VERSION + "; rebuild QuickStore/J (bin/test) or point -D" + DIR_PROPERTY
+                            + " at a matching library");
+                }
+            } catch (NativeLibraryException e) {
+                failure = e;
+            } catch (IllegalArgumentException | IllegalCallerException | IOException e) {
+                failure = new NativeLibraryException("cannot load " + (path == null ? LIB_NAME : path) + ": "
+                        + e.getMessage() + hintFor(e), e);
+            }
+            PATH = path;
+            LOOKUP = lookup;
+            FAILURE = failure;
+        }
+    }
+
+    private static String hintFor(Exception e) {
+        return e instanceof IllegalCallerException
+                ? " (run the JVM with --enable-native-access=ALL-UNNAMED)"
+                : "";
+    }
+
+    private static int abiVersion(SymbolLookup lookup) {
+        MethodHandle h = LINKER.downcallHandle(
+                lookup.findOrThrow("qs_abi_version"), FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        try {
+            return (int) h.invokeExact();
+        } catch (Throwable t) {
+            throw new NativeLibraryException("qs_abi_version() failed: " + t, t);
+        }
+    }
+
+    /** The symbol lookup of the loaded library; loads it on first use. */
+    public static SymbolLookup lookup() {
+        if (Holder.FAILURE != null) {
+            throw Holder.FAILURE;
+        }
+        return Holder.LOOKUP;
+    }
+
+    /** The file the library was loaded from. */
+    public static Path path() {
+        lookup();
+        return Holder.PATH;
+    }
+
+    /**
+     * Resolves a downcall handle for an exported symbol of the library.
+     *
+     * @throws NativeLibraryException if the library cannot be loaded or lacks the symbol
+     */
+    public static MethodHandle downcall(String symbol, FunctionDescriptor descriptor, Linker.Option... options) {
+        MemorySegment address = lookup()
+                .find(symbol)
+                .orElseThrow(() -> new NativeLibraryException(path() + " does not export " + symbol
+                        + "; it is older or newer than this binding - rebuild QuickStore/J"));
+        return LINKER.downcallHandle(address, descriptor, options);
+    }
+
+    /** A one-line description of the library build (compiler, date, ABI). */
+    public static String buildInfo() {
+        MethodHandle h = downcall("qs_build_info", FunctionDescriptor.of(ValueLayout.ADDRESS));
+        try {
+            MemorySegment s = (MemorySegment) h.invokeExact();
+            return s.reinterpret(4096).getString(0);
+        } catch (Throwable t) {
+            throw new NativeLibraryException("qs_build_info() failed: " + t, t);
+        }
+    }
+
+    static Path locate() throws IOException {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        if (!os.startsWith("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+            throw new NativeLibraryException("QuickStore/J's native fault path supports " + PLATFORM
+                    + " only; this JVM runs on " + os + "-" + arch);
+        }
+        String dir = System.getProperty(DIR_PROPERTY);
+        if (dir != null && !dir.isBlank()) {
+            Path p = Path.of(dir).resolve(LIB_NAME);
+            if (!Files.isRegularFile(p)) {
+                throw new NativeLibraryException("-D" + DIR_PROPERTY + "=" + dir + " but " + p + " does not exist");
+            }
+            return p;
+        }
+        String resource = "native/" + PLATFORM + "/" + LIB_NAME;
+        URL url = NativeLibrary.class.getClassLoader().getResource(resource);
+        if (url == null) {
+            throw new NativeLibraryException("the class path has no " + resource
+                    + "; the store-native jar was built without its native library (build with gcc installed)");
+        }
+        if ("file".equals(url.getProtocol())) {
+            try {
+                return Path.of(url.toURI());
+            } catch (URISyntaxException e) {
+                throw new IOException("bad resource URL " + url, e);
+            }
+        }
+        Path tmp = Files.createTempFile(
+                "libquickstore-", ".so", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        tmp.toFile().deleteOnExit();
+        try (InputStream in = url.openStream()) {
+            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return tmp;
+    }
+}
