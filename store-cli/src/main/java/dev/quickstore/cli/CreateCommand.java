@@ -19,7 +19,10 @@ final class CreateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
     Path dir;
 
-    @Option(names = "--page-size", paramLabel = "BYTES", defaultValue = "" + VolumeFile.DEFAULT_PAGE_SIZE,
+    @Option(
+            names = "--page-size",
+            paramLabel = "BYTES",
+            defaultValue = "" + VolumeFile.DEFAULT_PAGE_SIZE,
             description = "page size, a power of two in 4096..65536 (default: ${DEFAULT-VALUE})")
     int pageSize;
 
@@ -29,7 +32,9 @@ final class CreateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         VolumeHeader h = VolumeFile.create(dir, pageSize);
-        spec.commandLine().getOut().printf("created store %s (id %s, page size %d)%n", dir, h.creationId(), h.pageSize());
+        spec.commandLine()
+                .getOut()
+                .printf("created store %s (id %s, page size %d)%n", dir, h.creationId(), h.pageSize());
         return ExitCodes.OK;
     }
 }

@@ -47,7 +47,8 @@ final class ExitCodes {
         }
         return switch (t) {
             case NoSuchFileException e -> e.getFile() + ": " + (e.getReason() == null ? "no such file" : e.getReason());
-            case FileAlreadyExistsException e -> e.getFile() + ": " + (e.getReason() == null ? "already exists" : e.getReason());
+            case FileAlreadyExistsException e ->
+                e.getFile() + ": " + (e.getReason() == null ? "already exists" : e.getReason());
             case IOException e -> e.getClass().getSimpleName() + ": " + e.getMessage();
             default -> t.getMessage() == null ? t.toString() : t.getMessage();
         };

@@ -31,7 +31,8 @@ final class VersionProvider implements IVersionProvider {
         }
         return new String[] {
             "QuickStore/J " + projectVersion(),
-            "JVM: " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ", " + System.getProperty("java.home") + ")",
+            "JVM: " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ", "
+                    + System.getProperty("java.home") + ")",
             "native: " + nativeInfo
         };
     }

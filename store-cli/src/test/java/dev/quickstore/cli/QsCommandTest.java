@@ -21,7 +21,8 @@ class QsCommandTest {
     static Run qs(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Qs.commandLine(new PrintWriter(out, true), new PrintWriter(err, true)).execute(args);
+        int code = Qs.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))
+                .execute(args);
         return new Run(code, out.toString(), err.toString());
     }
 

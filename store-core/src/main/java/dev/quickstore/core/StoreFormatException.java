@@ -16,7 +16,8 @@ public class StoreFormatException extends StoreException {
     private final long offset;
 
     public StoreFormatException(String file, long pageId, long offset, String field, String expected, String actual) {
-        super(file + " page " + pageId + " offset " + offset + ": " + field + " expected " + expected + ", found " + actual);
+        super(file + " page " + pageId + " offset " + offset + ": " + field + " expected " + expected + ", found "
+                + actual);
         this.file = file;
         this.pageId = pageId;
         this.offset = offset;

@@ -44,7 +44,12 @@ public final class VolumeFile {
             throw new FileAlreadyExistsException(vol.toString(), null, "a QuickStore/J volume already exists there");
         }
         VolumeHeader header = new VolumeHeader(
-                VolumeHeader.FORMAT_VERSION, pageSize, UUID.randomUUID(), DEFAULT_ARENA_BASE, 1, System.currentTimeMillis());
+                VolumeHeader.FORMAT_VERSION,
+                pageSize,
+                UUID.randomUUID(),
+                DEFAULT_ARENA_BASE,
+                1,
+                System.currentTimeMillis());
         ByteBuffer page = ByteBuffer.allocate(pageSize);
         page.put(header.encode()).clear(); // whole page: header then zeros
         try (FileChannel ch = FileChannel.open(vol, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -60,7 +65,9 @@ public final class VolumeFile {
     public static VolumeHeader readHeader(Path dir) throws IOException {
         Path vol = volumePath(dir);
         if (!Files.isRegularFile(vol)) {
-            throw new NoSuchFileException(vol.toString(), null,
+            throw new NoSuchFileException(
+                    vol.toString(),
+                    null,
                     Files.isDirectory(dir) ? "no QuickStore/J volume in this directory" : "no such store directory");
         }
         byte[] bytes = new byte[VolumeHeader.SIZE];
@@ -70,8 +77,13 @@ public final class VolumeFile {
                 // keep reading until the header is complete or EOF
             }
             if (b.hasRemaining()) {
-                throw new StoreFormatException(vol.toString(), 0, b.position(), "volume header",
-                        VolumeHeader.SIZE + " bytes", b.position() + " bytes (file truncated)");
+                throw new StoreFormatException(
+                        vol.toString(),
+                        0,
+                        b.position(),
+                        "volume header",
+                        VolumeHeader.SIZE + " bytes",
+                        b.position() + " bytes (file truncated)");
             }
         }
         return VolumeHeader.decode(vol.toString(), bytes);

@@ -27,12 +27,7 @@ import java.util.zip.CRC32C;
  * value in a {@link StoreFormatException}.
  */
 public record VolumeHeader(
-        int formatVersion,
-        int pageSize,
-        UUID creationId,
-        long preferredArenaBase,
-        long pageCount,
-        long createdMillis) {
+        int formatVersion, int pageSize, UUID creationId, long preferredArenaBase, long pageCount, long createdMillis) {
 
     public static final int SIZE = 128;
     public static final int FORMAT_VERSION = 1;
@@ -78,24 +73,37 @@ public record VolumeHeader(
         }
         for (int i = 0; i < MAGIC.length; i++) {
             if (header[i] != MAGIC[i]) {
-                throw new StoreFormatException(file, 0, 0, "magic", "\"QSVOLUME\"",
-                        "\"" + new String(header, 0, MAGIC.length, StandardCharsets.ISO_8859_1) + "\" (not a QuickStore/J volume)");
+                throw new StoreFormatException(
+                        file,
+                        0,
+                        0,
+                        "magic",
+                        "\"QSVOLUME\"",
+                        "\"" + new String(header, 0, MAGIC.length, StandardCharsets.ISO_8859_1)
+                                + "\" (not a QuickStore/J volume)");
             }
         }
         ByteBuffer b = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN);
         int stored = b.getInt(CHECKSUM_OFFSET);
         int actual = checksum(header);
         if (stored != actual) {
-            throw new StoreFormatException(file, 0, CHECKSUM_OFFSET, "header checksum (CRC32C)",
-                    hex(stored), hex(actual) + " computed over bytes 0.." + (CHECKSUM_OFFSET - 1));
+            throw new StoreFormatException(
+                    file,
+                    0,
+                    CHECKSUM_OFFSET,
+                    "header checksum (CRC32C)",
+                    hex(stored),
+                    hex(actual) + " computed over bytes 0.." + (CHECKSUM_OFFSET - 1));
         }
         int version = b.getInt(8);
         if (version != FORMAT_VERSION) {
-            throw new StoreFormatException(file, 0, 8, "format version", String.valueOf(FORMAT_VERSION), String.valueOf(version));
+            throw new StoreFormatException(
+                    file, 0, 8, "format version", String.valueOf(FORMAT_VERSION), String.valueOf(version));
         }
         int pageSize = b.getInt(12);
         if (Integer.bitCount(pageSize) != 1 || pageSize < 4096 || pageSize > 65536) {
-            throw new StoreFormatException(file, 0, 12, "page size", "a power of two in 4096..65536", String.valueOf(pageSize));
+            throw new StoreFormatException(
+                    file, 0, 12, "page size", "a power of two in 4096..65536", String.valueOf(pageSize));
         }
         UUID id = new UUID(b.getLong(16), b.getLong(24));
         return new VolumeHeader(version, pageSize, id, b.getLong(32), b.getLong(40), b.getLong(48));

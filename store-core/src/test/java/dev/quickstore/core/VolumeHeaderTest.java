@@ -16,7 +16,8 @@ class VolumeHeaderTest {
 
     @Test
     void roundTripsEveryField() {
-        VolumeHeader h = new VolumeHeader(1, 8192, new UUID(0x0102030405060708L, 0x1112131415161718L), 0x5a0000000000L, 42, 1234567L);
+        VolumeHeader h = new VolumeHeader(
+                1, 8192, new UUID(0x0102030405060708L, 0x1112131415161718L), 0x5a0000000000L, 42, 1234567L);
         byte[] enc = h.encode();
         assertEquals(VolumeHeader.SIZE, enc.length);
         assertEquals(h, VolumeHeader.decode("x", enc));
@@ -40,7 +41,9 @@ class VolumeHeaderTest {
         all[40] ^= 1; // pageCount
         Files.write(vol, all);
         StoreFormatException e = assertThrows(StoreFormatException.class, () -> VolumeFile.readHeader(dir));
-        assertTrue(e.getMessage().startsWith(vol + " page 0 offset 124: header checksum (CRC32C) expected 0x"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith(vol + " page 0 offset 124: header checksum (CRC32C) expected 0x"),
+                e.getMessage());
         assertEquals(124, e.offset());
     }
 

@@ -72,8 +72,8 @@ public final class NativeLibrary {
             } catch (NativeLibraryException e) {
                 failure = e;
             } catch (IllegalArgumentException | IllegalCallerException | IOException e) {
-                failure = new NativeLibraryException("cannot load " + (path == null ? LIB_NAME : path) + ": "
-                        + e.getMessage() + hintFor(e), e);
+                failure = new NativeLibraryException(
+                        "cannot load " + (path == null ? LIB_NAME : path) + ": " + e.getMessage() + hintFor(e), e);
             }
             PATH = path;
             LOOKUP = lookup;
@@ -82,9 +82,7 @@ public final class NativeLibrary {
     }
 
     private static String hintFor(Exception e) {
-        return e instanceof IllegalCallerException
-                ? " (run the JVM with --enable-native-access=ALL-UNNAMED)"
-                : "";
+        return e instanceof IllegalCallerException ? " (run the JVM with --enable-native-access=ALL-UNNAMED)" : "";
     }
 
     private static int abiVersion(SymbolLookup lookup) {
@@ -117,8 +115,7 @@ public final class NativeLibrary {
      * @throws NativeLibraryException if the library cannot be loaded or lacks the symbol
      */
     public static MethodHandle downcall(String symbol, FunctionDescriptor descriptor, Linker.Option... options) {
-        MemorySegment address = lookup()
-                .find(symbol)
+        MemorySegment address = lookup().find(symbol)
                 .orElseThrow(() -> new NativeLibraryException(path() + " does not export " + symbol
                         + "; it is older or newer than this binding - rebuild QuickStore/J"));
         return LINKER.downcallHandle(address, descriptor, options);
@@ -164,7 +161,9 @@ public final class NativeLibrary {
             }
         }
         Path tmp = Files.createTempFile(
-                "libquickstore-", ".so", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                "libquickstore-",
+                ".so",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         tmp.toFile().deleteOnExit();
         try (InputStream in = url.openStream()) {
             Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
