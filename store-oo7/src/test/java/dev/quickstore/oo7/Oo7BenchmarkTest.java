@@ -18,9 +18,9 @@ class Oo7BenchmarkTest {
 
     @Test
     void aRoundOfEveryOperationLeavesTheDatabaseAsItWas() {
-        HeapOo7Store store = Oo7SmallTest.build(Oo7SmallTest.SEED);
+        HeapOo7Store store = HeapOo7StoreTest.buildHeap(Oo7SmallContract.SEED);
         String digest = Oo7Digest.of(store);
-        Oo7Operations ops = Oo7SmallTest.ops(store);
+        Oo7Operations ops = Oo7SmallContract.ops(store);
         List<Oo7Operation> all = Oo7Benchmark.defaultOperations(Oo7Config.SMALL);
         assertFalse(all.contains(Oo7Operation.T10), "T10 only for several modules");
         assertTrue(Oo7Benchmark.defaultOperations(Oo7Config.LARGE).contains(Oo7Operation.T10));
@@ -56,7 +56,7 @@ class Oo7BenchmarkTest {
 
     @Test
     void repeatedRoundsReportMedianAndSpread() {
-        Oo7Operations ops = Oo7SmallTest.ops(Oo7SmallTest.build(Oo7SmallTest.SEED));
+        Oo7Operations ops = Oo7SmallContract.ops(HeapOo7StoreTest.buildHeap(Oo7SmallContract.SEED));
         List<Result> results = Oo7Benchmark.run(ops, new Options(List.of(Oo7Operation.T6, Oo7Operation.Q1), 3, 0));
         Result t6 = results.get(0);
         assertEquals(3, t6.opNanos().length);
