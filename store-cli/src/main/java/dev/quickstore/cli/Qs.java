@@ -15,13 +15,14 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Administer QuickStore/J stores: memory-mapped persistent object stores for the JVM.",
-        subcommands = {CreateCommand.class, InfoCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {CreateCommand.class, InfoCommand.class, Oo7Command.class, CommandLine.HelpCommand.class},
         footer = {
             "",
             "Examples:",
             "  qs create ./db          create an empty store in ./db",
             "  qs info ./db            show the volume header of ./db",
             "  qs info --json ./db     the same, as JSON",
+            "  qs oo7 run              OO7 small, printed as a table",
             "",
             "Exit codes: 0 ok, 1 check failed, 2 bad usage, 3 damaged or foreign store, 4 I/O error, 5 native library missing, 70 internal error."
         })

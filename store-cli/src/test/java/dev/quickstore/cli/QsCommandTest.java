@@ -98,4 +98,24 @@ class QsCommandTest {
             assertTrue(r.out().contains("Examples:"), cmd + ": " + r.out());
         }
     }
+
+    @Test
+    void oo7RunPrintsTheTableWithTheDeterministicCounts() throws Exception {
+        Path csv = tmp.resolve("oo7.csv");
+        Run r = qs("oo7", "run", "--ops", "T1,T6,Q7", "--reps", "1", "--warmup", "0", "--csv", csv.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("OO7 small on heap"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T6\\s+hot\\s+2187\\s.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("Q7\\s+hot\\s+10000\\s.*")), r.out());
+        assertTrue(r.err().contains("building OO7 small on heap"), r.err());
+        assertTrue(Files.readString(csv).lines().count() >= 4, Files.readString(csv));
+    }
+
+    @Test
+    void oo7UnknownOperationIsAUsageErrorListingTheChoices() {
+        Run r = qs("oo7", "run", "--ops", "T1,T99");
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("--ops: unknown value 'T99'") && r.err().contains("t1"), r.err());
+    }
 }
