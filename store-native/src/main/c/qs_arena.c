@@ -81,8 +81,15 @@ int qs_restore_view(struct qs_arena *a, uint64_t i) {
  * their islands merge with neighbouring PROT_NONE mappings, freeing VMAs. The frames stay resident;
  * the next access takes a cheap reference fault. Returns the number of frames reprotected.
  * [signal-safe]: only CAS on stable states, never waits. */
+static uint64_t collapse_span(struct qs_arena *a, uint64_t i, uint64_t span);
+
+/* Tries the 256 frames on either side first, then the whole used part of the arena. */
 uint64_t qs_collapse_around(struct qs_arena *a, uint64_t i) {
-    const uint64_t span = 256;
+    uint64_t n = collapse_span(a, i, 256);
+    return n ? n : collapse_span(a, i, atomic_load(&a->hwm));
+}
+
+static uint64_t collapse_span(struct qs_arena *a, uint64_t i, uint64_t span) {
     uint64_t lo = i > span ? i - span : 0, hi = i + span < a->nframes ? i + span : a->nframes;
     uint64_t done = 0, run = 0, run_start = 0;
     for (uint64_t j = lo; j <= hi; j++) {

@@ -79,7 +79,7 @@ QS_EXPORT int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uin
 /* Common body of release/evict/reset: lock the run, drop selected frames, one mprotect + punch per
  * contiguous run of dropped frames, unlock. select(was) returns the new state or UINT32_MAX to keep. */
 static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t (*select)(struct qs_frame *, uint32_t),
-                        int count_evictions) {
+                        int count_evictions, int mark_released) {
     if (!range_ok(a, first, n)) return -ERANGE;
     int64_t dropped = 0;
     uint64_t run_start = 0, run = 0, freed = 0;
@@ -106,7 +106,7 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
             qs_punch(a, run_start, run);
             for (uint64_t j = run_start; j < run_start + run; j++) {
                 struct qs_frame *g = qs_frame_at(a, j);
-                if (g->prior_state == QS_FREE) atomic_fetch_or(&g->flags, QS_F_RELEASED);
+                if (mark_released) atomic_fetch_or(&g->flags, QS_F_RELEASED);
                 qs_frame_unlock(g, g->prior_state);
             }
             run = 0;
@@ -133,18 +133,18 @@ static uint32_t sel_reset(struct qs_frame *f, uint32_t was) {
 
 /* Releases frames: the page assignment is dropped, bytes punched out, PROT_NONE; a later fault is
  * refused with RELEASED. Returns the number of frames released. */
-QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_release, 0); }
+QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_release, 0, 1); }
 
 /* Evicts the CLEAN frames of a run (Java's replacer chose them): bytes punched out, PROT_NONE, the
  * page stays assigned (the next fault re-reads it). discard != 0 also drops DIRTY frames and their
  * pre-images (abort). Returns the number of frames evicted. */
 QS_EXPORT int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int discard) {
-    return drop_run(a, first, n, discard ? sel_discard : sel_evict, 1);
+    return drop_run(a, first, n, discard ? sel_discard : sel_evict, 1, 0);
 }
 
 /* Resets REFUSED frames: the scratch page is replaced by the shared view again and the frame goes
  * back to RESERVED (page assigned: the next access re-reads it) or FREE. Returns frames reset. */
-QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_reset, 0); }
+QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_reset, 0, 0); }
 
 /* QuickStore's simplified clock (section 3.5): reprotect every frame to PROT_NONE in as few
  * mprotect calls as possible. Resident frames keep their bytes (flag PROTNONE, REF cleared); the next
