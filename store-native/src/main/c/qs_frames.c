@@ -152,6 +152,8 @@ QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t 
  * only break runs). Works in chunks so faulting threads wait at most one chunk. Returns the number
  * of resident frames reprotected. */
 QS_EXPORT int64_t qs_reprotect_all(struct qs_arena *a) {
+    if (a->mode == QS_MODE_BARE) /* benchmark baseline: no frame table, one mprotect */
+        return mprotect(a->app, a->size, PROT_NONE) == 0 ? 0 : -errno;
     const uint64_t chunk = 4096;
     uint64_t end = atomic_load(&a->hwm);
     int64_t resident = 0;
