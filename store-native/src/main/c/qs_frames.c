@@ -27,6 +27,8 @@ static void bump_hwm(struct qs_arena *a, uint64_t end) {
 
 static int is_resident(uint32_t s) { return s == QS_CLEAN || s == QS_DIRTY; }
 
+QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n);
+
 /* Drops the bytes and protection of a locked frame (state held BUSY by the caller): the caller
  * protects/punches the whole run afterwards. Returns 1 if the frame held bytes. */
 static int drop_locked(struct qs_arena *a, uint64_t i, uint32_t was) {
@@ -64,12 +66,10 @@ QS_EXPORT int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uin
         atomic_store(&f->flags, 0);
         qs_frame_unlock(f, QS_RESERVED);
     }
-    if (rc < 0) { /* undo the frames reserved by this call */
-        for (uint64_t k = 0; k < i; k++) {
-            struct qs_frame *f = qs_frame_at(a, first + k);
-            qs_frame_lock(a, f);
-            qs_frame_unlock(f, QS_FREE);
-        }
+    if (rc < 0) {
+        /* undo the frames reserved by this call; they may have been faulted in meanwhile, so drop
+         * them properly (they end FREE with the RELEASED flag) */
+        if (i > 0) qs_release(a, first, i);
         return rc;
     }
     bump_hwm(a, first + n);

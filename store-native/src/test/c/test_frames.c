@@ -90,6 +90,11 @@ int main(void) {
     CHECK(qs_arena_resident(A) == 0, "nothing resident");
     CHECK(rd(4, 5) == qs_test_word(4, 5) && qs_frame_loads(A, 4) == 2, "re-read after eviction");
 
+    /* reserving over a resident frame fails and undoes the part already reserved */
+    CHECK(qs_reserve(A, 0, 8, (uint32_t)src, 0) == -16, "EBUSY over resident frame 4");
+    CHECK(st(0) == QS_FREE && st(3) == QS_FREE && st(4) == QS_CLEAN, "undone");
+    CHECK(qs_reserve(A, 0, 4, (uint32_t)src, 0) == 4 && st(2) == QS_RESERVED, "re-reserve");
+
     /* whole-arena reprotection: reference faults, no I/O */
     uint64_t br = qs_test_counter(A, QS_C_BYTES_READ);
     CHECK(qs_reprotect_all(A) == 1, "one resident frame reprotected");
