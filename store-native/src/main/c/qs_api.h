@@ -1,0 +1,59 @@
+/*
+ * qs_api.h - the exported C API of libquickstore (ABI 2), bound from Java in
+ * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
+ */
+#ifndef QS_API_H
+#define QS_API_H
+#include <stdint.h>
+
+struct qs_arena;
+
+int qs_abi_version(void);
+const char *qs_build_info(void);
+
+/* arena (qs_arena.c) */
+int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferred_base, int mode, struct qs_arena **out);
+void qs_arena_close(struct qs_arena *a);
+uint64_t qs_arena_base(struct qs_arena *a);
+uint64_t qs_arena_alias(struct qs_arena *a);
+uint64_t qs_arena_size(struct qs_arena *a);
+uint32_t qs_arena_frame_size(struct qs_arena *a);
+int qs_arena_at_preferred(struct qs_arena *a);
+uint64_t qs_arena_pending_addr(struct qs_arena *a);
+uint64_t qs_arena_pressure(struct qs_arena *a);
+uint64_t qs_arena_resident(struct qs_arena *a);
+void qs_arena_set_verify(struct qs_arena *a, int on);
+void qs_arena_set_txn(struct qs_arena *a, int on);
+void qs_arena_set_budgets(struct qs_arena *a, uint64_t max_resident, uint64_t preimage_bytes);
+
+/* frame table (qs_frames.c) */
+int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t source, uint64_t first_page);
+int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n);
+int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int discard);
+int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n);
+int64_t qs_reprotect_all(struct qs_arena *a);
+uint32_t qs_frame_state(struct qs_arena *a, uint64_t i);
+uint64_t qs_frame_page(struct qs_arena *a, uint64_t i);
+uint32_t qs_frame_source(struct qs_arena *a, uint64_t i);
+uint32_t qs_frame_loads(struct qs_arena *a, uint64_t i);
+int64_t qs_dirty_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max);
+uint64_t qs_preimage_of(struct qs_arena *a, uint64_t i);
+int qs_mark_clean(struct qs_arena *a, uint64_t i);
+int qs_prefetch(struct qs_arena *a, uint64_t i, int *err);
+
+/* sources, checksums, translation, counters, signals */
+int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset);
+uint32_t qs_crc32c(const void *p, uint64_t n);
+uint32_t qs_crc32c_impl(const void *p, uint64_t n, int hw);
+int qs_crc32c_has_hw(void);
+int qs_page_check(const void *page, uint64_t n);
+int qs_xlate_table_add(struct qs_arena *a, const uint64_t *lo, const uint64_t *hi, const int64_t *delta, uint32_t n);
+int qs_frame_set_relocation(struct qs_arena *a, uint64_t i, const uint8_t *bitmap, int table);
+uint64_t qs_xlate_lookup(struct qs_arena *a, int table, uint64_t v);
+int qs_counters(struct qs_arena *a, uint64_t *out, int n);
+int qs_refusal_take(struct qs_arena *a, uint64_t *out);
+int qs_signal_install(void);
+int qs_signal_uninstall(void);
+int qs_signal_mode(void);
+uint64_t qs_signal_forwarded(void);
+#endif

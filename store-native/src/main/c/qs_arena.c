@@ -1,0 +1,233 @@
+/*
+ * qs_arena.c - the arena: one memfd mapped twice (application view with per-frame protection,
+ * always-writable alias view), the frame descriptor table, and the low-level helpers that change a
+ * frame's mapping (protect, punch, scratch). QuickStore section 3.1-3.2 (virtual frames mapped onto
+ * buffer frames with mmap); design-notes section 4 (two views of one memfd, VMA limit).
+ *
+ * Functions marked [signal-safe] are called from the SIGSEGV handler: they use raw syscalls and
+ * C11 atomics only, never malloc/stdio/locks, and preserve nothing but what the handler restores.
+ */
+#include "qs_arena.h"
+#include "qs_export.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+/* ---- futex / tid [signal-safe] ---------------------------------------------------------------- */
+void qs_futex_wait(_Atomic uint32_t *w, uint32_t expected) {
+    syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+void qs_futex_wake(_Atomic uint32_t *w) {
+    syscall(SYS_futex, (uint32_t *)w, FUTEX_WAKE_PRIVATE, 0x7fffffff, NULL, NULL, 0);
+}
+int qs_gettid(void) { return (int)syscall(SYS_gettid); }
+
+static int is_transient(uint32_t s) { return s == QS_LOADING || s == QS_BUSY; }
+
+/* [signal-safe] */
+uint32_t qs_frame_lock(struct qs_arena *a, struct qs_frame *f) {
+    (void)a;
+    for (;;) {
+        uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+        if (is_transient(s)) { qs_futex_wait(&f->state, s); continue; }
+        if (atomic_compare_exchange_weak_explicit(&f->state, &s, QS_BUSY, memory_order_acq_rel, memory_order_acquire))
+            return s;
+    }
+}
+/* [signal-safe] */
+void qs_frame_unlock(struct qs_frame *f, uint32_t new_state) {
+    atomic_store_explicit(&f->state, new_state, memory_order_release);
+    qs_futex_wake(&f->state);
+}
+
+/* ---- mapping helpers [signal-safe] ---------------------------------------------------------- */
+void qs_punch(struct qs_arena *a, uint64_t first, uint64_t n) {
+    if (n == 0) return;
+    /* Frees the memory; later reads through either view see zeros. */
+    if (fallocate(a->memfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)(first << a->frame_shift),
+                  (off_t)(n << a->frame_shift)) != 0) {
+        /* MADV_REMOVE on the alias is equivalent for shmem. */
+        madvise(qs_alias_addr(a, first), n << a->frame_shift, MADV_REMOVE);
+    }
+}
+
+int qs_map_scratch(struct qs_arena *a, uint64_t i, int cow) {
+    void *p;
+    if (cow)
+        p = mmap(qs_app_addr(a, i), a->frame_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+                 a->memfd, (off_t)(i << a->frame_shift));
+    else
+        p = mmap(qs_app_addr(a, i), a->frame_size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? errno : 0;
+}
+
+int qs_restore_view(struct qs_arena *a, uint64_t i) {
+    void *p = mmap(qs_app_addr(a, i), a->frame_size, PROT_NONE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
+                   a->memfd, (off_t)(i << a->frame_shift));
+    return p == MAP_FAILED ? errno : 0;
+}
+
+/* Reprotects stable resident frames near i to PROT_NONE (flag QS_F_PROTNONE, REF cleared) so that
+ * their islands merge with neighbouring PROT_NONE mappings, freeing VMAs. The frames stay resident;
+ * the next access takes a cheap reference fault. Returns the number of frames reprotected.
+ * [signal-safe]: only CAS on stable states, never waits. */
+static uint64_t collapse_span(struct qs_arena *a, uint64_t i, uint64_t span);
+
+/* Tries the 256 frames on either side first, then the whole used part of the arena. */
+uint64_t qs_collapse_around(struct qs_arena *a, uint64_t i) {
+    uint64_t n = collapse_span(a, i, 256);
+    return n ? n : collapse_span(a, i, atomic_load(&a->hwm));
+}
+
+static uint64_t collapse_span(struct qs_arena *a, uint64_t i, uint64_t span) {
+    uint64_t lo = i > span ? i - span : 0, hi = i + span < a->nframes ? i + span : a->nframes;
+    uint64_t done = 0, run = 0, run_start = 0;
+    for (uint64_t j = lo; j <= hi; j++) {
+        int locked = 0;
+        if (j < hi && j != i) {
+            struct qs_frame *f = qs_frame_at(a, j);
+            uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+            if ((s == QS_CLEAN || s == QS_DIRTY) &&
+                atomic_compare_exchange_strong_explicit(&f->state, &s, QS_BUSY, memory_order_acq_rel, memory_order_relaxed)) {
+                locked = 1;
+                if (run == 0) run_start = j;
+                run++;
+            }
+        }
+        if (!locked && run > 0) {
+            mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE); /* merge never needs a VMA */
+            for (uint64_t k = run_start; k < run_start + run; k++) {
+                struct qs_frame *g = qs_frame_at(a, k);
+                atomic_fetch_or(&g->flags, QS_F_PROTNONE);
+                atomic_fetch_and(&g->flags, ~QS_F_REF);
+                /* a frame is DIRTY exactly when it holds a pre-image */
+                qs_frame_unlock(g, g->preimage_slot ? QS_DIRTY : QS_CLEAN);
+            }
+            done += run;
+            run = 0;
+        }
+    }
+    if (done) qs_count(a, QS_C_VMA_COLLAPSES, 1);
+    return done;
+}
+
+/* [signal-safe] Sets the protection of frame i, recovering once from ENOMEM (the VMA limit) by
+ * collapsing islands around it. The caller holds the frame in a transient state. */
+int qs_protect_frame(struct qs_arena *a, uint64_t i, int prot) {
+    if (mprotect(qs_app_addr(a, i), a->frame_size, prot) == 0) return 0;
+    int e = errno;
+    if (e != ENOMEM) return e;
+    if (qs_collapse_around(a, i) == 0) return ENOMEM;
+    return mprotect(qs_app_addr(a, i), a->frame_size, prot) == 0 ? 0 : errno;
+}
+
+/* ---- open / close ------------------------------------------------------------------------------- */
+#define QS_OK 0
+/* Error codes returned (negated errno otherwise); Java maps them to messages. */
+
+QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferred_base, int mode,
+                            struct qs_arena **out) {
+    long os_page = sysconf(_SC_PAGESIZE);
+    if (frame_size < (uint64_t)os_page || (frame_size & (frame_size - 1)) != 0) return -EINVAL;
+    if (size == 0 || size % frame_size != 0) return -EINVAL;
+    if (mode != QS_MODE_STORE && mode != QS_MODE_BARE) return -EINVAL;
+    struct qs_arena *a = mmap(NULL, sizeof *a, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (a == MAP_FAILED) return -errno;
+    memset(a, 0, sizeof *a);
+    int err = 0;
+    a->size = size;
+    a->frame_size = frame_size;
+    a->frame_shift = (uint32_t)__builtin_ctz(frame_size);
+    a->nframes = size / frame_size;
+    a->mode = mode;
+    a->memfd = -1;
+    atomic_store(&a->verify, 1);
+    pthread_mutex_init(&a->ctl_lock, NULL);
+    a->memfd = (int)syscall(SYS_memfd_create, "quickstore-arena", MFD_CLOEXEC);
+    if (a->memfd < 0) { err = errno; goto fail; }
+    if (ftruncate(a->memfd, (off_t)size) != 0) { err = errno; goto fail; }
+    void *app = MAP_FAILED;
+    if (preferred_base != 0) {
+        app = mmap((void *)preferred_base, size, PROT_NONE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+                   a->memfd, 0);
+        if (app != MAP_FAILED && (uint64_t)app != preferred_base) { munmap(app, size); app = MAP_FAILED; }
+        a->at_preferred = app != MAP_FAILED;
+    }
+    if (app == MAP_FAILED) app = mmap(NULL, size, PROT_NONE, MAP_SHARED | MAP_NORESERVE, a->memfd, 0);
+    if (app == MAP_FAILED) { err = errno; goto fail; }
+    a->app = app;
+    void *alias = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, a->memfd, 0);
+    if (alias == MAP_FAILED) { err = errno; goto fail; }
+    a->alias = alias;
+    void *fr = mmap(NULL, a->nframes * sizeof(struct qs_frame), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (fr == MAP_FAILED) { err = errno; goto fail; }
+    a->frames = fr;
+    void *pm = mmap(NULL, a->nframes * (frame_size / 64), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (pm == MAP_FAILED) { err = errno; goto fail; }
+    a->ptrmaps = pm;
+    void *nx = mmap(NULL, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (nx == MAP_FAILED) { err = errno; goto fail; }
+    a->pre.next = nx;
+    if (qs_registry_add(a) != 0) { err = EMFILE; goto fail; }
+    *out = a;
+    return QS_OK;
+fail:
+    if (a->pre.next) munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
+    if (a->ptrmaps) munmap(a->ptrmaps, a->nframes * (frame_size / 64));
+    if (a->frames) munmap(a->frames, a->nframes * sizeof(struct qs_frame));
+    if (a->alias) munmap(a->alias, size);
+    if (a->app) munmap(a->app, size);
+    if (a->memfd >= 0) close(a->memfd);
+    munmap(a, sizeof *a);
+    return -err;
+}
+
+/* The caller (Java) guarantees that no thread accesses the application view any more: the
+ * MemorySegment of the view belongs to a shared java.lang.foreign.Arena closed first. */
+QS_EXPORT void qs_arena_close(struct qs_arena *a) {
+    if (a == NULL) return;
+    qs_registry_remove(a);
+    for (int k = 0; k < QS_MAX_SOURCES; k++)
+        if (a->sources[k].ops) a->sources[k].ops->close(&a->sources[k]);
+    for (uint32_t k = 0; k < atomic_load(&a->nxtables); k++) {
+        struct qs_xtable *t = atomic_load(&a->xtables[k]);
+        if (t) munmap(t, sizeof *t + t->n * sizeof(struct qs_xrange));
+    }
+    qs_preimage_destroy(a);
+    munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
+    munmap(a->ptrmaps, a->nframes * (a->frame_size / 64));
+    munmap(a->frames, a->nframes * sizeof(struct qs_frame));
+    munmap(a->alias, a->size);
+    munmap(a->app, a->size);
+    close(a->memfd);
+    pthread_mutex_destroy(&a->ctl_lock);
+    munmap(a, sizeof *a);
+}
+
+QS_EXPORT uint64_t qs_arena_base(struct qs_arena *a) { return (uint64_t)a->app; }
+QS_EXPORT uint64_t qs_arena_alias(struct qs_arena *a) { return (uint64_t)a->alias; }
+QS_EXPORT uint64_t qs_arena_size(struct qs_arena *a) { return a->size; }
+QS_EXPORT uint32_t qs_arena_frame_size(struct qs_arena *a) { return a->frame_size; }
+QS_EXPORT int qs_arena_at_preferred(struct qs_arena *a) { return a->at_preferred; }
+QS_EXPORT uint64_t qs_arena_pending_addr(struct qs_arena *a) { return (uint64_t)&a->pending; }
+QS_EXPORT uint64_t qs_arena_pressure(struct qs_arena *a) { return atomic_load(&a->pressure); }
+QS_EXPORT uint64_t qs_arena_resident(struct qs_arena *a) { return atomic_load(&a->resident); }
+QS_EXPORT void qs_arena_set_verify(struct qs_arena *a, int on) { atomic_store(&a->verify, on != 0); }
+QS_EXPORT void qs_arena_set_txn(struct qs_arena *a, int on) { atomic_store(&a->in_txn, on != 0); }
+QS_EXPORT void qs_arena_set_budgets(struct qs_arena *a, uint64_t max_resident, uint64_t preimage_bytes) {
+    atomic_store(&a->max_resident, max_resident);
+    atomic_store(&a->preimage_budget, preimage_bytes);
+}

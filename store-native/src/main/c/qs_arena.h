@@ -1,0 +1,227 @@
+/*
+ * qs_arena.h - shared structures of the QuickStore/J native data plane.
+ *
+ * Design (after White & DeWitt, "QuickStore", SIGMOD 1994, section 3.1 virtual frames vs buffer
+ * frames, 3.3 page descriptors, 3.4 pointer swizzling via relocation maps, 3.5 simplified clock that
+ * reprotects the whole space; Kakkad & Wilson, "Texas" 1999, swizzling at page-fault time and
+ * reserving frames one step ahead):
+ *
+ *  - An arena is a large virtual range (the *application view*) divided into frames of frame_size
+ *    bytes (a power of two >= the OS page). It is a MAP_SHARED mapping of one memfd, PROT_NONE by
+ *    default. The same memfd is mapped a second time read-write (the *alias view*): the store fills,
+ *    diffs and writes back pages through the alias, so a frame becomes accessible only after its
+ *    bytes are complete (design-notes section 4).
+ *  - Each frame has a descriptor (struct qs_frame) readable by C without Java. Its `state` word is
+ *    the only synchronisation between a faulting thread and the control plane (Java downcalls):
+ *    transient states (LOADING, BUSY) are entered and left inside one native call or one signal
+ *    handler invocation, never across a return to Java (design-notes section 2, rule 2).
+ *  - The SIGSEGV handler (qs_fault.c) is async-signal-safe: raw syscalls, memcpy, C11 atomics,
+ *    futex waits on transient states only. It never calls or waits for Java.
+ */
+#ifndef QS_ARENA_H
+#define QS_ARENA_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+
+/* ---- frame states (the futex word struct qs_frame.state) ---------------------------------- */
+enum qs_state {
+    QS_FREE = 0,     /* no page assigned; PROT_NONE. A fault is refused (NOT_RESERVED / RELEASED). */
+    QS_RESERVED = 1, /* page assigned, bytes not resident; PROT_NONE. A fault loads it.            */
+    QS_LOADING = 2,  /* transient: one thread (fault handler or qs_prefetch) is filling the frame.  */
+    QS_CLEAN = 3,    /* resident, PROT_READ (or PROT_NONE if QS_F_PROTNONE).                       */
+    QS_DIRTY = 4,    /* resident, pre-image captured, PROT_READ|WRITE (or NONE if QS_F_PROTNONE).  */
+    QS_BUSY = 5,     /* transient: a protection/eviction/upgrade change is in progress.             */
+    QS_REFUSED = 6,  /* a fault was refused: a scratch page is mapped over the frame.              */
+};
+
+/* ---- frame flags (struct qs_frame.flags) ---------------------------------------------------- */
+#define QS_F_PROTNONE   0x1u  /* resident but reprotected to PROT_NONE by reprotectAll/collapse */
+#define QS_F_REF        0x2u  /* faulted in / referenced since the last whole-arena reprotection */
+#define QS_F_RELOCATED  0x4u  /* pointer map + translation table apply when the page is loaded  */
+#define QS_F_RELEASED   0x8u  /* frame was released (a fault reports RELEASED, not NOT_RESERVED) */
+#define QS_F_SCRATCH_COW 0x10u /* REFUSED frame carries a private copy-on-write copy, not zeros  */
+
+/* ---- refusal reasons (also RefusalReason in Java; keep in sync) ------------------------------ */
+enum qs_reason {
+    QS_R_NONE = 0,
+    QS_R_CHECKSUM = 1,     /* CRC32C of the page did not match its header                  */
+    QS_R_IO = 2,           /* the page source failed (errno recorded) or returned short    */
+    QS_R_NOT_RESERVED = 3, /* the frame was never reserved for a page                      */
+    QS_R_RELEASED = 4,     /* the frame was released                                       */
+    QS_R_NO_TXN = 5,       /* the arena is not in a transaction                            */
+    QS_R_VMA_LIMIT = 6,    /* mprotect/mmap failed with ENOMEM: vm.max_map_count reached   */
+    QS_R_LOST = 7,         /* synthesized: refusal records overflowed the ring             */
+    QS_R_PREIMAGE = 8,     /* no pre-image slot could be mapped                             */
+};
+
+/* One page descriptor (QuickStore section 3.3), 64 bytes. Fields other than state/flags/counters
+ * are written only by the owner of a transient state (or by a control-plane call that holds the
+ * frame BUSY) and published by the release store that leaves the transient state. */
+struct qs_frame {
+    _Atomic uint32_t state;     /* enum qs_state; futex word                                     */
+    _Atomic uint32_t flags;     /* QS_F_*                                                         */
+    uint64_t page_no;           /* page number within its source                                  */
+    uint16_t source;            /* index into arena->sources                                      */
+    uint16_t xlate_table;       /* translation table id (valid with QS_F_RELOCATED)               */
+    uint32_t preimage_slot;     /* 0 = none, else slot index + 1 (qs_preimage.c)                  */
+    uint32_t prior_state;       /* state before a refusal (to restore on reset)                   */
+    uint32_t reason;            /* last refusal reason                                            */
+    _Atomic uint32_t faults;    /* faults taken on this frame                                     */
+    _Atomic uint32_t loads;     /* times the page was read from its source into this frame        */
+    uint64_t reserved_[3];
+};
+_Static_assert(sizeof(struct qs_frame) == 64, "frame descriptor is one cache line");
+
+/* ---- page sources (qs_source.c) ------------------------------------------------------------- */
+struct qs_source;
+/* Operations of a page source. read_page must be async-signal-safe (it runs in the fault path):
+ * fill dst[0..len) with the bytes of page page_no or return -errno (negative). A socket source to a
+ * page-server process implements the same table with send/recv on a connected socket. */
+struct qs_source_ops {
+    const char *name;
+    int (*read_page)(struct qs_source *s, uint64_t page_no, void *dst, size_t len);
+    void (*close)(struct qs_source *s);
+};
+struct qs_source {
+    const struct qs_source_ops *ops; /* NULL = slot unused */
+    int fd;
+    uint64_t base_offset;            /* byte offset of page 0 in the file */
+    uint32_t page_size;
+};
+#define QS_MAX_SOURCES 64
+
+/* ---- pointer translation (qs_xlate.c) ------------------------------------------------------- */
+struct qs_xrange { uint64_t lo, hi; int64_t delta; }; /* [lo, hi) -> value + delta */
+struct qs_xtable { uint32_t n; uint32_t pad; struct qs_xrange r[]; }; /* sorted by lo, disjoint */
+#define QS_MAX_XTABLES 1024
+
+/* ---- counters (qs_counters.c); order = FaultCounters record components in Java ------------ */
+enum qs_counter {
+    QS_C_READ_FAULTS, QS_C_WRITE_FAULTS, QS_C_REF_FAULTS, QS_C_SPURIOUS, QS_C_WAITS,
+    QS_C_BYTES_READ, QS_C_EVICTIONS, QS_C_FAULT_EVICTIONS, QS_C_OVERCOMMITS, QS_C_PREIMAGE_BYTES,
+    QS_C_REFUSALS, QS_C_HANDLER_NS, QS_C_VMA_COLLAPSES, QS_C_FORWARDED, QS_C_COUNT
+};
+
+/* ---- refusal records: a ring written by the handler, drained by Java (qs_refusal.c) ---------- */
+struct qs_refusal {
+    _Atomic uint64_t seq;  /* index+1 once complete; 0 = being written */
+    _Atomic uint32_t taken;
+    uint32_t reason;
+    int32_t tid;
+    int32_t err;           /* errno for IO / VMA_LIMIT */
+    uint64_t addr, frame, page;
+};
+#define QS_REFUSAL_RING 256
+
+/* ---- preimage space (qs_preimage.c) --------------------------------------------------------- */
+#define QS_PRE_CHUNK_SLOTS 64
+#define QS_PRE_MAX_CHUNKS 4096
+struct qs_preimages {
+    void *_Atomic chunk[QS_PRE_MAX_CHUNKS]; /* each QS_PRE_CHUNK_SLOTS * frame_size bytes, mmap'ed */
+    _Atomic uint32_t nchunks;
+    _Atomic uint64_t free_head;             /* Treiber stack: (tag << 32) | (slot + 1), 0 = empty */
+    _Atomic uint32_t *next;                 /* next[slot] = slot' + 1, 0 = end; mmap'ed            */
+    _Atomic uint64_t used_bytes;
+};
+
+/* arena mode: QS_MODE_STORE is the data plane; QS_MODE_BARE is a benchmark baseline whose fault
+ * handler only does mprotect (read) or an 8 KiB copy + mprotect (write). */
+#define QS_MODE_STORE 0
+#define QS_MODE_BARE 1
+
+struct qs_arena {
+    /* geometry */
+    uint8_t *app;               /* application view (per-frame protection)             */
+    uint8_t *alias;             /* alias view (always read-write)                       */
+    uint64_t size;              /* bytes                                                */
+    uint64_t nframes;
+    uint32_t frame_size;
+    uint32_t frame_shift;
+    int memfd;
+    int at_preferred;           /* 1 if placed at the requested base address             */
+    int mode;
+    _Atomic int verify;         /* verify CRC32C on load                                 */
+    _Atomic int in_txn;         /* faults outside a transaction are refused              */
+    _Atomic uint64_t max_resident; /* soft budget of resident frames (0 = unlimited)     */
+    _Atomic uint64_t preimage_budget; /* soft budget of pre-image bytes (0 = unlimited)   */
+
+    struct qs_frame *frames;    /* nframes descriptors, mmap'ed                          */
+    uint8_t *ptrmaps;           /* nframes * (frame_size / 64) bytes of pointer bitmaps  */
+    _Atomic uint64_t hwm;       /* 1 + highest frame ever reserved                       */
+    _Atomic uint64_t resident;  /* frames holding bytes (LOADING..DIRTY)                  */
+    _Atomic uint64_t hand;      /* clock hand of the fault-path fallback evictor         */
+
+    /* refusal state: `pending` is the word Java checks at API boundaries */
+    _Atomic uint64_t pending;
+    _Atomic uint64_t ref_head;
+    struct qs_refusal refusals[QS_REFUSAL_RING];
+    _Atomic uint64_t pressure;  /* bumped when the fault path overcommits a budget        */
+
+    _Atomic uint64_t counters[QS_C_COUNT];
+
+    struct qs_source sources[QS_MAX_SOURCES];
+    struct qs_xtable *_Atomic xtables[QS_MAX_XTABLES];
+    _Atomic uint32_t nxtables;
+    struct qs_preimages pre;
+    pthread_mutex_t ctl_lock;   /* control-plane only (sources, tables, refusal draining); never in the handler */
+};
+
+/* ---- internal functions (hidden) -------------------------------------------------------------- */
+static inline struct qs_frame *qs_frame_at(struct qs_arena *a, uint64_t i) { return &a->frames[i]; }
+static inline uint8_t *qs_app_addr(struct qs_arena *a, uint64_t i) { return a->app + (i << a->frame_shift); }
+static inline uint8_t *qs_alias_addr(struct qs_arena *a, uint64_t i) { return a->alias + (i << a->frame_shift); }
+static inline void qs_count(struct qs_arena *a, enum qs_counter c, uint64_t n) {
+    atomic_fetch_add_explicit(&a->counters[c], n, memory_order_relaxed);
+}
+
+/* futex helpers (async-signal-safe) */
+void qs_futex_wait(_Atomic uint32_t *w, uint32_t expected);
+void qs_futex_wake(_Atomic uint32_t *w);
+int qs_gettid(void);
+
+/* frame locking: wait until the frame is in a stable state, then CAS it to BUSY; returns the
+ * stable state it was in. Used by control-plane calls (may wait: they run in native code). */
+uint32_t qs_frame_lock(struct qs_arena *a, struct qs_frame *f);
+void qs_frame_unlock(struct qs_frame *f, uint32_t new_state);
+
+/* loading, shared by the fault path and qs_prefetch; caller holds LOADING. Returns 0 or a reason. */
+int qs_load_frame(struct qs_arena *a, uint64_t i, int *err);
+/* capacity fallback: evict one clean unreferenced frame (not `except`); returns 1 if evicted */
+int qs_evict_one(struct qs_arena *a, uint64_t except);
+/* collapse protection islands around frame i (reprotect stable resident frames to NONE) */
+uint64_t qs_collapse_around(struct qs_arena *a, uint64_t i);
+/* protection change with ENOMEM recovery by collapsing islands around i; returns 0 or errno */
+int qs_protect_frame(struct qs_arena *a, uint64_t i, int prot);
+/* punch the memfd bytes of frames [first, first+n) */
+void qs_punch(struct qs_arena *a, uint64_t first, uint64_t n);
+/* map a scratch page over frame i; cow = private copy of the frame's bytes instead of zeros */
+int qs_map_scratch(struct qs_arena *a, uint64_t i, int cow);
+/* restore the shared PROT_NONE mapping of frame i over a scratch page */
+int qs_restore_view(struct qs_arena *a, uint64_t i);
+/* record a refusal (async-signal-safe) */
+void qs_refusal_record(struct qs_arena *a, uint32_t reason, int err, uint64_t addr, uint64_t frame, uint64_t page);
+
+/* sources */
+int qs_source_read(struct qs_arena *a, struct qs_frame *f, void *dst);
+/* crc */
+uint32_t qs_crc32c_update(uint32_t crc, const void *p, size_t n);
+int qs_page_verify(const uint8_t *page, size_t n);
+/* xlate */
+void qs_xlate_page(struct qs_arena *a, uint64_t i);
+uint64_t qs_xlate_value(const struct qs_xtable *t, uint64_t v);
+/* preimages */
+int qs_preimage_capture(struct qs_arena *a, uint64_t i);
+void qs_preimage_free(struct qs_arena *a, struct qs_frame *f);
+void *qs_preimage_addr(struct qs_arena *a, uint32_t slot1);
+void qs_preimage_destroy(struct qs_arena *a);
+/* registry of open arenas for the signal handler */
+struct qs_arena *qs_registry_find(const void *addr);
+int qs_registry_add(struct qs_arena *a);
+void qs_registry_remove(struct qs_arena *a);
+/* the fault handler entry: returns 1 if handled, 0 to forward */
+int qs_handle_fault(int sig, void *addr, int is_write);
+
+#endif

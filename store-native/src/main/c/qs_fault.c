@@ -1,0 +1,254 @@
+/*
+ * qs_fault.c - the synchronous fault path (QuickStore section 3.1 and 3.4: on an access to a
+ * protected frame, read the page, swizzle/relocate its pointers, enable access; Texas: swizzling at
+ * page-fault time). Entered from the signal handler in qs_signal.c.
+ *
+ * EVERYTHING IN THIS FILE IS ASYNC-SIGNAL-SAFE: raw syscalls (pread, mprotect, mmap, fallocate,
+ * futex, clock_gettime via the vDSO), memcpy, C11 atomics. No malloc, no stdio, no locks that an
+ * interrupted thread could hold. It never calls Java and never waits for a Java thread: the only
+ * waits are futex waits on a frame in a transient state, which is always owned by a native call or
+ * another handler invocation that completes without Java (design-notes section 2).
+ *
+ * Refusals (design-notes section 2a): the access is made to succeed harmlessly by mapping a scratch
+ * page over the frame (zeros, or a private copy-on-write copy of a resident page for a refused
+ * write), the refusal is recorded (thread, address, frame, page, reason) and arena->pending is
+ * incremented; Java checks that word at its API boundaries and throws FaultRefusedException.
+ */
+#include "qs_arena.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- registry of open arenas ------------------------------------------------------------------ */
+#define QS_MAX_ARENAS 64
+static struct qs_arena *_Atomic registry[QS_MAX_ARENAS];
+
+int qs_registry_add(struct qs_arena *a) {
+    for (int k = 0; k < QS_MAX_ARENAS; k++) {
+        struct qs_arena *expected = NULL;
+        if (atomic_compare_exchange_strong(&registry[k], &expected, a)) return 0;
+    }
+    return -1;
+}
+void qs_registry_remove(struct qs_arena *a) {
+    for (int k = 0; k < QS_MAX_ARENAS; k++) {
+        struct qs_arena *expected = a;
+        atomic_compare_exchange_strong(&registry[k], &expected, NULL);
+    }
+}
+/* [signal-safe] */
+struct qs_arena *qs_registry_find(const void *addr) {
+    uintptr_t p = (uintptr_t)addr;
+    for (int k = 0; k < QS_MAX_ARENAS; k++) {
+        struct qs_arena *a = atomic_load_explicit(&registry[k], memory_order_acquire);
+        if (a && p >= (uintptr_t)a->app && p - (uintptr_t)a->app < a->size) return a;
+    }
+    return NULL;
+}
+
+/* ---- refusal records ------------------------------------------------------------------------ */
+void qs_refusal_record(struct qs_arena *a, uint32_t reason, int err, uint64_t addr, uint64_t frame, uint64_t page) {
+    uint64_t idx = atomic_fetch_add(&a->ref_head, 1);
+    struct qs_refusal *r = &a->refusals[idx % QS_REFUSAL_RING];
+    atomic_store_explicit(&r->seq, 0, memory_order_relaxed);
+    atomic_store_explicit(&r->taken, 0, memory_order_relaxed);
+    r->reason = reason;
+    r->err = err;
+    r->tid = qs_gettid();
+    r->addr = addr;
+    r->frame = frame;
+    r->page = page;
+    atomic_store_explicit(&r->seq, idx + 1, memory_order_release);
+    qs_count(a, QS_C_REFUSALS, 1);
+    atomic_fetch_add_explicit(&a->pending, 1, memory_order_release);
+}
+
+/* ---- loading ------------------------------------------------------------------------------- */
+int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint8_t *dst = qs_alias_addr(a, i);
+    int rc = qs_source_read(a, f, dst);
+    if (rc < 0) { *err = -rc; return QS_R_IO; }
+    qs_count(a, QS_C_BYTES_READ, a->frame_size);
+    if (atomic_load_explicit(&a->verify, memory_order_relaxed) && !qs_page_verify(dst, a->frame_size)) {
+        *err = 0;
+        return QS_R_CHECKSUM;
+    }
+    if (atomic_load_explicit(&f->flags, memory_order_relaxed) & QS_F_RELOCATED) qs_xlate_page(a, i);
+    atomic_fetch_add_explicit(&f->loads, 1, memory_order_relaxed);
+    return 0;
+}
+
+/* Fall-back of the fault path when the buffer pool is at its limit: evict one CLEAN frame that has
+ * not been referenced since the last whole-arena reprotection (flag PROTNONE, or REF clear). Never
+ * waits: frames in other states are skipped. Bounded scan from a clock hand. */
+int qs_evict_one(struct qs_arena *a, uint64_t except) {
+    uint64_t end = atomic_load(&a->hwm);
+    if (end == 0) return 0;
+    for (int tries = 0; tries < 512; tries++) {
+        uint64_t i = atomic_fetch_add_explicit(&a->hand, 1, memory_order_relaxed) % end;
+        if (i == except) continue;
+        struct qs_frame *f = qs_frame_at(a, i);
+        uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+        uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
+        if (s != QS_CLEAN || ((fl & QS_F_REF) && !(fl & QS_F_PROTNONE))) continue;
+        if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) continue;
+        if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) {
+            qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
+            continue;
+        }
+        qs_punch(a, i, 1);
+        atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF));
+        atomic_fetch_sub(&a->resident, 1);
+        qs_count(a, QS_C_EVICTIONS, 1);
+        qs_count(a, QS_C_FAULT_EVICTIONS, 1);
+        qs_frame_unlock(f, QS_RESERVED);
+        return 1;
+    }
+    return 0;
+}
+
+static void write_str(const char *s) {
+    ssize_t r = write(2, s, strlen(s));
+    (void)r;
+}
+
+/* Refuses the access to frame i (held BUSY or LOADING by the caller). Returns 1 if the access will
+ * now succeed harmlessly, 0 if even the scratch page could not be mapped (VMA limit): the caller
+ * then forwards the signal (the JVM reports a fatal error) - documented last resort. */
+static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reason, int err, uint64_t addr, int cow) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    int e = qs_map_scratch(a, i, cow);
+    if (e != 0 && cow) { cow = 0; e = qs_map_scratch(a, i, 0); }
+    if (e != 0 && qs_collapse_around(a, i) > 0) e = qs_map_scratch(a, i, 0);
+    qs_refusal_record(a, e ? QS_R_VMA_LIMIT : reason, e ? e : err, addr, i, f->page_no);
+    if (e != 0) {
+        write_str("quickstore: cannot map a scratch page over a refused frame: mmap failed with ENOMEM; the "
+                  "process reached the kernel limit on memory mappings (sysctl vm.max_map_count); raise it or "
+                  "reprotect/evict arena frames\n");
+        qs_frame_unlock(f, prior);
+        return 0;
+    }
+    f->prior_state = prior;
+    f->reason = reason;
+    if (cow) atomic_fetch_or(&f->flags, QS_F_SCRATCH_COW);
+    else atomic_fetch_and(&f->flags, ~QS_F_SCRATCH_COW);
+    atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+    qs_frame_unlock(f, QS_REFUSED);
+    return 1;
+}
+
+/* Captures the pre-image (frame i held BUSY/LOADING), enables writes and publishes DIRTY. */
+static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint64_t addr) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    if (qs_preimage_capture(a, i) != 0) return refuse(a, i, prior, QS_R_PREIMAGE, 12 /* ENOMEM */, addr, 1);
+    int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
+    if (e) {
+        qs_preimage_free(a, f);
+        return refuse(a, i, prior, QS_R_VMA_LIMIT, e, addr, 1);
+    }
+    atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+    atomic_fetch_or(&f->flags, QS_F_REF);
+    qs_count(a, QS_C_WRITE_FAULTS, 1);
+    qs_frame_unlock(f, QS_DIRTY);
+    return 1;
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int bare_fault(struct qs_arena *a, uint64_t i, int is_write) {
+    if (is_write) memcpy(qs_alias_addr(a, a->nframes - 1), qs_alias_addr(a, i), a->frame_size);
+    return mprotect(qs_app_addr(a, i), a->frame_size, is_write ? PROT_READ | PROT_WRITE : PROT_READ) == 0;
+}
+
+static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    atomic_fetch_add_explicit(&f->faults, 1, memory_order_relaxed);
+    for (;;) {
+        uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+        uint32_t fl = atomic_load_explicit(&f->flags, memory_order_acquire);
+        int txn = atomic_load_explicit(&a->in_txn, memory_order_acquire);
+        switch (s) {
+        case QS_LOADING:
+        case QS_BUSY:
+            qs_count(a, QS_C_WAITS, 1);
+            qs_futex_wait(&f->state, s);
+            continue;
+        case QS_REFUSED:
+            qs_count(a, QS_C_SPURIOUS, 1); /* the scratch page is in place now */
+            return 1;
+        case QS_FREE:
+            if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
+            return refuse(a, i, QS_FREE, (fl & QS_F_RELEASED) ? QS_R_RELEASED : QS_R_NOT_RESERVED, 0, addr, 0);
+        case QS_RESERVED: {
+            if (!txn) {
+                if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
+                return refuse(a, i, QS_RESERVED, QS_R_NO_TXN, 0, addr, 0);
+            }
+            if (!atomic_compare_exchange_weak(&f->state, &s, QS_LOADING)) continue;
+            uint64_t max = atomic_load_explicit(&a->max_resident, memory_order_relaxed);
+            if (max && atomic_load(&a->resident) >= max && !qs_evict_one(a, i)) {
+                qs_count(a, QS_C_OVERCOMMITS, 1);
+                atomic_fetch_add(&a->pressure, 1);
+            }
+            int err = 0;
+            int r = qs_load_frame(a, i, &err);
+            if (r != 0) {
+                qs_punch(a, i, 1);
+                return refuse(a, i, QS_RESERVED, (uint32_t)r, err, addr, 0);
+            }
+            atomic_fetch_add(&a->resident, 1);
+            if (is_write) return upgrade_to_dirty(a, i, QS_CLEAN, addr); /* bytes are resident now */
+            int e = qs_protect_frame(a, i, PROT_READ);
+            if (e) {
+                qs_punch(a, i, 1);
+                atomic_fetch_sub(&a->resident, 1);
+                return refuse(a, i, QS_RESERVED, QS_R_VMA_LIMIT, e, addr, 0);
+            }
+            atomic_fetch_or(&f->flags, QS_F_REF);
+            qs_count(a, QS_C_READ_FAULTS, 1);
+            qs_frame_unlock(f, QS_CLEAN);
+            return 1;
+        }
+        case QS_CLEAN:
+        case QS_DIRTY: {
+            int protnone = (fl & QS_F_PROTNONE) != 0;
+            int needs_write = is_write && s == QS_CLEAN;
+            if (!protnone && !needs_write) { qs_count(a, QS_C_SPURIOUS, 1); return 1; }
+            if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
+            if (!txn) return refuse(a, i, s, QS_R_NO_TXN, 0, addr, 1);
+            if (needs_write) return upgrade_to_dirty(a, i, s, addr);
+            int e = qs_protect_frame(a, i, s == QS_DIRTY ? PROT_READ | PROT_WRITE : PROT_READ);
+            if (e) return refuse(a, i, s, QS_R_VMA_LIMIT, e, addr, 1);
+            atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+            atomic_fetch_or(&f->flags, QS_F_REF);
+            qs_count(a, QS_C_REF_FAULTS, 1);
+            qs_frame_unlock(f, s);
+            return 1;
+        }
+        default:
+            return 0;
+        }
+    }
+}
+
+/* Entry from the signal handler. Returns 1 if the fault was an arena fault and the faulting access
+ * can be restarted, 0 if the signal must be forwarded to the previous handler. */
+int qs_handle_fault(int sig, void *addr, int is_write) {
+    (void)sig;
+    struct qs_arena *a = qs_registry_find(addr);
+    if (a == NULL) return 0;
+    uint64_t i = ((uint64_t)addr - (uint64_t)a->app) >> a->frame_shift;
+    if (a->mode == QS_MODE_BARE) return bare_fault(a, i, is_write);
+    uint64_t t0 = now_ns();
+    int handled = resolve(a, i, (uint64_t)addr, is_write);
+    qs_count(a, QS_C_HANDLER_NS, now_ns() - t0);
+    return handled;
+}

@@ -1,0 +1,281 @@
+/*
+ * qs_frames.c - control-plane operations on the frame table (QuickStore section 3.3 page
+ * descriptors; section 3.5 buffer pool management and the simplified clock that reprotects the
+ * whole space; Texas: frames are reserved for pages before they are touched).
+ *
+ * Every function here is called by Java through an FFM downcall, i.e. in native thread state: it
+ * may wait for a transient frame state (LOADING/BUSY owned by a fault handler or another downcall),
+ * and every transient state it enters it leaves before returning (design-notes section 2, rule 2).
+ * Runs of locked frames are (re)protected with one mprotect each, keeping VMAs coalesced.
+ *
+ * Return values: >= 0 success (a count where documented), negative = -errno.
+ */
+#include "qs_arena.h"
+#include "qs_export.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+
+static int range_ok(struct qs_arena *a, uint64_t first, uint64_t n) {
+    return n > 0 && first < a->nframes && n <= a->nframes - first;
+}
+
+static void bump_hwm(struct qs_arena *a, uint64_t end) {
+    uint64_t h = atomic_load(&a->hwm);
+    while (h < end && !atomic_compare_exchange_weak(&a->hwm, &h, end)) {}
+}
+
+static int is_resident(uint32_t s) { return s == QS_CLEAN || s == QS_DIRTY; }
+
+QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n);
+
+/* Drops the bytes and protection of a locked frame (state held BUSY by the caller): the caller
+ * protects/punches the whole run afterwards. Returns 1 if the frame held bytes. */
+static int drop_locked(struct qs_arena *a, uint64_t i, uint32_t was) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    int had = is_resident(was);
+    if (was == QS_REFUSED) {
+        qs_restore_view(a, i);
+        if (atomic_load(&f->flags) & QS_F_SCRATCH_COW) had = is_resident(f->prior_state);
+    }
+    qs_preimage_free(a, f);
+    atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF | QS_F_SCRATCH_COW));
+    return had;
+}
+
+/* Reserves frames [first, first+n) for pages [first_page, first_page+n) of a source. Frames must be
+ * FREE, RESERVED or REFUSED-and-not-resident; a resident frame makes the call fail with -EBUSY
+ * (nothing changed). */
+QS_EXPORT int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t source, uint64_t first_page) {
+    if (!range_ok(a, first, n)) return -ERANGE;
+    if (source >= QS_MAX_SOURCES || a->sources[source].ops == NULL) return -EBADF;
+    uint64_t i;
+    int64_t rc = (int64_t)n;
+    for (i = 0; i < n; i++) {
+        struct qs_frame *f = qs_frame_at(a, first + i);
+        uint32_t was = qs_frame_lock(a, f);
+        if (is_resident(was) || (was == QS_REFUSED && (atomic_load(&f->flags) & QS_F_SCRATCH_COW))) {
+            qs_frame_unlock(f, was);
+            rc = -EBUSY;
+            break;
+        }
+        if (was == QS_REFUSED) qs_restore_view(a, first + i);
+        f->page_no = first_page + i;
+        f->source = (uint16_t)source;
+        f->reason = 0;
+        atomic_store(&f->flags, 0);
+        qs_frame_unlock(f, QS_RESERVED);
+    }
+    if (rc < 0) {
+        /* undo the frames reserved by this call; they may have been faulted in meanwhile, so drop
+         * them properly (they end FREE with the RELEASED flag) */
+        if (i > 0) qs_release(a, first, i);
+        return rc;
+    }
+    bump_hwm(a, first + n);
+    return rc;
+}
+
+/* Common body of release/evict/reset: lock the run, drop selected frames, one mprotect + punch per
+ * contiguous run of dropped frames, unlock. select(was) returns the new state or UINT32_MAX to keep. */
+static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t (*select)(struct qs_frame *, uint32_t),
+                        int count_evictions, int mark_released) {
+    if (!range_ok(a, first, n)) return -ERANGE;
+    int64_t dropped = 0;
+    uint64_t run_start = 0, run = 0, freed = 0;
+    for (uint64_t k = 0; k <= n; k++) {
+        int take = 0;
+        if (k < n) {
+            uint64_t i = first + k;
+            struct qs_frame *f = qs_frame_at(a, i);
+            uint32_t was = qs_frame_lock(a, f);
+            uint32_t to = select(f, was);
+            if (to == UINT32_MAX) {
+                qs_frame_unlock(f, was);
+            } else {
+                take = 1;
+                freed += (uint64_t)drop_locked(a, i, was);
+                f->prior_state = to; /* the state to publish once the run is protected */
+                if (run == 0) run_start = i;
+                run++;
+                dropped++;
+            }
+        }
+        if (!take && run > 0) {
+            mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE);
+            qs_punch(a, run_start, run);
+            for (uint64_t j = run_start; j < run_start + run; j++) {
+                struct qs_frame *g = qs_frame_at(a, j);
+                if (mark_released) atomic_fetch_or(&g->flags, QS_F_RELEASED);
+                qs_frame_unlock(g, g->prior_state);
+            }
+            run = 0;
+        }
+    }
+    atomic_fetch_sub(&a->resident, freed);
+    if (count_evictions) qs_count(a, QS_C_EVICTIONS, freed);
+    return dropped;
+}
+
+static uint32_t sel_release(struct qs_frame *f, uint32_t was) { (void)f; (void)was; return QS_FREE; }
+static uint32_t sel_evict(struct qs_frame *f, uint32_t was) {
+    (void)f;
+    return was == QS_CLEAN ? QS_RESERVED : UINT32_MAX;
+}
+static uint32_t sel_discard(struct qs_frame *f, uint32_t was) {
+    (void)f;
+    return (was == QS_CLEAN || was == QS_DIRTY) ? QS_RESERVED : UINT32_MAX;
+}
+static uint32_t sel_reset(struct qs_frame *f, uint32_t was) {
+    if (was != QS_REFUSED) return UINT32_MAX;
+    return (f->prior_state == QS_FREE) ? QS_FREE : QS_RESERVED;
+}
+
+/* Releases frames: the page assignment is dropped, bytes punched out, PROT_NONE; a later fault is
+ * refused with RELEASED. Returns the number of frames released. */
+QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_release, 0, 1); }
+
+/* Evicts the CLEAN frames of a run (Java's replacer chose them): bytes punched out, PROT_NONE, the
+ * page stays assigned (the next fault re-reads it). discard != 0 also drops DIRTY frames and their
+ * pre-images (abort). Returns the number of frames evicted. */
+QS_EXPORT int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int discard) {
+    return drop_run(a, first, n, discard ? sel_discard : sel_evict, 1, 0);
+}
+
+/* Resets REFUSED frames: the scratch page is replaced by the shared view again and the frame goes
+ * back to RESERVED (page assigned: the next access re-reads it) or FREE. Returns frames reset. */
+QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_reset, 0, 0); }
+
+/* QuickStore's simplified clock (section 3.5): reprotect every frame to PROT_NONE in as few
+ * mprotect calls as possible. Resident frames keep their bytes (flag PROTNONE, REF cleared); the next
+ * access takes a cheap reference fault. Frames in a transient state or REFUSED are skipped (they
+ * only break runs). Works in chunks so faulting threads wait at most one chunk. Returns the number
+ * of resident frames reprotected. */
+QS_EXPORT int64_t qs_reprotect_all(struct qs_arena *a) {
+    if (a->mode == QS_MODE_BARE) /* benchmark baseline: no frame table, one mprotect */
+        return mprotect(a->app, a->size, PROT_NONE) == 0 ? 0 : -errno;
+    const uint64_t chunk = 4096;
+    uint64_t end = atomic_load(&a->hwm);
+    int64_t resident = 0;
+    for (uint64_t c = 0; c < end; c += chunk) {
+        uint64_t ce = c + chunk < end ? c + chunk : end;
+        uint64_t run_start = 0, run = 0;
+        for (uint64_t i = c; i <= ce; i++) {
+            int locked = 0;
+            if (i < ce) {
+                struct qs_frame *f = qs_frame_at(a, i);
+                uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+                if ((s == QS_FREE || s == QS_RESERVED || s == QS_CLEAN || s == QS_DIRTY) &&
+                    atomic_compare_exchange_strong_explicit(&f->state, &s, QS_BUSY, memory_order_acq_rel, memory_order_relaxed)) {
+                    f->prior_state = s;
+                    locked = 1;
+                    if (run == 0) run_start = i;
+                    run++;
+                }
+            }
+            if (!locked && run > 0) {
+                mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE);
+                for (uint64_t j = run_start; j < run_start + run; j++) {
+                    struct qs_frame *g = qs_frame_at(a, j);
+                    if (is_resident(g->prior_state)) {
+                        atomic_fetch_or(&g->flags, QS_F_PROTNONE);
+                        atomic_fetch_and(&g->flags, ~QS_F_REF);
+                        resident++;
+                    }
+                    qs_frame_unlock(g, g->prior_state);
+                }
+                run = 0;
+            }
+        }
+    }
+    return resident;
+}
+
+/* Frame state for Java: state | flags << 8. */
+QS_EXPORT uint32_t qs_frame_state(struct qs_arena *a, uint64_t i) {
+    if (i >= a->nframes) return 0xffffffffu;
+    struct qs_frame *f = qs_frame_at(a, i);
+    return atomic_load(&f->state) | (atomic_load(&f->flags) << 8);
+}
+QS_EXPORT uint64_t qs_frame_page(struct qs_arena *a, uint64_t i) { return i < a->nframes ? qs_frame_at(a, i)->page_no : 0; }
+QS_EXPORT uint32_t qs_frame_source(struct qs_arena *a, uint64_t i) { return i < a->nframes ? qs_frame_at(a, i)->source : 0; }
+QS_EXPORT uint32_t qs_frame_loads(struct qs_arena *a, uint64_t i) { return i < a->nframes ? atomic_load(&qs_frame_at(a, i)->loads) : 0; }
+
+/* Fills out[0..max) with the indices of DIRTY frames >= from, ascending; returns how many. */
+QS_EXPORT int64_t qs_dirty_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max) {
+    uint64_t end = atomic_load(&a->hwm), n = 0;
+    for (uint64_t i = from; i < end && n < max; i++) {
+        uint32_t s = atomic_load_explicit(&qs_frame_at(a, i)->state, memory_order_acquire);
+        /* a BUSY frame with a pre-image is dirty too (e.g. under reprotection) */
+        if (s == QS_DIRTY || (s == QS_BUSY && qs_frame_at(a, i)->preimage_slot)) out[n++] = i;
+    }
+    return (int64_t)n;
+}
+
+/* Address of the pre-image of a DIRTY frame (native-managed, valid until the frame is cleaned,
+ * evicted or released), or 0. */
+QS_EXPORT uint64_t qs_preimage_of(struct qs_arena *a, uint64_t i) {
+    if (i >= a->nframes) return 0;
+    uint32_t slot = qs_frame_at(a, i)->preimage_slot;
+    return slot ? (uint64_t)qs_preimage_addr(a, slot) : 0;
+}
+
+/* After Java has written a dirty page back under the WAL rule: DIRTY -> CLEAN, pre-image freed,
+ * write protection restored so the next store faults again. Returns 1 if it was dirty, 0 if not. */
+QS_EXPORT int qs_mark_clean(struct qs_arena *a, uint64_t i) {
+    if (i >= a->nframes) return -ERANGE;
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint32_t was = qs_frame_lock(a, f);
+    if (was != QS_DIRTY) { qs_frame_unlock(f, was); return 0; }
+    if (!(atomic_load(&f->flags) & QS_F_PROTNONE)) {
+        int e = qs_protect_frame(a, i, PROT_READ);
+        if (e) { qs_frame_unlock(f, was); return -e; }
+    }
+    qs_preimage_free(a, f);
+    qs_frame_unlock(f, QS_CLEAN);
+    return 1;
+}
+
+/* Loads a reserved frame ahead of use (Texas: prefetching / reserving one step ahead) and makes it
+ * readable, from Java: nothing is refused here, errors are returned. A resident frame reprotected
+ * by the clock is made readable again. Does NOT collapse protection islands on ENOMEM (the fault path
+ * does): the caller learns that the VMA limit is reached.
+ * Returns 0 or a positive refusal reason (enum qs_reason) with *err = errno. */
+QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
+    *err = 0;
+    if (i >= a->nframes) { *err = ERANGE; return QS_R_NOT_RESERVED; }
+    struct qs_frame *f = qs_frame_at(a, i);
+    for (;;) {
+        uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+        if (s == QS_LOADING || s == QS_BUSY) { qs_futex_wait(&f->state, s); continue; }
+        if (s == QS_FREE) return (atomic_load(&f->flags) & QS_F_RELEASED) ? QS_R_RELEASED : QS_R_NOT_RESERVED;
+        if (s == QS_REFUSED) return (int)f->reason;
+        if (s == QS_CLEAN || s == QS_DIRTY) {
+            if (!(atomic_load(&f->flags) & QS_F_PROTNONE)) return 0;
+            if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
+            if (mprotect(qs_app_addr(a, i), a->frame_size, s == QS_DIRTY ? PROT_READ | PROT_WRITE : PROT_READ) != 0) {
+                *err = errno;
+                qs_frame_unlock(f, s);
+                return QS_R_VMA_LIMIT;
+            }
+            atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+            qs_frame_unlock(f, s);
+            return 0;
+        }
+        /* RESERVED */
+        if (!atomic_compare_exchange_weak(&f->state, &s, QS_LOADING)) continue;
+        int r = qs_load_frame(a, i, err);
+        if (r == 0 && mprotect(qs_app_addr(a, i), a->frame_size, PROT_READ) != 0) {
+            *err = errno;
+            r = QS_R_VMA_LIMIT;
+        }
+        if (r != 0) {
+            qs_punch(a, i, 1);
+            qs_frame_unlock(f, QS_RESERVED);
+            return r;
+        }
+        atomic_fetch_add(&a->resident, 1);
+        qs_frame_unlock(f, QS_CLEAN);
+        return 0;
+    }
+}

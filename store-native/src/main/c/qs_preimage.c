@@ -1,0 +1,93 @@
+/*
+ * qs_preimage.c - pre-image space: a copy of each frame's bytes taken at its first write fault
+ * (Texas/Hosking-Moss: checkpoint = diff against a clean copy; QuickStore section 3.6 diffing).
+ *
+ * Growable in the fault path: slots of frame_size bytes in chunks of QS_PRE_CHUNK_SLOTS obtained with
+ * mmap (a raw syscall, async-signal-safe in practice although not on POSIX's list). Free slots form a
+ * lock-free Treiber stack with a 32-bit ABA tag; a new chunk is published with a CAS on the chunk
+ * count. The budget (arena->preimage_budget) is soft: exceeding it overcommits and bumps
+ * arena->pressure so Java's cleaner catches up. [signal-safe]
+ */
+#include "qs_arena.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+static size_t chunk_bytes(struct qs_arena *a) { return (size_t)QS_PRE_CHUNK_SLOTS * a->frame_size; }
+
+void *qs_preimage_addr(struct qs_arena *a, uint32_t slot1) {
+    uint32_t slot = slot1 - 1;
+    uint8_t *c = atomic_load_explicit(&a->pre.chunk[slot / QS_PRE_CHUNK_SLOTS], memory_order_acquire);
+    return c + (size_t)(slot % QS_PRE_CHUNK_SLOTS) * a->frame_size;
+}
+
+static void push_free(struct qs_arena *a, uint32_t slot1) {
+    uint64_t head = atomic_load(&a->pre.free_head);
+    for (;;) {
+        atomic_store_explicit(&a->pre.next[slot1 - 1], (uint32_t)head, memory_order_relaxed);
+        uint64_t nh = ((head >> 32) + 1) << 32 | slot1;
+        if (atomic_compare_exchange_weak(&a->pre.free_head, &head, nh)) return;
+    }
+}
+
+static uint32_t pop_free(struct qs_arena *a) {
+    uint64_t head = atomic_load(&a->pre.free_head);
+    for (;;) {
+        uint32_t slot1 = (uint32_t)head;
+        if (slot1 == 0) return 0;
+        uint32_t next = atomic_load_explicit(&a->pre.next[slot1 - 1], memory_order_relaxed);
+        uint64_t nh = ((head >> 32) + 1) << 32 | next;
+        if (atomic_compare_exchange_weak(&a->pre.free_head, &head, nh)) return slot1;
+    }
+}
+
+/* Adds a chunk; its slots except the first go to the free stack. Returns the first slot1 or 0. */
+static uint32_t grow(struct qs_arena *a) {
+    uint32_t n = atomic_load(&a->pre.nchunks);
+    for (;;) {
+        if (n >= QS_PRE_MAX_CHUNKS) return 0;
+        if (atomic_compare_exchange_weak(&a->pre.nchunks, &n, n + 1)) break;
+    }
+    void *c = mmap(NULL, chunk_bytes(a), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (c == MAP_FAILED) return 0; /* slot range n stays unusable; counted as lost */
+    atomic_store_explicit(&a->pre.chunk[n], c, memory_order_release);
+    uint32_t first = n * QS_PRE_CHUNK_SLOTS + 1;
+    for (uint32_t k = 1; k < QS_PRE_CHUNK_SLOTS; k++) push_free(a, first + k);
+    return first;
+}
+
+/* Copies frame i's bytes (alias view) into a new slot; the caller holds the frame transient. */
+int qs_preimage_capture(struct qs_arena *a, uint64_t i) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    if (f->preimage_slot) return 0;
+    uint32_t slot1 = pop_free(a);
+    if (!slot1) slot1 = grow(a);
+    if (!slot1) return -1;
+    memcpy(qs_preimage_addr(a, slot1), qs_alias_addr(a, i), a->frame_size);
+    f->preimage_slot = slot1;
+    uint64_t used = atomic_fetch_add(&a->pre.used_bytes, a->frame_size) + a->frame_size;
+    qs_count(a, QS_C_PREIMAGE_BYTES, a->frame_size);
+    uint64_t budget = atomic_load_explicit(&a->preimage_budget, memory_order_relaxed);
+    if (budget && used > budget) {
+        qs_count(a, QS_C_OVERCOMMITS, 1);
+        atomic_fetch_add(&a->pressure, 1);
+    }
+    return 0;
+}
+
+void qs_preimage_free(struct qs_arena *a, struct qs_frame *f) {
+    uint32_t slot1 = f->preimage_slot;
+    if (!slot1) return;
+    f->preimage_slot = 0;
+    /* the slot's pages stay mapped and populated: the next capture must not take kernel faults */
+    atomic_fetch_sub(&a->pre.used_bytes, a->frame_size);
+    push_free(a, slot1);
+}
+
+void qs_preimage_destroy(struct qs_arena *a) {
+    uint32_t n = atomic_load(&a->pre.nchunks);
+    for (uint32_t k = 0; k < n && k < QS_PRE_MAX_CHUNKS; k++) {
+        void *c = atomic_load(&a->pre.chunk[k]);
+        if (c) munmap(c, chunk_bytes(a));
+    }
+}

@@ -1,0 +1,69 @@
+/*
+ * qs_source.c - page sources: where the fault path gets a page's bytes (QuickStore's ESM client
+ * read; here a file, later a page-server process).
+ *
+ * A source is an ops table (struct qs_source_ops in qs_arena.h) plus its state. read_page runs in the
+ * fault path and must be async-signal-safe. Implemented: the file source (pread on a file descriptor
+ * the library opened itself, at base_offset + page_no * page_size). A page-server source is meant to
+ * implement the same table with a connected socket (send a request, recv the page) - not written yet.
+ * Sources are added by the control plane before frames refer to them and removed only at arena close.
+ */
+#include "qs_arena.h"
+#include "qs_export.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+/* [signal-safe] pread until the page is complete; EOF before the end is an error (EIO). */
+static int file_read_page(struct qs_source *s, uint64_t page_no, void *dst, size_t len) {
+    uint8_t *p = dst;
+    off_t off = (off_t)(s->base_offset + page_no * (uint64_t)s->page_size);
+    size_t done = 0;
+    while (done < len) {
+        ssize_t r = pread(s->fd, p + done, len - done, off + (off_t)done);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -errno;
+        }
+        if (r == 0) return -EIO; /* page beyond the end of the file */
+        done += (size_t)r;
+    }
+    return 0;
+}
+
+static void file_close(struct qs_source *s) {
+    if (s->fd >= 0) close(s->fd);
+    s->fd = -1;
+}
+
+static const struct qs_source_ops file_ops = {"file", file_read_page, file_close};
+
+int qs_source_read(struct qs_arena *a, struct qs_frame *f, void *dst) {
+    struct qs_source *s = &a->sources[f->source];
+    if (s->ops == NULL) return -EBADF;
+    return s->ops->read_page(s, f->page_no, dst, a->frame_size);
+}
+
+/* Opens `path` read-only as a page source whose page 0 is at base_offset. Returns the source id
+ * (>= 0) or -errno. */
+QS_EXPORT int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -errno;
+    pthread_mutex_lock(&a->ctl_lock);
+    int id = -EMFILE;
+    for (int k = 0; k < QS_MAX_SOURCES; k++) {
+        if (a->sources[k].ops == NULL) {
+            a->sources[k].fd = fd;
+            a->sources[k].base_offset = base_offset;
+            a->sources[k].page_size = a->frame_size;
+            atomic_thread_fence(memory_order_release);
+            a->sources[k].ops = &file_ops;
+            id = k;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&a->ctl_lock);
+    if (id < 0) close(fd);
+    return id;
+}

@@ -1,0 +1,40 @@
+package dev.quickstore.mmu;
+
+/**
+ * A snapshot of an arena's fault-path counters (each counter individually consistent).
+ *
+ * @param readFaults faults that read a page from its source and made it readable
+ * @param writeFaults faults that captured a pre-image and made a frame writable
+ * @param referenceFaults faults on resident frames reprotected by the clock (no I/O)
+ * @param spuriousFaults faults on frames another thread had resolved meanwhile (no work)
+ * @param waits times a faulting thread waited for a frame in a transient state
+ * @param bytesRead bytes read from page sources
+ * @param evictions frames whose bytes were dropped (by Java or by the fault path)
+ * @param faultPathEvictions evictions done by the fault path because the pool was at its limit
+ * @param overcommits times a soft budget (resident frames, pre-image bytes) was exceeded
+ * @param preimageBytes bytes copied into pre-images
+ * @param refusals refused faults
+ * @param handlerNanos total time spent in the fault path (store mode)
+ * @param vmaCollapses times the fault path reprotected neighbours to free mappings after ENOMEM
+ */
+public record FaultCounters(
+        long readFaults,
+        long writeFaults,
+        long referenceFaults,
+        long spuriousFaults,
+        long waits,
+        long bytesRead,
+        long evictions,
+        long faultPathEvictions,
+        long overcommits,
+        long preimageBytes,
+        long refusals,
+        long handlerNanos,
+        long vmaCollapses) {
+
+    static final int COUNT = 14; // qs_counter in C, including the forwarded counter (reported by MappedArena.forwardedSignals)
+
+    static FaultCounters of(long[] c) {
+        return new FaultCounters(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12]);
+    }
+}

@@ -1,0 +1,84 @@
+package dev.quickstore.mmu;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Every downcall of the data plane, resolved once into a static final (see {@code qs_api.h} for the
+ * C side). Calls that may wait for a frame in a transient state, do I/O or change mappings are
+ * ordinary downcalls (the thread is in native state, so safepoints proceed); only calls that never
+ * block are {@link Linker.Option#critical critical}.
+ */
+final class NativeCalls {
+    private NativeCalls() {}
+
+    private static final Linker.Option CRITICAL = Linker.Option.critical(false);
+    private static final Linker.Option CRITICAL_HEAP = Linker.Option.critical(true);
+
+    private static MethodHandle h(String name, FunctionDescriptor d, Linker.Option... o) {
+        return NativeLibrary.downcall(name, d, o);
+    }
+
+    static final MethodHandle ARENA_OPEN = h("qs_arena_open",
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS));
+    static final MethodHandle ARENA_CLOSE = h("qs_arena_close", FunctionDescriptor.ofVoid(JAVA_LONG));
+    static final MethodHandle ARENA_BASE = h("qs_arena_base", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_ALIAS = h("qs_arena_alias", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_AT_PREFERRED = h("qs_arena_at_preferred", FunctionDescriptor.of(JAVA_INT, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_PENDING_ADDR = h("qs_arena_pending_addr", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_PRESSURE = h("qs_arena_pressure", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_RESIDENT = h("qs_arena_resident", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_SET_VERIFY = h("qs_arena_set_verify", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle ARENA_SET_TXN = h("qs_arena_set_txn", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle ARENA_SET_BUDGETS = h("qs_arena_set_budgets",
+            FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+
+    static final MethodHandle RESERVE = h("qs_reserve",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
+    static final MethodHandle RELEASE = h("qs_release", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle EVICT = h("qs_evict",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    static final MethodHandle RESET_REFUSED = h("qs_reset_refused",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle REPROTECT_ALL = h("qs_reprotect_all", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+    static final MethodHandle FRAME_STATE = h("qs_frame_state", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle FRAME_PAGE = h("qs_frame_page", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle FRAME_LOADS = h("qs_frame_loads", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle DIRTY_LIST = h("qs_dirty_list",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
+    static final MethodHandle PREIMAGE_OF = h("qs_preimage_of", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle MARK_CLEAN = h("qs_mark_clean", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle PREFETCH = h("qs_prefetch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
+
+    static final MethodHandle SOURCE_OPEN_FILE = h("qs_source_open_file",
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    static final MethodHandle CRC32C = h("qs_crc32c", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL_HEAP);
+    static final MethodHandle XLATE_TABLE_ADD = h("qs_xlate_table_add",
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+    static final MethodHandle FRAME_SET_RELOCATION = h("qs_frame_set_relocation",
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT));
+    static final MethodHandle COUNTERS = h("qs_counters", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_INT), CRITICAL);
+    static final MethodHandle REFUSAL_TAKE = h("qs_refusal_take", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
+    static final MethodHandle GETTID = h("qs_gettid_export", FunctionDescriptor.of(JAVA_INT), CRITICAL);
+
+    static final MethodHandle SIGNAL_INSTALL = h("qs_signal_install", FunctionDescriptor.of(JAVA_INT));
+    static final MethodHandle SIGNAL_UNINSTALL = h("qs_signal_uninstall", FunctionDescriptor.of(JAVA_INT));
+    static final MethodHandle SIGNAL_MODE = h("qs_signal_mode", FunctionDescriptor.of(JAVA_INT), CRITICAL);
+    static final MethodHandle SIGNAL_FORWARDED = h("qs_signal_forwarded", FunctionDescriptor.of(JAVA_LONG), CRITICAL);
+
+    /** Wraps a Throwable from invokeExact (only possible for a broken binding) in an unchecked error. */
+    static NativeLibraryException fail(String what, Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new NativeLibraryException(what + " failed: " + t, t);
+    }
+}

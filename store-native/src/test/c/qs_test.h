@@ -1,0 +1,44 @@
+/* qs_test.h - tiny harness for the C unit tests: CHECK aborts the test with a message. */
+#ifndef QS_TEST_H
+#define QS_TEST_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include "qs_api.h"
+#include "qs_arena.h"
+
+static int qs_checks;
+#define CHECK(cond, ...) do { qs_checks++; if (!(cond)) { fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
+    fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); exit(1); } } while (0)
+
+/* Writes `pages` pages of `ps` bytes to a temp file: word k (k >= 1) of page p = p * 1000003 + k,
+ * bytes 0..3 = CRC32C of bytes 4..ps-1 (the page contract). Returns the path (static buffer). */
+static inline uint64_t qs_test_word(uint64_t p, uint64_t k) { return p * 1000003u + k; }
+static inline void qs_test_fill_page(uint8_t *buf, uint32_t ps, uint64_t p) {
+    for (uint32_t k = 1; k < ps / 8; k++) { uint64_t v = qs_test_word(p, k); memcpy(buf + 8 * k, &v, 8); }
+    memset(buf, 0, 8);
+    uint32_t c = qs_crc32c(buf + 4, ps - 4);
+    memcpy(buf, &c, 4);
+}
+static inline const char *qs_test_file(uint32_t ps, uint64_t pages) {
+    static char path[256];
+    snprintf(path, sizeof path, "/tmp/qs-ctest-%d.pages", (int)getpid());
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) { perror("open"); exit(1); }
+    uint8_t *buf = malloc(ps);
+    for (uint64_t p = 0; p < pages; p++) {
+        qs_test_fill_page(buf, ps, p);
+        if (pwrite(fd, buf, ps, (off_t)(p * ps)) != (ssize_t)ps) { perror("pwrite"); exit(1); }
+    }
+    free(buf);
+    close(fd);
+    return path;
+}
+static inline uint64_t qs_test_counter(struct qs_arena *a, int c) {
+    uint64_t out[QS_C_COUNT];
+    qs_counters(a, out, QS_C_COUNT);
+    return out[c];
+}
+#endif

@@ -1,0 +1,186 @@
+/* test_frames.c - the frame table and fault path in a plain C process: real SIGSEGVs on real
+ * mprotect'ed memory. States, read/write faults, pre-images, dirty iteration, eviction, the
+ * whole-arena reprotection, refusals (scratch page + pending word), the capacity fall-back,
+ * concurrent faults and forwarding of foreign faults to the previous handler. */
+#include "qs_test.h"
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/mman.h>
+
+#define FS 8192u
+#define NPAGES 256u
+
+static struct qs_arena *A;
+static volatile uint64_t sink;
+
+static uint64_t rd(uint64_t frame, uint64_t k) { return ((volatile uint64_t *)(qs_arena_base(A) + frame * FS))[k]; }
+static void wr(uint64_t frame, uint64_t k, uint64_t v) { ((volatile uint64_t *)(qs_arena_base(A) + frame * FS))[k] = v; }
+static uint32_t st(uint64_t frame) { return qs_frame_state(A, frame) & 0xff; }
+static uint32_t fl(uint64_t frame) { return qs_frame_state(A, frame) >> 8; }
+
+static uint64_t take(uint64_t *out) { return (uint64_t)qs_refusal_take(A, out); }
+
+/* ---- foreign fault forwarding ---- */
+static sigjmp_buf jb;
+static volatile int prev_called;
+static void prev_handler(int sig, siginfo_t *si, void *uc) { (void)sig; (void)si; (void)uc; prev_called++; siglongjmp(jb, 1); }
+
+static volatile int stop;
+static void *reader(void *arg) {
+    uint64_t seed = (uint64_t)(uintptr_t)arg * 7919 + 1, n = 0;
+    while (!stop) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t f = (seed >> 33) % 64, k = 1 + (seed >> 20) % (FS / 8 - 1);
+        uint64_t v = rd(f, k);
+        if (v != qs_test_word(f, k)) { fprintf(stderr, "reader: frame %lu word %lu = %lu\n", (unsigned long)f, (unsigned long)k, (unsigned long)v); exit(1); }
+        n++;
+    }
+    return (void *)(uintptr_t)n;
+}
+
+int main(void) {
+    /* a previous handler, as HotSpot's would be */
+    struct sigaction pa;
+    memset(&pa, 0, sizeof pa);
+    pa.sa_sigaction = prev_handler;
+    pa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigaction(SIGSEGV, &pa, NULL);
+
+    const char *path = qs_test_file(FS, NPAGES);
+    CHECK(qs_arena_open(1024ull * FS, FS, 0x600000000000ull, QS_MODE_STORE, &A) == 0, "open");
+    CHECK(qs_arena_at_preferred(A) == 1 && qs_arena_base(A) == 0x600000000000ull, "preferred base");
+    CHECK(qs_signal_install() == 0 && qs_signal_install() == 0, "install idempotent");
+    CHECK(qs_signal_mode() == 1, "interposed");
+    int src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0, "source %d", src);
+    CHECK(st(0) == QS_FREE, "fresh frame is FREE");
+    CHECK(qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve");
+    CHECK(st(5) == QS_RESERVED && qs_frame_page(A, 5) == 5, "reserved page 5");
+    qs_arena_set_txn(A, 1);
+
+    /* read fault */
+    CHECK(rd(3, 7) == qs_test_word(3, 7), "read");
+    CHECK(st(3) == QS_CLEAN && (fl(3) & QS_F_REF), "clean+ref");
+    CHECK(qs_test_counter(A, QS_C_READ_FAULTS) == 1, "one read fault");
+    CHECK(rd(3, 8) == qs_test_word(3, 8), "no second fault");
+    CHECK(qs_test_counter(A, QS_C_READ_FAULTS) == 1, "still one read fault");
+    CHECK(qs_test_counter(A, QS_C_BYTES_READ) == FS, "bytes read");
+
+    /* write fault on a clean frame, and on a reserved frame (read+write) */
+    wr(3, 7, 42);
+    CHECK(st(3) == QS_DIRTY && rd(3, 7) == 42, "dirty");
+    uint64_t *pre = (uint64_t *)qs_preimage_of(A, 3);
+    CHECK(pre && pre[7] == qs_test_word(3, 7), "pre-image holds the old value");
+    wr(9, 1, 99);
+    CHECK(st(9) == QS_DIRTY && rd(9, 2) == qs_test_word(9, 2), "write on reserved frame loads first");
+    CHECK(qs_test_counter(A, QS_C_WRITE_FAULTS) == 2, "two write faults");
+    CHECK(qs_test_counter(A, QS_C_PREIMAGE_BYTES) == 2 * FS, "pre-image bytes");
+    uint64_t dl[8];
+    CHECK(qs_dirty_list(A, 0, dl, 8) == 2 && dl[0] == 3 && dl[1] == 9, "dirty list");
+    CHECK(qs_mark_clean(A, 3) == 1 && st(3) == QS_CLEAN && qs_preimage_of(A, 3) == 0, "mark clean");
+    wr(3, 7, 43); /* faults again: write protection was restored */
+    CHECK(qs_test_counter(A, QS_C_WRITE_FAULTS) == 3, "write fault after clean");
+    CHECK(qs_evict(A, 0, 16, 1) == 2, "discard evicts the two dirty frames");
+    CHECK(rd(3, 7) == qs_test_word(3, 7), "discarded write is gone after re-read");
+
+    /* eviction of clean frames */
+    for (uint64_t f = 0; f < 8; f++) sink = rd(f, 1);
+    CHECK(qs_evict(A, 0, 8, 0) == 8 && st(4) == QS_RESERVED, "evict run");
+    CHECK(qs_arena_resident(A) == 0, "nothing resident");
+    CHECK(rd(4, 5) == qs_test_word(4, 5) && qs_frame_loads(A, 4) == 2, "re-read after eviction");
+
+    /* reserving over a resident frame fails and undoes the part already reserved */
+    CHECK(qs_reserve(A, 0, 8, (uint32_t)src, 0) == -16, "EBUSY over resident frame 4");
+    CHECK(st(0) == QS_FREE && st(3) == QS_FREE && st(4) == QS_CLEAN, "undone");
+    CHECK(qs_reserve(A, 0, 4, (uint32_t)src, 0) == 4 && st(2) == QS_RESERVED, "re-reserve");
+
+    /* whole-arena reprotection: reference faults, no I/O */
+    uint64_t br = qs_test_counter(A, QS_C_BYTES_READ);
+    CHECK(qs_reprotect_all(A) == 1, "one resident frame reprotected");
+    CHECK(st(4) == QS_CLEAN && (fl(4) & QS_F_PROTNONE) && !(fl(4) & QS_F_REF), "protnone");
+    CHECK(rd(4, 6) == qs_test_word(4, 6), "ref fault read");
+    CHECK(qs_test_counter(A, QS_C_REF_FAULTS) == 1 && qs_test_counter(A, QS_C_BYTES_READ) == br, "ref fault without I/O");
+
+    /* refusals: not reserved, released, checksum, no transaction */
+    uint64_t out[7];
+    CHECK(take(out) == 0, "nothing pending");
+    CHECK(rd(700, 3) == 0, "unreserved frame reads zeros");
+    wr(700, 3, 5); /* harmless: scratch */
+    CHECK(st(700) == QS_REFUSED, "refused");
+    CHECK(*(volatile uint64_t *)qs_arena_pending_addr(A) == 1, "pending word");
+    CHECK(take(out) == 1 && out[0] == QS_R_NOT_RESERVED && out[3] == qs_arena_base(A) + 700 * FS + 24 && out[4] == 700 && out[6] == 1,
+          "record %lu %lx", (unsigned long)out[0], (unsigned long)out[3]);
+    CHECK(qs_reset_refused(A, 700, 1) == 1 && st(700) == QS_FREE, "reset");
+    CHECK(qs_release(A, 10, 1) == 1, "release");
+    CHECK(rd(10, 1) == 0 && take(out) == 1 && out[0] == QS_R_RELEASED && out[4] == 10, "released");
+    CHECK(qs_reserve(A, 10, 1, (uint32_t)src, 10) == 1 && st(10) == QS_RESERVED, "re-reserve a refused frame");
+    CHECK(rd(10, 1) == qs_test_word(10, 1), "works again");
+    /* corrupt page 11 in the file */
+    int fd = open(path, O_WRONLY);
+    uint64_t bad = 12345;
+    CHECK(pwrite(fd, &bad, 8, 11 * FS + 100 * 8) == 8, "corrupt");
+    close(fd);
+    CHECK(rd(11, 100) == 0 && take(out) == 1 && out[0] == QS_R_CHECKSUM && out[5] == 11, "checksum");
+    qs_arena_set_verify(A, 0);
+    CHECK(qs_reset_refused(A, 11, 1) == 1 && rd(11, 100) == bad, "verify off reads the bytes");
+    qs_arena_set_verify(A, 1);
+    { /* repair page 11 */
+        uint8_t page[FS];
+        qs_test_fill_page(page, FS, 11);
+        fd = open(path, O_WRONLY);
+        CHECK(pwrite(fd, page, FS, 11 * FS) == FS, "repair");
+        close(fd);
+    }
+    qs_arena_set_txn(A, 0);
+    CHECK(rd(12, 1) == 0 && take(out) == 1 && out[0] == QS_R_NO_TXN, "read outside txn");
+    sink = rd(4, 1); /* resident: readable without a fault */
+    wr(4, 1, 77);
+    CHECK(st(4) == QS_REFUSED && (fl(4) & QS_F_SCRATCH_COW), "refused write keeps a private copy");
+    CHECK(rd(4, 2) == qs_test_word(4, 2) && take(out) == 1 && out[0] == QS_R_NO_TXN, "write outside txn");
+    uint64_t alias4;
+    memcpy(&alias4, (void *)(qs_arena_alias(A) + 4 * FS + 8), 8);
+    CHECK(alias4 == qs_test_word(4, 1), "refused store never reaches the alias view");
+    CHECK(qs_reset_refused(A, 0, 64) == 2, "reset both");
+    qs_arena_set_txn(A, 1);
+    CHECK(rd(4, 1) == qs_test_word(4, 1) && rd(12, 1) == qs_test_word(12, 1), "after reset");
+
+    /* capacity: 4 resident frames max; fault path evicts unreferenced clean frames or overcommits */
+    qs_evict(A, 0, NPAGES, 1);
+    qs_arena_set_budgets(A, 4, 0);
+    for (uint64_t f = 0; f < 4; f++) sink = rd(f, 1);
+    qs_reprotect_all(A); /* clears REF: these four become victims */
+    for (uint64_t f = 20; f < 24; f++) sink = rd(f, 1);
+    CHECK(qs_test_counter(A, QS_C_FAULT_EVICTIONS) == 4 && qs_arena_resident(A) == 4, "fault-path evictions %lu",
+          (unsigned long)qs_test_counter(A, QS_C_FAULT_EVICTIONS));
+    sink = rd(30, 1); /* all four are referenced: overcommit */
+    CHECK(qs_test_counter(A, QS_C_OVERCOMMITS) == 1 && qs_arena_pressure(A) == 1 && qs_arena_resident(A) == 5, "overcommit");
+    qs_arena_set_budgets(A, 0, 0);
+    qs_evict(A, 0, NPAGES, 1);
+
+    /* concurrency: readers on 64 frames while this thread evicts and reprotects */
+    pthread_t th[4];
+    for (int t = 0; t < 4; t++) pthread_create(&th[t], NULL, reader, (void *)(uintptr_t)(t + 1));
+    for (int round = 0; round < 2000; round++) {
+        if (round % 10 == 0) qs_reprotect_all(A);
+        else qs_evict(A, (uint64_t)(round * 7) % 60, 4, 0);
+    }
+    stop = 1;
+    uint64_t reads = 0;
+    for (int t = 0; t < 4; t++) { void *r; pthread_join(th[t], &r); reads += (uint64_t)(uintptr_t)r; }
+    CHECK(reads > 0 && qs_test_counter(A, QS_C_READ_FAULTS) > 64, "concurrent reads %lu", (unsigned long)reads);
+    CHECK(*(volatile uint64_t *)qs_arena_pending_addr(A) == 0, "no refusal under concurrency");
+    uint64_t faults = qs_test_counter(A, QS_C_READ_FAULTS) + qs_test_counter(A, QS_C_REF_FAULTS);
+
+    /* a foreign fault goes to the previous handler */
+    uint8_t *foreign = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (sigsetjmp(jb, 1) == 0) { sink = *(volatile uint8_t *)foreign; CHECK(0, "no fault"); }
+    CHECK(prev_called == 1 && qs_signal_forwarded() >= 1, "forwarded");
+
+    qs_arena_close(A);
+    CHECK(qs_signal_uninstall() == 1 && qs_signal_uninstall() == 0, "uninstall idempotent");
+    unlink(path);
+    printf("test_frames: %d checks passed (%lu concurrent reads, %lu faults)\n", qs_checks, (unsigned long)reads,
+           (unsigned long)faults);
+    return 0;
+}
