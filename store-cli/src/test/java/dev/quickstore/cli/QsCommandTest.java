@@ -31,7 +31,9 @@ class QsCommandTest {
         Run r = qs("--version");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("QuickStore/J "), r.out());
-        assertTrue(r.out().contains("native: libquickstore abi 1"), r.out());
+        assertTrue(
+                r.out().contains("native: libquickstore abi " + dev.quickstore.mmu.NativeLibrary.ABI_VERSION + " "),
+                r.out());
     }
 
     @Test
