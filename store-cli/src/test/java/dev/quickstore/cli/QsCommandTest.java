@@ -45,7 +45,7 @@ class QsCommandTest {
         assertEquals(0, j.code(), j.err());
         JsonNode n = Json.MAPPER.readTree(j.out());
         assertEquals(8192, n.get("pageSize").asInt());
-        assertEquals(1, n.get("formatVersion").asInt());
+        assertEquals(2, n.get("formatVersion").asInt());
         assertEquals(1, n.get("pageCount").asLong());
     }
 
