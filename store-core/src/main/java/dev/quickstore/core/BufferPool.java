@@ -37,6 +37,7 @@ final class BufferPool {
     private final ClockReplacer clock = new ClockReplacer();
     private final Map<Long, Long> dirtyPageTable = new HashMap<>();
     private final Set<Long> pinned = new HashSet<>();
+    private final List<Long> pinOrder = new ArrayList<>();
     private final MemorySegment readBuffer;
     private Stealer stealer;
     long reads;
@@ -67,7 +68,10 @@ final class BufferPool {
         return volume;
     }
 
-    /** Resident memory of {@code pageId}, read (and checksum-verified) from the volume if needed; pinned. */
+    /**
+     * Resident memory of {@code pageId}, read (and checksum-verified) from the volume if needed; pinned
+     * until the end of the current (possibly nested) store operation or an explicit {@link #unpin}.
+     */
     MemorySegment fix(long pageId) throws IOException {
         MemorySegment seg = frames.resident(pageId);
         if (seg == null) {
@@ -79,7 +83,9 @@ final class BufferPool {
         } else {
             clock.touch(pageId);
         }
-        pinned.add(pageId);
+        if (pinned.add(pageId)) {
+            pinOrder.add(pageId);
+        }
         return seg;
     }
 
@@ -96,6 +102,19 @@ final class BufferPool {
 
     void unpinAll() {
         pinned.clear();
+        pinOrder.clear();
+    }
+
+    /** A mark for {@link #releasePins}: pins taken after it can be released together. */
+    int pinMark() {
+        return pinOrder.size();
+    }
+
+    /** Unpins the pages pinned since {@code mark} (the end of a nested operation). */
+    void releasePins(int mark) {
+        for (int i = pinOrder.size() - 1; i >= mark; i--) {
+            pinned.remove(pinOrder.remove(i));
+        }
     }
 
     /** Records that {@code pageId} holds logged changes up to a record at {@code lsn} not yet on disk. */

@@ -258,8 +258,12 @@ public final class Store implements AutoCloseable {
         T run() throws IOException;
     }
 
+    private int depth; // nesting of run() (index scan visitors may call back into the store)
+
     <T> T run(IoWork<T> work) {
         latch.lock();
+        depth++;
+        int mark = pool != null ? pool.pinMark() : 0;
         try {
             checkUsable();
             return work.run();
@@ -269,8 +273,9 @@ public final class Store implements AutoCloseable {
                     e);
         } finally {
             if (pool != null) {
-                pool.unpinAll();
+                pool.releasePins(mark); // nested operations (index scan visitors) keep the outer one's pins
             }
+            depth--;
             latch.unlock();
         }
     }
