@@ -67,7 +67,7 @@ class QsCommandTest {
         Files.write(vol, b);
         Run r = qs("info", db.toString());
         assertEquals(ExitCodes.DAMAGED, r.code());
-        assertTrue(r.err().contains("page 0 offset 124: header checksum"), r.err());
+        assertTrue(r.err().contains("page 0 offset 0: header page checksum"), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
         Run v = qs("info", "--verbose", db.toString());
         assertTrue(v.err().contains("\tat "), v.err());
