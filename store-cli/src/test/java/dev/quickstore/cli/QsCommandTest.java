@@ -48,7 +48,7 @@ class QsCommandTest {
         assertEquals(0, j.code(), j.err());
         JsonNode n = Json.MAPPER.readTree(j.out());
         assertEquals(8192, n.get("pageSize").asInt());
-        assertEquals(1, n.get("formatVersion").asInt());
+        assertEquals(2, n.get("formatVersion").asInt());
         assertEquals(1, n.get("pageCount").asLong());
     }
 
@@ -70,7 +70,7 @@ class QsCommandTest {
         Files.write(vol, b);
         Run r = qs("info", db.toString());
         assertEquals(ExitCodes.DAMAGED, r.code());
-        assertTrue(r.err().contains("page 0 offset 124: header checksum"), r.err());
+        assertTrue(r.err().contains("page 0 offset 0: header page checksum"), r.err());
         assertFalse(r.err().contains("\tat "), r.err());
         Run v = qs("info", "--verbose", db.toString());
         assertTrue(v.err().contains("\tat "), v.err());

@@ -16,8 +16,8 @@ public class StoreFormatException extends StoreException {
     private final long offset;
 
     public StoreFormatException(String file, long pageId, long offset, String field, String expected, String actual) {
-        super(file + " page " + pageId + " offset " + offset + ": " + field + " expected " + expected + ", found "
-                + actual);
+        super(file + (pageId >= 0 ? " page " + pageId : "") + " offset " + offset + ": " + field + " expected "
+                + expected + ", found " + actual);
         this.file = file;
         this.pageId = pageId;
         this.offset = offset;
@@ -27,6 +27,7 @@ public class StoreFormatException extends StoreException {
         return file;
     }
 
+    /** The page id, or -1 when the damaged bytes are not in a page (log records, control file). */
     public long pageId() {
         return pageId;
     }

@@ -2,22 +2,27 @@ package dev.quickstore.core;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.UUID;
 
 /**
  * The file layout of a store directory and the creation / header reading of its volume.
  *
- * <p>A store is a directory holding {@value #VOLUME_FILE} (page 0 is the {@link VolumeHeader}).
+ * <p>A store is a directory holding {@value #VOLUME_FILE} (page 0 is the {@link VolumeHeader}), the
+ * write-ahead log in {@value #LOG_DIR}/, the double-write file {@value #DOUBLE_WRITE_FILE}, the
+ * control file {@value #CONTROL_FILE} (last checkpoint) and the lock file {@value #LOCK_FILE}. The log,
+ * control and double-write files are created by the first {@code Store.open}.
  */
 public final class VolumeFile {
     /** Name of the volume file inside a store directory. */
     public static final String VOLUME_FILE = "volume.qs";
+
+    static final String LOG_DIR = "log";
+    static final String DOUBLE_WRITE_FILE = "doublewrite.qs";
+    static final String CONTROL_FILE = "control.qs";
+    static final String LOCK_FILE = "lock";
 
     /** Default page size: QuickStore's 8 KiB. */
     public static final int DEFAULT_PAGE_SIZE = 8192;
@@ -38,9 +43,13 @@ public final class VolumeFile {
      * @return the header written
      */
     public static VolumeHeader create(Path dir, int pageSize) throws IOException {
-        Files.createDirectories(dir);
+        return create(RealFileIO.INSTANCE, dir, pageSize);
+    }
+
+    static VolumeHeader create(FileIO io, Path dir, int pageSize) throws IOException {
+        io.createDirectories(dir);
         Path vol = volumePath(dir);
-        if (Files.exists(vol)) {
+        if (io.exists(vol)) {
             throw new FileAlreadyExistsException(vol.toString(), null, "a QuickStore/J volume already exists there");
         }
         VolumeHeader header = new VolumeHeader(
@@ -49,43 +58,43 @@ public final class VolumeFile {
                 UUID.randomUUID(),
                 DEFAULT_ARENA_BASE,
                 1,
-                System.currentTimeMillis());
-        ByteBuffer page = ByteBuffer.allocate(pageSize);
-        page.put(header.encode()).clear(); // whole page: header then zeros
-        try (FileChannel ch = FileChannel.open(vol, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            while (page.hasRemaining()) {
-                ch.write(page);
-            }
-            ch.force(true);
+                System.currentTimeMillis(),
+                VolumeHeader.DEFAULT_EXTENT_PAGES,
+                0,
+                0);
+        try (FileIO.Handle h = io.open(vol, true)) {
+            h.write(ByteBuffer.wrap(header.encode()), 0);
+            h.force();
         }
         return header;
     }
 
     /** Reads and validates the header of the store in {@code dir}. */
     public static VolumeHeader readHeader(Path dir) throws IOException {
+        return readHeader(RealFileIO.INSTANCE, dir);
+    }
+
+    static VolumeHeader readHeader(FileIO io, Path dir) throws IOException {
         Path vol = volumePath(dir);
-        if (!Files.isRegularFile(vol)) {
+        if (!io.exists(vol)) {
             throw new NoSuchFileException(
                     vol.toString(),
                     null,
-                    Files.isDirectory(dir) ? "no QuickStore/J volume in this directory" : "no such store directory");
+                    io.exists(dir) ? "no QuickStore/J volume in this directory" : "no such store directory");
         }
-        byte[] bytes = new byte[VolumeHeader.SIZE];
-        try (FileChannel ch = FileChannel.open(vol, StandardOpenOption.READ)) {
-            ByteBuffer b = ByteBuffer.wrap(bytes);
-            while (b.hasRemaining() && ch.read(b) >= 0) {
-                // keep reading until the header is complete or EOF
+        try (FileIO.Handle h = io.open(vol, false)) {
+            byte[] prefix = new byte[VolumeHeader.SIZE];
+            int n = h.read(ByteBuffer.wrap(prefix), 0);
+            if (n < VolumeHeader.SIZE) {
+                return VolumeHeader.decode(vol.toString(), java.util.Arrays.copyOf(prefix, n));
             }
-            if (b.hasRemaining()) {
-                throw new StoreFormatException(
-                        vol.toString(),
-                        0,
-                        b.position(),
-                        "volume header",
-                        VolumeHeader.SIZE + " bytes",
-                        b.position() + " bytes (file truncated)");
+            int pageSize = VolumeHeader.peekPageSize(prefix, n);
+            if (Integer.bitCount(pageSize) != 1 || pageSize < 4096 || pageSize > 65536) {
+                return VolumeHeader.decode(vol.toString(), prefix); // names the bad field
             }
+            byte[] page = new byte[pageSize];
+            int m = h.read(ByteBuffer.wrap(page), 0);
+            return VolumeHeader.decode(vol.toString(), m == pageSize ? page : java.util.Arrays.copyOf(page, m));
         }
-        return VolumeHeader.decode(vol.toString(), bytes);
     }
 }

@@ -1,0 +1,199 @@
+package dev.quickstore.core;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The buffer pool: policy over {@link PageFrames}. It decides what is resident (second-chance
+ * {@link ClockReplacer}), keeps the dirty page table (pages whose contents are newer than the volume,
+ * with their recLSN), and writes pages back under the WAL rule: a page is written only after the log is
+ * durable up to its page LSN, always through the {@link DoubleWriteBuffer}.
+ *
+ * <p>Two kinds of "dirty": <em>transaction-dirty</em> (the running transaction changed the page since
+ * {@link PageFrames#markDirty}; its pre-image is held) and <em>disk-dirty</em> (logged changes not yet
+ * on the volume; entry in {@link #dirtyPageTable}). Evicting a transaction-dirty page is a steal: the
+ * {@link Stealer} first logs the page's changes with undo information, then the page is written back.
+ * No-force: commit never writes pages; they are written when evicted or by a checkpoint.
+ *
+ * <p>Pinning: pages fixed during one store operation stay pinned until {@link #unpinAll} at the end
+ * of the operation, so segments handed out during an operation stay valid.
+ */
+final class BufferPool {
+    /** Logs a transaction-dirty page with undo information before it is stolen; sets its page LSN. */
+    interface Stealer {
+        void beforeSteal(long pageId, MemorySegment preImage, MemorySegment contents) throws IOException;
+    }
+
+    private final PageFrames frames;
+    private final Volume volume;
+    private final DoubleWriteBuffer dwb;
+    private final LogWriter log;
+    private final ClockReplacer clock = new ClockReplacer();
+    private final Map<Long, Long> dirtyPageTable = new HashMap<>();
+    private final Set<Long> pinned = new HashSet<>();
+    private final List<Long> pinOrder = new ArrayList<>();
+    private final MemorySegment readBuffer;
+    private Stealer stealer;
+    long reads;
+    long writes;
+    long steals;
+
+    BufferPool(PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log) {
+        this.frames = frames;
+        this.volume = volume;
+        this.dwb = dwb;
+        this.log = log;
+        this.readBuffer = MemorySegment.ofArray(new byte[frames.pageSize()]);
+    }
+
+    void setStealer(Stealer s) {
+        this.stealer = s;
+    }
+
+    PageFrames frames() {
+        return frames;
+    }
+
+    int pageSize() {
+        return frames.pageSize();
+    }
+
+    Volume volume() {
+        return volume;
+    }
+
+    /**
+     * Resident memory of {@code pageId}, read (and checksum-verified) from the volume if needed; pinned
+     * until the end of the current (possibly nested) store operation or an explicit {@link #unpin}.
+     */
+    MemorySegment fix(long pageId) throws IOException {
+        MemorySegment seg = frames.resident(pageId);
+        if (seg == null) {
+            makeRoom();
+            volume.read(pageId, readBuffer);
+            reads++;
+            seg = frames.install(pageId, readBuffer);
+            clock.add(pageId);
+        } else {
+            clock.touch(pageId);
+        }
+        if (pinned.add(pageId)) {
+            pinOrder.add(pageId);
+        }
+        return seg;
+    }
+
+    /** {@link #fix} plus the write notification (pre-image capture) for the running transaction. */
+    MemorySegment fixForWrite(long pageId) throws IOException {
+        MemorySegment seg = fix(pageId);
+        frames.markDirty(pageId);
+        return seg;
+    }
+
+    void unpin(long pageId) {
+        pinned.remove(pageId);
+    }
+
+    void unpinAll() {
+        pinned.clear();
+        pinOrder.clear();
+    }
+
+    /** A mark for {@link #releasePins}: pins taken after it can be released together. */
+    int pinMark() {
+        return pinOrder.size();
+    }
+
+    /** Unpins the pages pinned since {@code mark} (the end of a nested operation). */
+    void releasePins(int mark) {
+        for (int i = pinOrder.size() - 1; i >= mark; i--) {
+            pinned.remove(pinOrder.remove(i));
+        }
+    }
+
+    /** Records that {@code pageId} holds logged changes up to a record at {@code lsn} not yet on disk. */
+    void noteLogged(long pageId, long lsn) {
+        dirtyPageTable.putIfAbsent(pageId, lsn);
+    }
+
+    Map<Long, Long> dirtyPageTable() {
+        return dirtyPageTable;
+    }
+
+    private void makeRoom() throws IOException {
+        while (frames.residentCount() >= frames.capacity()) {
+            evictOne();
+        }
+    }
+
+    private void evictOne() throws IOException {
+        long v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p) && !dirtyPageTable.containsKey(p));
+        if (v < 0) {
+            v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p));
+        }
+        if (v < 0) {
+            v = clock.victim(p -> !pinned.contains(p));
+        }
+        if (v < 0) {
+            throw new StoreException(
+                    "buffer pool of " + frames.capacity() + " pages is too small: all resident pages are in use by"
+                            + " the current operation; open the store with a larger bufferPoolPages");
+        }
+        if (frames.isDirty(v)) {
+            MemorySegment cur = frames.resident(v);
+            stealer.beforeSteal(v, frames.preImage(v), cur);
+            frames.clearDirty(v);
+            steals++;
+        }
+        if (dirtyPageTable.containsKey(v)) {
+            writeBack(List.of(v));
+        }
+        frames.evict(v);
+        clock.remove(v);
+    }
+
+    /** Writes back the given disk-dirty, not transaction-dirty resident pages (WAL rule, double write). */
+    void writeBack(List<Long> pages) throws IOException {
+        if (pages.isEmpty()) {
+            return;
+        }
+        long[] ids = new long[pages.size()];
+        MemorySegment[] images = new MemorySegment[pages.size()];
+        long maxLsn = 0;
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = pages.get(i);
+            assert !frames.isDirty(ids[i]) : "writing back a transaction-dirty page " + ids[i];
+            images[i] = frames.resident(ids[i]);
+            maxLsn = Math.max(maxLsn, PageHeader.lsn(images[i]));
+        }
+        log.flush(maxLsn + 1); // WAL rule
+        dwb.writeBack(volume, ids, images, ids.length);
+        writes += ids.length;
+        for (long id : ids) {
+            dirtyPageTable.remove(id);
+        }
+    }
+
+    /** Writes back every disk-dirty page that the running transaction has not changed. */
+    void writeBackAll() throws IOException {
+        List<Long> pages = new ArrayList<>();
+        for (long p : dirtyPageTable.keySet()) {
+            if (!frames.isDirty(p)) {
+                pages.add(p);
+            }
+        }
+        pages.sort(null);
+        writeBack(pages);
+    }
+
+    /** Drops every resident page (after the store was closed or poisoned). */
+    void close() {
+        frames.close();
+    }
+}

@@ -1,0 +1,79 @@
+package dev.quickstore.core;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A named B+tree index from INT, LONG or fixed-length STRING keys to object references, used within
+ * the transaction that obtained it ({@link Transaction#createIndex}, {@link Transaction#index}). Index
+ * changes are logged and recovered with the store's WAL and undone when the transaction aborts.
+ */
+public final class Index {
+    /** Receives entries in key order; return false to stop. */
+    @FunctionalInterface
+    public interface Visitor {
+        boolean visit(Object key, long ref) throws java.io.IOException;
+    }
+
+    /** One index entry. */
+    public record Entry(Object key, long ref) {}
+
+    private final Transaction tx;
+    private final BPlusTree tree;
+    private final String name;
+
+    Index(Transaction tx, BPlusTree tree, String name) {
+        this.tx = tx;
+        this.tree = tree;
+        this.name = name;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public KeyType keyType() {
+        return tree.keyType;
+    }
+
+    public boolean unique() {
+        return tree.unique;
+    }
+
+    /**
+     * Adds (key, ref). Returns false if that exact entry exists.
+     *
+     * @throws DuplicateKeyException for a unique index whose key maps to another reference
+     */
+    public boolean insert(Object key, long ref) {
+        return tx.mutate(() -> tree.insert(key, ref));
+    }
+
+    /** Removes (key, ref); returns whether it was present. */
+    public boolean delete(Object key, long ref) {
+        return tx.mutate(() -> tree.delete(key, ref));
+    }
+
+    /** The references stored under {@code key}, in reference order. */
+    public long[] lookup(Object key) {
+        return tx.read(() -> tree.lookup(key));
+    }
+
+    /** Entries with lo &lt;= key &lt;= hi (null bound = unbounded), in key order. */
+    public List<Entry> scan(Object lo, Object hi) {
+        List<Entry> out = new ArrayList<>();
+        scan(lo, hi, (k, v) -> out.add(new Entry(k, v)));
+        return out;
+    }
+
+    public void scan(Object lo, Object hi, Visitor visitor) {
+        tx.read(() -> {
+            tree.scan(lo, hi, visitor);
+            return null;
+        });
+    }
+
+    public long size() {
+        return tx.read(tree::size);
+    }
+}

@@ -1,0 +1,102 @@
+package dev.quickstore.core;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Small-object placement on {@link SlottedPage}s with Cricket's near-hint ({@code DBmalloc(size,
+ * nearHint)}, Shekita and Zwilling 1990, section 5.1.4): try the hint's page, then the other slotted
+ * pages of the hint's extent, then a new page in (or as near as possible to) that extent. Without a
+ * hint, objects fill the page of the previous allocation, then a fresh page. Objects never move.
+ */
+final class ObjectAllocator {
+    private final BufferPool pool;
+    private final ExtentAllocator extents;
+    private final Addresses addresses;
+    private final int pageSize;
+    private final int extentPages;
+    private long currentPage;
+
+    ObjectAllocator(BufferPool pool, ExtentAllocator extents, Addresses addresses, int extentPages) {
+        this.pool = pool;
+        this.extents = extents;
+        this.addresses = addresses;
+        this.pageSize = pool.pageSize();
+        this.extentPages = extentPages;
+    }
+
+    void reset() {
+        currentPage = 0;
+    }
+
+    private int tryPage(long page, int size, int[] pointerOffsets) throws IOException {
+        if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
+            return -1;
+        }
+        MemorySegment p = pool.fix(page);
+        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.largestFit(p) < ((size + 7) & ~7)) {
+            return -1;
+        }
+        return SlottedPage.allocate(pool.fixForWrite(page), size, pointerOffsets);
+    }
+
+    long allocate(int size, long nearHint, int[] pointerOffsets) throws IOException {
+        if (size < 1 || size > SlottedPage.maxObjectSize(pageSize)) {
+            throw new IllegalArgumentException("object size " + size + " not in 1.."
+                    + SlottedPage.maxObjectSize(pageSize) + " (use allocateLarge for bigger objects)");
+        }
+        long hintPage = nearHint != 0 ? addresses.pageOf(nearHint) : currentPage;
+        int off = tryPage(hintPage, size, pointerOffsets);
+        if (off >= 0) {
+            return addresses.address(hintPage, off);
+        }
+        if (nearHint != 0) {
+            long first = (hintPage / extentPages) * extentPages;
+            for (long p = first; p < first + extentPages; p++) {
+                if (p != hintPage && (off = tryPage(p, size, pointerOffsets)) >= 0) {
+                    return addresses.address(p, off);
+                }
+            }
+        }
+        long page = extents.allocate(1, hintPage);
+        MemorySegment p = pool.fixForWrite(page);
+        SlottedPage.format(p, page);
+        off = SlottedPage.allocate(p, size, pointerOffsets);
+        assert off >= 0;
+        currentPage = page;
+        return addresses.address(page, off);
+    }
+
+    /** The slotted page holding the live object at {@code ref}, with its slot; validates the reference. */
+    MemorySegment page(long ref, boolean forWrite) throws IOException {
+        long page = addresses.pageOf(ref);
+        int off = addresses.offsetOf(ref);
+        if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
+            throw new IllegalArgumentException(
+                    String.format("0x%x is not a live object (page %d not allocated)", ref, page));
+        }
+        MemorySegment p = pool.fix(page);
+        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.slotAt(p, off) < 0) {
+            throw new IllegalArgumentException(
+                    String.format("0x%x is not a live object (page %d offset %d)", ref, page, off));
+        }
+        return forWrite ? pool.fixForWrite(page) : p;
+    }
+
+    int sizeOf(long ref) throws IOException {
+        MemorySegment p = page(ref, false);
+        return SlottedPage.slotLength(p, SlottedPage.slotAt(p, addresses.offsetOf(ref)));
+    }
+
+    void delete(long ref) throws IOException {
+        MemorySegment p = page(ref, true);
+        long page = addresses.pageOf(ref);
+        if (SlottedPage.free(p, addresses.offsetOf(ref)) == 0) {
+            PageHeader.format(p, page, PageHeader.FREE);
+            extents.free(page, 1);
+            if (currentPage == page) {
+                currentPage = 0;
+            }
+        }
+    }
+}

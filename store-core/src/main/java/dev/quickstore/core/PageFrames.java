@@ -1,0 +1,65 @@
+package dev.quickstore.core;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The seam between the storage manager (Java: policy, logging, recovery) and the memory that holds
+ * resident pages (the data plane). Two implementations are intended:
+ * <ul>
+ *   <li>{@link OffHeapFrames} (now): plain off-heap frames; the "first write" to a page is announced
+ *       by an explicit {@link #markDirty} call made by the store before it modifies a page.</li>
+ *   <li>store-native (to be wired by the lead): the arena's always-writable <em>alias view</em> plays
+ *       the role of {@link #resident}; the write fault on the <em>application view</em> captures the
+ *       pre-image itself (so {@link #markDirty} becomes "capture if not yet captured", still needed for
+ *       writes the store makes through the alias view, which do not fault); {@link #clearDirty}
+ *       re-protects the frame read-only; {@link #evict} sets PROT_NONE and punches a hole.</li>
+ * </ul>
+ *
+ * <p>Contract (all calls are made with the store latch held; none is made from a fault handler):
+ * <ul>
+ *   <li>Segments returned by {@link #resident}/{@link #install} are {@code pageSize} bytes, always
+ *       writable, valid until {@link #evict} of that page.</li>
+ *   <li>{@link #markDirty} is idempotent within a transaction: the first call copies the page into its
+ *       pre-image; later calls do nothing. A page is "dirty" (for the transaction) from then until
+ *       {@link #clearDirty}.</li>
+ *   <li>{@link #evict} is only called on a page that is not dirty.</li>
+ *   <li>The capacity is a soft budget: {@link #install} may be called only when
+ *       {@code residentCount() < capacity()} (the caller evicts first).</li>
+ * </ul>
+ */
+interface PageFrames extends AutoCloseable {
+    int pageSize();
+
+    int capacity();
+
+    int residentCount();
+
+    /** The (always writable) memory of a resident page, or {@code null}. */
+    MemorySegment resident(long pageId);
+
+    /** Makes {@code pageId} resident with the contents of {@code image}; returns its memory. */
+    MemorySegment install(long pageId, MemorySegment image);
+
+    /** Drops a clean resident page. */
+    void evict(long pageId);
+
+    /** First write to the page in the current transaction: capture its pre-image (idempotent). */
+    void markDirty(long pageId);
+
+    boolean isDirty(long pageId);
+
+    /** The pre-image of a dirty page (its contents when {@link #markDirty} first ran). */
+    MemorySegment preImage(long pageId);
+
+    /** After the page's changes were logged with undo information (a steal): pre-image := contents. */
+    void rebasePreImage(long pageId);
+
+    /** Ends the page's dirty state (after commit logged it or abort restored it); drops the pre-image. */
+    void clearDirty(long pageId);
+
+    /** The dirty pages, in ascending page id order. */
+    long[] dirtyPages();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,341 @@
+package dev.quickstore.core;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An opened store: the embedded storage manager over one volume (facade; see docs/architecture-core.md).
+ *
+ * <pre>{@code
+ * try (Store store = Store.create(dir);
+ *      Transaction tx = store.begin()) {
+ *     long a = tx.allocate(64);
+ *     tx.write(a, 0, bytes);
+ *     tx.setRoot("first", a);
+ *     tx.commit();
+ * }
+ * }</pre>
+ *
+ * <p>One transaction at a time per opened store (design notes section 5); it may be used from several
+ * threads (every operation takes the store latch). Opening a store held open by another process fails
+ * with {@link StoreLockedException}. Fail-stop: the first failed log or page write poisons the handle;
+ * every later call throws and the store must be reopened, which runs recovery.
+ */
+public final class Store implements AutoCloseable {
+    /**
+     * Tuning knobs.
+     *
+     * @param bufferPoolPages frames in the buffer pool (a transaction may dirty more: steal)
+     * @param logSegmentBytes size of a log segment file (fixed when the store is first opened)
+     * @param checkpointLogBytes a checkpoint is taken after a commit when this much log was written since the last
+     */
+    public record Options(int bufferPoolPages, long logSegmentBytes, long checkpointLogBytes) {
+        public Options {
+            if (bufferPoolPages < 8) {
+                throw new IllegalArgumentException("bufferPoolPages " + bufferPoolPages + " < 8");
+            }
+            if (logSegmentBytes < 1 << 18) {
+                throw new IllegalArgumentException("logSegmentBytes " + logSegmentBytes + " < 256 KiB");
+            }
+        }
+
+        public static Options defaults() {
+            return new Options(4096, 64L << 20, 64L << 20);
+        }
+    }
+
+    final ReentrantLock latch = new ReentrantLock();
+    final Path dir;
+    final FileIO io;
+    final int pageSize;
+    final Addresses addresses;
+    final Options options;
+    private final Closeable fileLock;
+    final Volume volume;
+    final DoubleWriteBuffer dwb;
+    final LogWriter log;
+    final LogReader logReader;
+    final BufferPool pool;
+    final ExtentAllocator extents;
+    final ObjectAllocator objects;
+    final LargeObjects largeObjects;
+    final RootDirectory roots;
+    final TxnLog txns;
+    final Checkpointer checkpointer;
+    final RecoveryStats recovery;
+    private Transaction current;
+    private Throwable poison;
+    private boolean closed;
+
+    /** What the last open found and did. */
+    public record RecoveryStats(
+            long logRecordsScanned, long redoApplied, int losersUndone, List<Long> tornPagesRestored) {}
+
+    private Store(Path dir, Options options, FileIO io) throws IOException {
+        this.dir = dir;
+        this.io = io;
+        this.options = options;
+        if (!io.exists(VolumeFile.volumePath(dir))) {
+            VolumeFile.readHeader(io, dir); // throws NoSuchFileException with the right message
+        }
+        this.fileLock = io.lock(dir.resolve(VolumeFile.LOCK_FILE));
+        boolean ok = false;
+        Volume vol = null;
+        DoubleWriteBuffer dw = null;
+        LogReader reader = null;
+        LogWriter lw = null;
+        try {
+            vol = new Volume(io.open(VolumeFile.volumePath(dir), false), peekPageSize(io, dir));
+            dw = new DoubleWriteBuffer(io.open(dir.resolve(VolumeFile.DOUBLE_WRITE_FILE), true), vol.pageSize());
+            List<Long> restored = dw.restore(vol);
+            VolumeHeader header = VolumeFile.readHeader(io, dir);
+            this.pageSize = header.pageSize();
+            this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
+            Path ctlPath = dir.resolve(VolumeFile.CONTROL_FILE);
+            ControlFile ctl;
+            Path logDir = dir.resolve(VolumeFile.LOG_DIR);
+            if (io.exists(ctlPath)) {
+                ctl = ControlFile.read(io, ctlPath);
+            } else {
+                if (!io.list(logDir).isEmpty()) {
+                    throw new StoreFormatException(
+                            ctlPath.toString(),
+                            -1,
+                            0,
+                            "control file",
+                            "present (the log directory is not empty)",
+                            "missing");
+                }
+                ctl = new ControlFile(0, options.logSegmentBytes(), 0);
+                io.createDirectories(logDir);
+                ctl.write(io, ctlPath);
+            }
+            reader = new LogReader(io, logDir, ctl.logSegmentBytes());
+            Recovery.Analysis analysis = Recovery.analyze(reader, ctl);
+            lw = new LogWriter(io, logDir, ctl.logSegmentBytes(), analysis.endLsn);
+            this.volume = vol;
+            this.dwb = dw;
+            this.log = lw;
+            this.logReader = reader;
+            this.pool = new BufferPool(new OffHeapFrames(pageSize, options.bufferPoolPages()), vol, dw, lw);
+            this.txns = new TxnLog(pool, lw, reader, analysis.maxTxnId + 1);
+            pool.setStealer(txns);
+            long redone = Recovery.redo(reader, analysis, pool);
+            pool.unpinAll();
+            int losers = Recovery.undo(reader, analysis, pool, lw);
+            pool.unpinAll();
+            this.recovery = new RecoveryStats(analysis.records, redone, losers, restored);
+            this.extents = new ExtentAllocator(pool, pageSize, header.extentPages());
+            this.objects = new ObjectAllocator(pool, extents, addresses, header.extentPages());
+            this.largeObjects = new LargeObjects(pool, extents, addresses);
+            this.roots = new RootDirectory(pool, extents);
+            this.checkpointer = new Checkpointer(pool, lw, txns, io, ctlPath);
+            if (extents.pageCount() <= 1) {
+                txns.begin();
+                extents.bootstrap();
+                txns.commit();
+                pool.unpinAll();
+            }
+            checkpointer.checkpoint();
+            ok = true;
+        } finally {
+            if (!ok) {
+                closeQuietly(lw);
+                closeQuietly(reader);
+                closeQuietly(dw);
+                closeQuietly(vol);
+                closeQuietly(fileLock);
+            }
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // already failing: the original exception is the one to report
+            }
+        }
+    }
+
+    private static int peekPageSize(FileIO io, Path dir) throws IOException {
+        try (FileIO.Handle h = io.open(VolumeFile.volumePath(dir), false)) {
+            byte[] prefix = new byte[VolumeHeader.SIZE];
+            int n = h.read(ByteBuffer.wrap(prefix), 0);
+            int ps = VolumeHeader.peekPageSize(prefix, n);
+            if (Integer.bitCount(ps) != 1 || ps < 4096 || ps > 65536) {
+                return VolumeFile.readHeader(io, dir).pageSize(); // throws, naming the damaged field
+            }
+            return ps;
+        }
+    }
+
+    /** Creates a new store in {@code dir} with default options and opens it. */
+    public static Store create(Path dir) throws IOException {
+        return create(dir, VolumeFile.DEFAULT_PAGE_SIZE, Options.defaults());
+    }
+
+    public static Store create(Path dir, int pageSize, Options options) throws IOException {
+        return create(RealFileIO.INSTANCE, dir, pageSize, options);
+    }
+
+    static Store create(FileIO io, Path dir, int pageSize, Options options) throws IOException {
+        VolumeFile.create(io, dir, pageSize);
+        return new Store(dir, options, io);
+    }
+
+    /** Opens an existing store, running recovery if it was not closed cleanly. */
+    public static Store open(Path dir) throws IOException {
+        return open(dir, Options.defaults());
+    }
+
+    public static Store open(Path dir, Options options) throws IOException {
+        return new Store(dir, options, RealFileIO.INSTANCE);
+    }
+
+    static Store open(FileIO io, Path dir, Options options) throws IOException {
+        return new Store(dir, options, io);
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /** The arena base: store addresses are {@code arenaBase + pageId * pageSize + offset}. */
+    public long arenaBase() {
+        return addresses.arenaBase();
+    }
+
+    public RecoveryStats recoveryStats() {
+        return recovery;
+    }
+
+    /** Starts the store's transaction; fails if one is already running. */
+    public Transaction begin() {
+        latch.lock();
+        try {
+            checkUsable();
+            if (current != null) {
+                throw new StoreException(
+                        "a transaction is already active on this store (one transaction per opened store)");
+            }
+            current = new Transaction(this, txns.begin());
+            return current;
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    void finished(Transaction t) {
+        assert latch.isHeldByCurrentThread();
+        if (current == t) {
+            current = null;
+        }
+        objects.reset();
+        extents.reset();
+    }
+
+    /** Takes a checkpoint now (writes back dirty pages, truncates the log). */
+    public void checkpoint() {
+        run(() -> {
+            checkpointer.checkpoint();
+            return null;
+        });
+    }
+
+    void maybeCheckpoint() throws IOException {
+        if (checkpointer.due(options.checkpointLogBytes())) {
+            checkpointer.checkpoint();
+        }
+    }
+
+    /** Checks every page's checksum and the structural invariants (slots, bitmaps, B+trees). */
+    public VerifyReport verify() {
+        return run(() -> new Verifier(this).run());
+    }
+
+    /** Work done under the latch; an I/O failure poisons the handle (fail-stop). */
+    interface IoWork<T> {
+        T run() throws IOException;
+    }
+
+    private int depth; // nesting of run() (index scan visitors may call back into the store)
+
+    <T> T run(IoWork<T> work) {
+        latch.lock();
+        depth++;
+        int mark = pool != null ? pool.pinMark() : 0;
+        try {
+            checkUsable();
+            return work.run();
+        } catch (IOException e) {
+            poison = e;
+            throw new StoreException(
+                    "I/O failure in store " + dir + "; the handle is now unusable, reopen the store to recover: " + e,
+                    e);
+        } finally {
+            if (pool != null) {
+                pool.releasePins(mark); // nested operations (index scan visitors) keep the outer one's pins
+            }
+            depth--;
+            latch.unlock();
+        }
+    }
+
+    void checkUsable() {
+        if (closed) {
+            throw new StoreException("store " + dir + " is closed");
+        }
+        if (poison != null) {
+            throw new StoreException("store " + dir + " failed earlier (" + poison + "); reopen it to recover", poison);
+        }
+    }
+
+    boolean poisoned() {
+        return poison != null;
+    }
+
+    /** Aborts a running transaction, checkpoints (unless poisoned) and releases the files and the lock. */
+    @Override
+    public void close() throws IOException {
+        latch.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            try {
+                if (poison == null) {
+                    if (current != null) {
+                        current.abortUnderLatch();
+                    }
+                    checkpointer.checkpoint();
+                }
+            } catch (IOException e) {
+                poison = e;
+                throw e;
+            } finally {
+                closed = true;
+                pool.close();
+                try (Closeable l = fileLock;
+                        LogReader r = logReader;
+                        LogWriter w = log;
+                        DoubleWriteBuffer d = dwb;
+                        Volume v = volume) {
+                    assert l != null && r != null && w != null && d != null && v != null;
+                }
+            }
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    static UncheckedIOException unchecked(IOException e) {
+        return new UncheckedIOException(e);
+    }
+}

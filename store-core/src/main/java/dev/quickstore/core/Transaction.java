@@ -1,0 +1,264 @@
+package dev.quickstore.core;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Map;
+
+/**
+ * The store's transaction (one at a time per opened store; usable from several threads). States:
+ * ACTIVE, then COMMITTED or ABORTED. {@link #close()} aborts a transaction that was not committed.
+ * An operation that fails half-way dooms the transaction: it can then only be aborted.
+ *
+ * <p>Objects are addressed by store references ({@code long}): {@code arenaBase + pageId * pageSize +
+ * offset}. Small objects ({@link #allocate}) live on slotted pages and never move; large objects
+ * ({@link #allocateLarge}) occupy runs of contiguous pages.
+ */
+public final class Transaction implements AutoCloseable {
+    enum State {
+        ACTIVE,
+        COMMITTED,
+        ABORTED
+    }
+
+    private final Store store;
+    private final long id;
+    private State state = State.ACTIVE;
+    private RuntimeException doomedBy;
+
+    Transaction(Store store, long id) {
+        this.store = store;
+        this.id = id;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public boolean isActive() {
+        return state == State.ACTIVE;
+    }
+
+    /** Runs a read-only operation. */
+    <T> T read(Store.IoWork<T> work) {
+        return store.run(() -> {
+            checkActive();
+            return work.run();
+        });
+    }
+
+    /** Runs an operation that may change pages; a failure dooms the transaction. */
+    <T> T mutate(Store.IoWork<T> work) {
+        return store.run(() -> {
+            checkActive();
+            if (doomedBy != null) {
+                throw new StoreException("transaction " + id + " failed earlier and can only be aborted", doomedBy);
+            }
+            try {
+                return work.run();
+            } catch (IllegalArgumentException | IndexOutOfBoundsException | DuplicateKeyException e) {
+                throw e; // validated before any page changed
+            } catch (RuntimeException e) {
+                doomedBy = e;
+                throw e;
+            }
+        });
+    }
+
+    private void checkActive() {
+        if (state != State.ACTIVE) {
+            throw new StoreException("transaction " + id + " is " + state.name().toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+
+    // ---- small objects ----
+
+    /** Allocates a zero-filled object of {@code size} bytes without pointers, with no placement hint. */
+    public long allocate(int size) {
+        return allocate(size, 0);
+    }
+
+    /** Allocates near {@code nearHint} (a reference; 0 = none): on its page or extent when possible. */
+    public long allocate(int size, long nearHint, int... pointerOffsets) {
+        return mutate(() -> store.objects.allocate(size, nearHint, pointerOffsets));
+    }
+
+    public void delete(long ref) {
+        mutate(() -> {
+            store.objects.delete(ref);
+            return null;
+        });
+    }
+
+    public int sizeOf(long ref) {
+        return read(() -> store.objects.sizeOf(ref));
+    }
+
+    private MemorySegment object(long ref, int offset, int len, boolean forWrite) throws IOException {
+        MemorySegment p = store.objects.page(ref, forWrite);
+        int off = store.addresses.offsetOf(ref);
+        int size = SlottedPage.slotLength(p, SlottedPage.slotAt(p, off));
+        if (offset < 0 || len < 0 || offset + len > size) {
+            throw new IndexOutOfBoundsException("range " + offset + "+" + len + " outside object of " + size
+                    + " bytes at " + String.format("0x%x", ref));
+        }
+        return p.asSlice(off + offset, len);
+    }
+
+    public byte[] read(long ref) {
+        return read(() -> {
+            int size = store.objects.sizeOf(ref);
+            return object(ref, 0, size, false).toArray(ValueLayout.JAVA_BYTE);
+        });
+    }
+
+    public void read(long ref, int offset, byte[] dst, int dstOff, int len) {
+        read(() -> {
+            MemorySegment.copy(object(ref, offset, len, false), ValueLayout.JAVA_BYTE, 0, dst, dstOff, len);
+            return null;
+        });
+    }
+
+    public void write(long ref, int offset, byte[] src) {
+        write(ref, offset, src, 0, src.length);
+    }
+
+    public void write(long ref, int offset, byte[] src, int srcOff, int len) {
+        mutate(() -> {
+            MemorySegment.copy(src, srcOff, object(ref, offset, len, true), ValueLayout.JAVA_BYTE, 0, len);
+            return null;
+        });
+    }
+
+    public long getLong(long ref, int offset) {
+        return read(() -> object(ref, offset, 8, false).get(PageHeader.LONG, 0));
+    }
+
+    public void putLong(long ref, int offset, long value) {
+        mutate(() -> {
+            object(ref, offset, 8, true).set(PageHeader.LONG, 0, value);
+            return null;
+        });
+    }
+
+    // ---- large objects ----
+
+    public long allocateLarge(long size, long nearHint) {
+        return mutate(() -> store.largeObjects.allocate(size, nearHint));
+    }
+
+    public long largeSize(long ref) {
+        return read(() -> store.largeObjects.size(ref));
+    }
+
+    public void readLarge(long ref, long offset, byte[] dst, int dstOff, int len) {
+        read(() -> {
+            store.largeObjects.transfer(ref, offset, dst, dstOff, len, false);
+            return null;
+        });
+    }
+
+    public void writeLarge(long ref, long offset, byte[] src, int srcOff, int len) {
+        mutate(() -> {
+            store.largeObjects.transfer(ref, offset, src, srcOff, len, true);
+            return null;
+        });
+    }
+
+    /** Grows or shrinks a large object; returns its reference, which changes if it had to move. */
+    public long resizeLarge(long ref, long newSize) {
+        return mutate(() -> store.largeObjects.resize(ref, newSize));
+    }
+
+    public void deleteLarge(long ref) {
+        mutate(() -> {
+            store.largeObjects.delete(ref);
+            return null;
+        });
+    }
+
+    // ---- named roots and indexes ----
+
+    public void setRoot(String name, long ref) {
+        mutate(() -> {
+            store.roots.setRoot(name, ref);
+            return null;
+        });
+    }
+
+    /** The reference stored under {@code name}, or 0. */
+    public long root(String name) {
+        return read(() -> store.roots.root(name));
+    }
+
+    public boolean removeRoot(String name) {
+        return mutate(() -> store.roots.removeRoot(name));
+    }
+
+    public Map<String, Long> roots() {
+        return read(store.roots::roots);
+    }
+
+    /**
+     * Creates a named index.
+     *
+     * @param keyLength bytes of a STRING key (ignored for INT and LONG)
+     */
+    public Index createIndex(String name, KeyType type, int keyLength, boolean unique) {
+        return new Index(this, mutate(() -> store.roots.createIndex(name, type, keyLength, unique)), name);
+    }
+
+    public Index index(String name) {
+        return new Index(this, read(() -> store.roots.index(name)), name);
+    }
+
+    // ---- end ----
+
+    /** Makes the transaction durable (diff, log, group commit) and ends it. */
+    public void commit() {
+        store.run(() -> {
+            checkActive();
+            if (doomedBy != null) {
+                abortUnderLatch();
+                throw new StoreException(
+                        "transaction " + id + " failed earlier and was aborted instead of committed", doomedBy);
+            }
+            state = State.COMMITTED;
+            store.txns.commit();
+            store.finished(this);
+            store.maybeCheckpoint();
+            return null;
+        });
+    }
+
+    /** Rolls back every change of the transaction and ends it. */
+    public void abort() {
+        store.run(() -> {
+            checkActive();
+            abortUnderLatch();
+            return null;
+        });
+    }
+
+    void abortUnderLatch() throws IOException {
+        state = State.ABORTED;
+        try {
+            store.txns.abort();
+        } finally {
+            store.finished(this);
+        }
+    }
+
+    /** Aborts unless committed or aborted already. */
+    @Override
+    public void close() {
+        store.latch.lock();
+        try {
+            if (state == State.ACTIVE && !store.poisoned()) {
+                abort();
+            }
+        } finally {
+            store.latch.unlock();
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.quickstore.core;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Writes the log records of the running transaction and implements commit and abort.
+ *
+ * <ul>
+ *   <li><b>Steal</b> ({@link #beforeSteal}): a page the transaction changed is about to be written back
+ *       before commit: diff it against its pre-image and log an UPDATE with before and after images
+ *       (undo information), then the page's pre-image is gone (the page leaves memory).</li>
+ *   <li><b>Commit</b>: diff every transaction-dirty page against its pre-image (merge rule of
+ *       {@link PageDiff}), append one redo-only REDO record per changed page, append COMMIT and make
+ *       it durable with one group-commit flush. Pages are not written (no-force): they stay disk-dirty
+ *       in the buffer pool and are written back later under the WAL rule.</li>
+ *   <li><b>Abort</b>: copy every pre-image back (changes never logged), then undo the transaction's
+ *       logged UPDATE records newest first, each undo logged as a CLR whose undoNext skips it, and end
+ *       with END.</li>
+ * </ul>
+ */
+final class TxnLog implements BufferPool.Stealer {
+    private final BufferPool pool;
+    private final LogWriter log;
+    private final LogReader reader;
+    private final PageDiff.Ranges ranges = new PageDiff.Ranges();
+    private long txnId;
+    private long firstLsn;
+    private long lastLsn;
+    private boolean active;
+    long nextTxnId;
+    long redoBytes;
+    long redoRecords;
+
+    TxnLog(BufferPool pool, LogWriter log, LogReader reader, long nextTxnId) {
+        this.pool = pool;
+        this.log = log;
+        this.reader = reader;
+        this.nextTxnId = nextTxnId;
+    }
+
+    long begin() {
+        assert !active;
+        txnId = nextTxnId++;
+        firstLsn = 0;
+        lastLsn = 0;
+        active = true;
+        return txnId;
+    }
+
+    boolean active() {
+        return active;
+    }
+
+    long txnId() {
+        return txnId;
+    }
+
+    long firstLsn() {
+        return firstLsn;
+    }
+
+    long lastLsn() {
+        return lastLsn;
+    }
+
+    private long appendForTxn(byte[] rec) throws IOException {
+        long lsn = log.append(rec);
+        if (firstLsn == 0) {
+            firstLsn = lsn;
+        }
+        lastLsn = lsn;
+        return lsn;
+    }
+
+    @Override
+    public void beforeSteal(long pageId, MemorySegment pre, MemorySegment cur) throws IOException {
+        if (!active) {
+            throw new IllegalStateException("transaction-dirty page " + pageId + " without a transaction");
+        }
+        PageDiff.diff(pre, cur, PageDiff.mergeGap(2), ranges);
+        if (ranges.count == 0) {
+            return;
+        }
+        long lsn = appendForTxn(LogRecord.encodePage(LogRecord.UPDATE, txnId, lastLsn, pageId, 0, pre, cur, ranges));
+        PageHeader.setLsn(cur, lsn);
+        pool.noteLogged(pageId, lsn);
+    }
+
+    /** Logs the transaction's changes and makes its COMMIT durable. */
+    void commit() throws IOException {
+        PageFrames frames = pool.frames();
+        for (long p : frames.dirtyPages()) {
+            MemorySegment cur = frames.resident(p);
+            MemorySegment pre = frames.preImage(p);
+            PageDiff.diff(pre, cur, PageDiff.mergeGap(1), ranges);
+            if (ranges.count > 0) {
+                byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
+                long lsn = appendForTxn(rec);
+                redoBytes += rec.length;
+                redoRecords++;
+                PageHeader.setLsn(cur, lsn);
+                pool.noteLogged(p, lsn);
+            }
+            frames.clearDirty(p);
+        }
+        if (lastLsn != 0) {
+            long lsn = appendForTxn(LogRecord.encodeCommit(txnId, lastLsn, System.currentTimeMillis()));
+            log.flush(lsn + 1);
+        }
+        active = false;
+    }
+
+    /** Rolls the transaction back. */
+    void abort() throws IOException {
+        PageFrames frames = pool.frames();
+        for (long p : frames.dirtyPages()) {
+            frames.resident(p).copyFrom(frames.preImage(p));
+            frames.clearDirty(p);
+        }
+        if (lastLsn != 0) {
+            lastLsn = undo(pool, log, reader, txnId, lastLsn, lastLsn);
+            log.append(LogRecord.encodeEnd(txnId, lastLsn));
+        }
+        active = false;
+    }
+
+    /**
+     * Undoes a transaction's logged UPDATEs from {@code from} backwards, writing a CLR for each.
+     *
+     * @param prev the transaction's last LSN (prevLsn of the first CLR)
+     * @return the transaction's last LSN after the CLRs
+     */
+    static long undo(BufferPool pool, LogWriter log, LogReader reader, long txnId, long from, long prev)
+            throws IOException {
+        log.flushAll(); // the reader reads from the files
+        long lsn = from;
+        long last = prev;
+        while (lsn != 0) {
+            LogRecord r = reader.read(lsn);
+            if (r.txnId != txnId) {
+                throw new StoreFormatException(
+                        "log",
+                        -1,
+                        lsn,
+                        "transaction of record at LSN " + lsn,
+                        String.valueOf(txnId),
+                        String.valueOf(r.txnId));
+            }
+            switch (r.type) {
+                case LogRecord.UPDATE -> {
+                    MemorySegment page = pool.fix(r.pageId);
+                    r.undo(page);
+                    long clr = log.append(LogRecord.encodePage(
+                            LogRecord.CLR, txnId, last, r.pageId, r.prevLsn, null, page, r.ranges()));
+                    PageHeader.setLsn(page, clr);
+                    pool.noteLogged(r.pageId, clr);
+                    pool.unpin(r.pageId);
+                    last = clr;
+                    lsn = r.prevLsn;
+                }
+                case LogRecord.CLR -> lsn = r.undoNextLsn;
+                default -> lsn = r.prevLsn; // REDO (not redone for losers) and others: nothing to undo
+            }
+        }
+        return last;
+    }
+}

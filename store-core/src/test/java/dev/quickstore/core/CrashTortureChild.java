@@ -1,0 +1,45 @@
+package dev.quickstore.core;
+
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+/**
+ * The child JVM of {@link CrashTortureTest}: opens the store (recovering it), then runs committed
+ * transactions forever, printing "committed N" after each commit returned, until it is killed. Each
+ * transaction is a pure function of (seed, N) and the committed state, so the parent can replay it.
+ */
+public final class CrashTortureChild {
+    private CrashTortureChild() {}
+
+    static SplittableRandom txnRandom(long seed, long n) {
+        return new SplittableRandom(seed * 1_000_003L + n);
+    }
+
+    static final Store.Options OPTIONS = new Store.Options(32, 1 << 18, 1 << 19);
+
+    public static void main(String[] args) throws Exception {
+        Path dir = Path.of(args[0]);
+        long seed = Long.parseLong(args[1]);
+        try (Store store = Store.open(dir, OPTIONS)) {
+            Workload.Model m = Workload.load(store);
+            System.out.println("ready " + m.committed);
+            System.out.flush();
+            while (true) {
+                commitNext(store, m, seed);
+                System.out.println("committed " + m.committed);
+                System.out.flush();
+            }
+        }
+    }
+
+    /** Applies transaction number m.committed+1 to the model only (the parent's replay). */
+    static void commitNextModelOnly(Workload.Model m, long seed) {
+        long n = m.committed + 1;
+        Workload.applyToModel(m, txnRandom(seed, n), 1 + (int) ((m.committed * 7) % 25), 20000);
+    }
+
+    /** Runs transaction number m.committed+1 against the store; the model must be the full committed model. */
+    static void commitNext(Store store, Workload.Model m, long seed) {
+        Workload.commitTxn(store, m, txnRandom(seed, m.committed + 1), 1 + (int) ((m.committed * 7) % 25), 20000);
+    }
+}

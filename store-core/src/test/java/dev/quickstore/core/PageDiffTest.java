@@ -1,0 +1,69 @@
+package dev.quickstore.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class PageDiffTest {
+    @Test
+    void rangesReproduceTheNewPageAndRespectTheMergeRule() {
+        long seed = System.nanoTime();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        for (int round = 0; round < 2000; round++) {
+            byte[] before = new byte[8192];
+            rnd.nextBytes(before);
+            byte[] after = before.clone();
+            int changes = rnd.nextInt(30);
+            for (int c = 0; c < changes; c++) {
+                int at = rnd.nextInt(8192);
+                int len = 1 + rnd.nextInt(Math.min(64, 8192 - at));
+                for (int i = at; i < at + len; i++) {
+                    after[i] = (byte) (after[i] + 1 + rnd.nextInt(255));
+                }
+            }
+            for (int images = 1; images <= 2; images++) {
+                int gap = PageDiff.mergeGap(images);
+                PageDiff.Ranges r = PageDiff.diff(
+                        MemorySegment.ofArray(before), MemorySegment.ofArray(after), gap, new PageDiff.Ranges());
+                byte[] rebuilt = before.clone();
+                for (int i = 0; i < r.count; i++) {
+                    System.arraycopy(after, r.start(i), rebuilt, r.start(i), r.end(i) - r.start(i));
+                    assertTrue(
+                            after[r.start(i)] != before[r.start(i)] && after[r.end(i) - 1] != before[r.end(i) - 1],
+                            "ranges start and end on changed bytes, seed " + seed);
+                    if (i > 0) {
+                        assertTrue(r.start(i) - r.end(i - 1) > gap, "gaps <= " + gap + " are merged, seed " + seed);
+                    }
+                }
+                assertArrayEquals(after, rebuilt, "seed " + seed);
+            }
+        }
+    }
+
+    @Test
+    void mergeRuleExamplesFromQuickStore() {
+        // first, third and fifth byte changed: one range (gaps of 1 byte cost less than a range header)
+        byte[] a = new byte[64];
+        byte[] b = a.clone();
+        b[0] = 1;
+        b[2] = 1;
+        b[4] = 1;
+        PageDiff.Ranges r = PageDiff.diff(
+                MemorySegment.ofArray(a), MemorySegment.ofArray(b), PageDiff.mergeGap(1), new PageDiff.Ranges());
+        assertEquals(1, r.count);
+        assertEquals(0, r.start(0));
+        assertEquals(5, r.end(0));
+        // first and last byte of a 1 KiB object: two ranges
+        byte[] c = new byte[1024];
+        byte[] d = c.clone();
+        d[0] = 1;
+        d[1023] = 1;
+        r = PageDiff.diff(MemorySegment.ofArray(c), MemorySegment.ofArray(d), PageDiff.mergeGap(1), r);
+        assertEquals(2, r.count);
+        assertEquals(2, r.bytes());
+    }
+}
