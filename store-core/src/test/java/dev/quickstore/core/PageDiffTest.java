@@ -66,4 +66,57 @@ class PageDiffTest {
         assertEquals(2, r.count);
         assertEquals(2, r.bytes());
     }
+
+    /** Byte-by-byte reference: the merge rule applied literally. */
+    static int[] reference(byte[] before, byte[] after, int maxGap) {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        int start = -1;
+        int end = -1;
+        for (int i = 0; i < before.length; i++) {
+            if (before[i] != after[i]) {
+                if (start >= 0 && i - end <= maxGap) {
+                    end = i + 1;
+                } else {
+                    if (start >= 0) {
+                        out.add(start);
+                        out.add(end);
+                    }
+                    start = i;
+                    end = i + 1;
+                }
+            }
+        }
+        if (start >= 0) {
+            out.add(start);
+            out.add(end);
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    @Test
+    void agreesWithTheByteByByteReferenceAtEveryDensityLengthAndGap() {
+        long seed = Long.getLong("qs.seed", 20261122L);
+        SplittableRandom rnd = new SplittableRandom(seed);
+        PageDiff.Ranges r = new PageDiff.Ranges();
+        for (int round = 0; round < 3000; round++) {
+            int n = round % 3 == 0 ? 8192 : rnd.nextInt(1, 300); // odd lengths exercise the tail
+            byte[] before = new byte[n];
+            rnd.nextBytes(before);
+            byte[] after = before.clone();
+            double density = new double[] {0.0005, 0.01, 0.1, 0.5, 1.0}[round % 5];
+            for (int i = 0; i < n; i++) {
+                if (rnd.nextDouble() < density) {
+                    after[i] = (byte) (after[i] ^ (1 + rnd.nextInt(255)));
+                }
+            }
+            for (int gap : new int[] {0, 1, 3, 5, 6, 7, 20}) {
+                r = PageDiff.diff(MemorySegment.ofArray(before), MemorySegment.ofArray(after), gap, r);
+                int[] expected = reference(before, after, gap);
+                assertArrayEquals(
+                        expected,
+                        java.util.Arrays.copyOf(r.bounds, 2 * r.count),
+                        "round " + round + " n " + n + " gap " + gap + " seed " + seed);
+            }
+        }
+    }
 }
