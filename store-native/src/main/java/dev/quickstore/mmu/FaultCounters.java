@@ -32,7 +32,8 @@ public record FaultCounters(
         long handlerNanos,
         long vmaCollapses) {
 
-    static final int COUNT = 14; // qs_counter in C, including the forwarded counter (reported by MappedArena.forwardedSignals)
+    static final int COUNT =
+            14; // qs_counter in C, including the forwarded counter (reported by MappedArena.forwardedSignals)
 
     static FaultCounters of(long[] c) {
         return new FaultCounters(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12]);

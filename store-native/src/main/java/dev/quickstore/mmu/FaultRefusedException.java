@@ -22,7 +22,13 @@ public final class FaultRefusedException extends RuntimeException {
     private final int nativeThreadId;
     private final boolean faultedOnThisThread;
 
-    FaultRefusedException(long address, long frame, long page, RefusalReason reason, int errno, int nativeThreadId,
+    FaultRefusedException(
+            long address,
+            long frame,
+            long page,
+            RefusalReason reason,
+            int errno,
+            int nativeThreadId,
             boolean faultedOnThisThread) {
         super(message(address, frame, page, reason, errno, nativeThreadId, faultedOnThisThread));
         this.address = address;
@@ -34,11 +40,15 @@ public final class FaultRefusedException extends RuntimeException {
         this.faultedOnThisThread = faultedOnThisThread;
     }
 
-    private static String message(long address, long frame, long page, RefusalReason reason, int errno, int tid,
-            boolean self) {
+    private static String message(
+            long address, long frame, long page, RefusalReason reason, int errno, int tid, boolean self) {
         StringBuilder b = new StringBuilder("refused access to arena address 0x")
                 .append(HexFormat.of().toHexDigits(address))
-                .append(" (frame ").append(frame).append(", page ").append(page).append("): ")
+                .append(" (frame ")
+                .append(frame)
+                .append(", page ")
+                .append(page)
+                .append("): ")
                 .append(reason.description());
         if (errno != 0) {
             b.append(" (errno ").append(errno).append(')');

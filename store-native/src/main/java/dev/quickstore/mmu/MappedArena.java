@@ -99,7 +99,8 @@ public final class MappedArena implements AutoCloseable {
             MemorySegment out = tmp.allocate(JAVA_LONG);
             int rc = (int) NativeCalls.ARENA_OPEN.invokeExact(size, frameSize, preferredBase, mode, out);
             if (rc < 0) {
-                throw ArenaException.of("opening an arena of " + size + " bytes with " + frameSize + "-byte frames", -rc);
+                throw ArenaException.of(
+                        "opening an arena of " + size + " bytes with " + frameSize + "-byte frames", -rc);
             }
             return new MappedArena(out.get(JAVA_LONG, 0), size, frameSize);
         } catch (Throwable t) {
@@ -215,7 +216,8 @@ public final class MappedArena implements AutoCloseable {
      */
     public int addFileSource(Path file, long baseOffset) {
         try (Arena tmp = Arena.ofConfined()) {
-            int rc = (int) NativeCalls.SOURCE_OPEN_FILE.invokeExact(handle, tmp.allocateFrom(file.toString()), baseOffset);
+            int rc = (int)
+                    NativeCalls.SOURCE_OPEN_FILE.invokeExact(handle, tmp.allocateFrom(file.toString()), baseOffset);
             if (rc < 0) {
                 throw ArenaException.of("opening page source " + file, -rc);
             }
@@ -273,7 +275,8 @@ public final class MappedArena implements AutoCloseable {
 
     /** Releases frames: page assignment and bytes dropped; later faults are refused (RELEASED). */
     public long release(long first, long count) {
-        return checked("releasing frames " + first + "+" + count, () -> (long) NativeCalls.RELEASE.invokeExact(handle, first, count));
+        return checked("releasing frames " + first + "+" + count, () ->
+                (long) NativeCalls.RELEASE.invokeExact(handle, first, count));
     }
 
     /**
@@ -282,13 +285,14 @@ public final class MappedArena implements AutoCloseable {
      */
     public long evict(long first, long count, boolean discardDirty) {
         int d = discardDirty ? 1 : 0;
-        return checked("evicting frames " + first + "+" + count, () -> (long) NativeCalls.EVICT.invokeExact(handle, first, count, d));
+        return checked("evicting frames " + first + "+" + count, () ->
+                (long) NativeCalls.EVICT.invokeExact(handle, first, count, d));
     }
 
     /** Replaces the scratch pages of REFUSED frames by the arena again (RESERVED or FREE). */
     public long resetRefused(long first, long count) {
-        return checked("resetting frames " + first + "+" + count,
-                () -> (long) NativeCalls.RESET_REFUSED.invokeExact(handle, first, count));
+        return checked("resetting frames " + first + "+" + count, () ->
+                (long) NativeCalls.RESET_REFUSED.invokeExact(handle, first, count));
     }
 
     /**
@@ -311,8 +315,10 @@ public final class MappedArena implements AutoCloseable {
                 if (reason == RefusalReason.VMA_LIMIT || e == ArenaException.ENOMEM) {
                     throw ArenaException.of("prefetching frame " + frame + ": mprotect", e);
                 }
-                throw new ArenaException("prefetching frame " + frame + " (page " + page(frame) + "): "
-                        + reason.description() + (e != 0 ? " (errno " + e + ")" : ""), e);
+                throw new ArenaException(
+                        "prefetching frame " + frame + " (page " + page(frame) + "): " + reason.description()
+                                + (e != 0 ? " (errno " + e + ")" : ""),
+                        e);
             }
         } catch (ArenaException e) {
             throw e;
@@ -366,7 +372,7 @@ public final class MappedArena implements AutoCloseable {
             int batch = 1024;
             MemorySegment buf = tmp.allocate(JAVA_LONG, batch);
             long from = 0;
-            for (;;) {
+            for (; ; ) {
                 long n = (long) NativeCalls.DIRTY_LIST.invokeExact(handle, from, buf, (long) batch);
                 int old = result.length;
                 result = Arrays.copyOf(result, old + (int) n);
@@ -423,8 +429,12 @@ public final class MappedArena implements AutoCloseable {
             throw new IllegalArgumentException("lo, hi and delta must have the same length");
         }
         try (Arena tmp = Arena.ofConfined()) {
-            int rc = (int) NativeCalls.XLATE_TABLE_ADD.invokeExact(handle, tmp.allocateFrom(JAVA_LONG, lo),
-                    tmp.allocateFrom(JAVA_LONG, hi), tmp.allocateFrom(JAVA_LONG, delta), lo.length);
+            int rc = (int) NativeCalls.XLATE_TABLE_ADD.invokeExact(
+                    handle,
+                    tmp.allocateFrom(JAVA_LONG, lo),
+                    tmp.allocateFrom(JAVA_LONG, hi),
+                    tmp.allocateFrom(JAVA_LONG, delta),
+                    lo.length);
             if (rc < 0) {
                 throw ArenaException.of("adding a translation table (ranges must be non-empty and disjoint)", -rc);
             }
@@ -445,7 +455,8 @@ public final class MappedArena implements AutoCloseable {
             throw new IllegalArgumentException("pointer map has bits beyond the frame's " + frameSize / 8 + " words");
         }
         try (Arena tmp = Arena.ofConfined()) {
-            int rc = (int) NativeCalls.FRAME_SET_RELOCATION.invokeExact(handle, frame, tmp.allocateFrom(JAVA_BYTE, bits), table);
+            int rc = (int) NativeCalls.FRAME_SET_RELOCATION.invokeExact(
+                    handle, frame, tmp.allocateFrom(JAVA_BYTE, bits), table);
             if (rc < 0) {
                 throw ArenaException.of("setting the relocation of frame " + frame, -rc);
             }
@@ -480,7 +491,8 @@ public final class MappedArena implements AutoCloseable {
                 return; // another thread took it
             }
             long[] r = out.toArray(JAVA_LONG);
-            throw new FaultRefusedException(r[3], r[4], r[5], RefusalReason.of(r[0]), (int) r[1], (int) r[2], r[6] == 1);
+            throw new FaultRefusedException(
+                    r[3], r[4], r[5], RefusalReason.of(r[0]), (int) r[1], (int) r[2], r[6] == 1);
         } catch (FaultRefusedException e) {
             throw e;
         } catch (Throwable t) {
@@ -511,7 +523,8 @@ public final class MappedArena implements AutoCloseable {
             MemorySegment out = tmp.allocate(JAVA_LONG, FaultCounters.COUNT);
             int n = (int) NativeCalls.COUNTERS.invokeExact(handle, out, FaultCounters.COUNT);
             if (n != FaultCounters.COUNT) {
-                throw new NativeLibraryException("library has " + n + " counters, binding expects " + FaultCounters.COUNT);
+                throw new NativeLibraryException(
+                        "library has " + n + " counters, binding expects " + FaultCounters.COUNT);
             }
             return FaultCounters.of(out.toArray(JAVA_LONG));
         } catch (Throwable t) {

@@ -24,45 +24,59 @@ final class NativeCalls {
         return NativeLibrary.downcall(name, d, o);
     }
 
-    static final MethodHandle ARENA_OPEN = h("qs_arena_open",
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS));
+    static final MethodHandle ARENA_OPEN =
+            h("qs_arena_open", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT, ADDRESS));
     static final MethodHandle ARENA_CLOSE = h("qs_arena_close", FunctionDescriptor.ofVoid(JAVA_LONG));
     static final MethodHandle ARENA_BASE = h("qs_arena_base", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
     static final MethodHandle ARENA_ALIAS = h("qs_arena_alias", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
-    static final MethodHandle ARENA_AT_PREFERRED = h("qs_arena_at_preferred", FunctionDescriptor.of(JAVA_INT, JAVA_LONG), CRITICAL);
-    static final MethodHandle ARENA_PENDING_ADDR = h("qs_arena_pending_addr", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
-    static final MethodHandle ARENA_PRESSURE = h("qs_arena_pressure", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
-    static final MethodHandle ARENA_RESIDENT = h("qs_arena_resident", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
-    static final MethodHandle ARENA_SET_VERIFY = h("qs_arena_set_verify", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
-    static final MethodHandle ARENA_SET_TXN = h("qs_arena_set_txn", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
-    static final MethodHandle ARENA_SET_BUDGETS = h("qs_arena_set_budgets",
-            FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_AT_PREFERRED =
+            h("qs_arena_at_preferred", FunctionDescriptor.of(JAVA_INT, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_PENDING_ADDR =
+            h("qs_arena_pending_addr", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_PRESSURE =
+            h("qs_arena_pressure", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_RESIDENT =
+            h("qs_arena_resident", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle ARENA_SET_VERIFY =
+            h("qs_arena_set_verify", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle ARENA_SET_TXN =
+            h("qs_arena_set_txn", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle ARENA_SET_BUDGETS =
+            h("qs_arena_set_budgets", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
 
-    static final MethodHandle RESERVE = h("qs_reserve",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
-    static final MethodHandle RELEASE = h("qs_release", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-    static final MethodHandle EVICT = h("qs_evict",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT));
-    static final MethodHandle RESET_REFUSED = h("qs_reset_refused",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle RESERVE =
+            h("qs_reserve", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
+    static final MethodHandle RELEASE =
+            h("qs_release", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle EVICT =
+            h("qs_evict", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    static final MethodHandle RESET_REFUSED =
+            h("qs_reset_refused", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle REPROTECT_ALL = h("qs_reprotect_all", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
-    static final MethodHandle FRAME_STATE = h("qs_frame_state", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG), CRITICAL);
-    static final MethodHandle FRAME_PAGE = h("qs_frame_page", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
-    static final MethodHandle FRAME_LOADS = h("qs_frame_loads", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG), CRITICAL);
-    static final MethodHandle DIRTY_LIST = h("qs_dirty_list",
-            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
-    static final MethodHandle PREIMAGE_OF = h("qs_preimage_of", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle FRAME_STATE =
+            h("qs_frame_state", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle FRAME_PAGE =
+            h("qs_frame_page", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle FRAME_LOADS =
+            h("qs_frame_loads", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle DIRTY_LIST =
+            h("qs_dirty_list", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
+    static final MethodHandle PREIMAGE_OF =
+            h("qs_preimage_of", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
     static final MethodHandle MARK_CLEAN = h("qs_mark_clean", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
-    static final MethodHandle PREFETCH = h("qs_prefetch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
+    static final MethodHandle PREFETCH =
+            h("qs_prefetch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
 
-    static final MethodHandle SOURCE_OPEN_FILE = h("qs_source_open_file",
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
-    static final MethodHandle CRC32C = h("qs_crc32c", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL_HEAP);
-    static final MethodHandle XLATE_TABLE_ADD = h("qs_xlate_table_add",
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
-    static final MethodHandle FRAME_SET_RELOCATION = h("qs_frame_set_relocation",
-            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT));
-    static final MethodHandle COUNTERS = h("qs_counters", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_INT), CRITICAL);
+    static final MethodHandle SOURCE_OPEN_FILE =
+            h("qs_source_open_file", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    static final MethodHandle CRC32C =
+            h("qs_crc32c", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL_HEAP);
+    static final MethodHandle XLATE_TABLE_ADD =
+            h("qs_xlate_table_add", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+    static final MethodHandle FRAME_SET_RELOCATION =
+            h("qs_frame_set_relocation", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT));
+    static final MethodHandle COUNTERS =
+            h("qs_counters", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_INT), CRITICAL);
     static final MethodHandle REFUSAL_TAKE = h("qs_refusal_take", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
     static final MethodHandle GETTID = h("qs_gettid_export", FunctionDescriptor.of(JAVA_INT), CRITICAL);
 

@@ -26,7 +26,8 @@ public final class ArenaChild {
     private ArenaChild() {}
 
     public static void main(String[] args) throws Exception {
-        Path dir = Files.createTempDirectory(Path.of(System.getProperty("qs.test.tmp", System.getProperty("java.io.tmpdir"))), "arena-");
+        Path dir = Files.createTempDirectory(
+                Path.of(System.getProperty("qs.test.tmp", System.getProperty("java.io.tmpdir"))), "arena-");
         try {
             switch (args[0]) {
                 case "basics" -> basics(dir);
@@ -39,7 +40,8 @@ public final class ArenaChild {
             System.out.println("OK " + args[0] + " signalMode=" + MappedArena.signalMode());
         } finally {
             try (var s = Files.walk(dir)) {
-                for (Path p : s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
+                for (Path p :
+                        s.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) {
                     Files.deleteIfExists(p);
                 }
             }
@@ -78,7 +80,11 @@ public final class ArenaChild {
             check(a.preimage(3).get(JAVA_LONG, 56) == PageFiles.word(3, 7), "pre-image holds the old value");
             check(a.alias().get(JAVA_LONG, off(3, 7)) == 42L, "alias sees the write");
             check(Arrays.equals(a.dirtyFrames(), new long[] {3}), "dirty frames");
-            check(a.markClean(3) && a.state(3) == FrameState.CLEAN && a.preimage(3).equals(MemorySegment.NULL), "mark clean");
+            check(
+                    a.markClean(3)
+                            && a.state(3) == FrameState.CLEAN
+                            && a.preimage(3).equals(MemorySegment.NULL),
+                    "mark clean");
             check(a.evict(0, 64, false) == 1 && a.state(3) == FrameState.RESERVED, "evict");
             check(v.get(JAVA_LONG, off(3, 7)) == PageFiles.word(3, 7) && a.loads(3) == 2, "re-read after evict");
             check(a.reprotectAll() == 1 && a.reprotected(3), "reprotect all");
@@ -86,8 +92,15 @@ public final class ArenaChild {
             a.prefetch(9);
             check(a.state(9) == FrameState.CLEAN, "prefetch");
             FaultCounters c = a.counters();
-            check(c.readFaults() == 2 && c.writeFaults() == 1 && c.referenceFaults() == 1 && c.evictions() == 1
-                    && c.preimageBytes() == FS && c.bytesRead() == 3L * FS && c.handlerNanos() > 0, "counters " + c);
+            check(
+                    c.readFaults() == 2
+                            && c.writeFaults() == 1
+                            && c.referenceFaults() == 1
+                            && c.evictions() == 1
+                            && c.preimageBytes() == FS
+                            && c.bytesRead() == 3L * FS
+                            && c.handlerNanos() > 0,
+                    "counters " + c);
             try {
                 v.get(JAVA_LONG, 256L * FS);
                 check(false, "view is bounded");
@@ -99,8 +112,9 @@ public final class ArenaChild {
             MemorySegment.copy(v, JAVA_LONG, 20L * FS, dst, 0, dst.length);
             check(dst[5] == PageFiles.word(20, 5) && dst[1023] == PageFiles.word(20, 1023), "bulk copy");
             // pointer translation through the Java API
-            int t = a.addTranslationTable(new long[] {PageFiles.word(30, 0)}, new long[] {PageFiles.word(30, 512)},
-                    new long[] {1_000_000_000L});
+            int t = a.addTranslationTable(
+                    new long[] {PageFiles.word(30, 0)}, new long[] {PageFiles.word(30, 512)}, new long[] {1_000_000_000L
+                    });
             BitSet ptrs = new BitSet();
             ptrs.set(10);
             ptrs.set(600);
@@ -128,7 +142,9 @@ public final class ArenaChild {
         check(MappedArena.signalMode() != MappedArena.SignalMode.NONE, "handler stays installed after close");
         MappedArena.installSignalHandler();
         if (MappedArena.signalMode() == MappedArena.SignalMode.INTERPOSED) {
-            check(MappedArena.uninstallSignalHandler() && !MappedArena.uninstallSignalHandler(), "uninstall idempotent");
+            check(
+                    MappedArena.uninstallSignalHandler() && !MappedArena.uninstallSignalHandler(),
+                    "uninstall idempotent");
             check(MappedArena.signalMode() == MappedArena.SignalMode.NONE, "uninstalled");
             jvmStillWorks();
             MappedArena.installSignalHandler();
@@ -236,7 +252,9 @@ public final class ArenaChild {
             check(failure.get() == null, "wrong value: " + failure.get());
             a.checkPending();
             FaultCounters c = a.counters();
-            check(c.readFaults() > 0 && c.writeFaults() > 0 && c.evictions() > 0 && c.referenceFaults() > 0, "counters " + c);
+            check(
+                    c.readFaults() > 0 && c.writeFaults() > 0 && c.evictions() > 0 && c.referenceFaults() > 0,
+                    "counters " + c);
             System.out.println("stress ops=" + ops.get() + " " + c);
         }
     }
@@ -265,7 +283,11 @@ public final class ArenaChild {
         }
     }
 
-    enum Kind { LOAD, STORE, COPY }
+    enum Kind {
+        LOAD,
+        STORE,
+        COPY
+    }
 
     static void refusals(Path dir) throws Exception {
         Path file = PageFiles.write(dir.resolve("pages"), 64, FS);
@@ -289,9 +311,9 @@ public final class ArenaChild {
             System.out.println("MARK refusals-begin");
             int cases = 0;
             for (Kind kind : Kind.values()) {
-                cases += expectRefusal(a, kind, 5, 5, RefusalReason.CHECKSUM, () -> { });
-                cases += expectRefusal(a, kind, 101, 101, RefusalReason.IO, () -> { });
-                cases += expectRefusal(a, kind, 200, 0, RefusalReason.NOT_RESERVED, () -> { });
+                cases += expectRefusal(a, kind, 5, 5, RefusalReason.CHECKSUM, () -> {});
+                cases += expectRefusal(a, kind, 101, 101, RefusalReason.IO, () -> {});
+                cases += expectRefusal(a, kind, 200, 0, RefusalReason.NOT_RESERVED, () -> {});
                 cases += expectRefusal(a, kind, 7, 7, RefusalReason.RELEASED, () -> a.release(7, 1));
                 cases += expectRefusal(a, kind, 10, 10, RefusalReason.NO_TRANSACTION, () -> a.transaction(false));
                 a.transaction(true);
@@ -301,9 +323,12 @@ public final class ArenaChild {
             check(Access.load(v, off(12, 3)) == PageFiles.word(12, 3), "resident");
             a.transaction(false);
             Access.store(v, off(12, 3), -1L);
-            check(Access.load(v, off(12, 3)) == -1L && Access.load(v, off(12, 4)) == PageFiles.word(12, 4),
+            check(
+                    Access.load(v, off(12, 3)) == -1L && Access.load(v, off(12, 4)) == PageFiles.word(12, 4),
                     "refused store lands on a private copy");
-            check(a.alias().get(JAVA_LONG, off(12, 3)) == PageFiles.word(12, 3), "refused store never reaches the store");
+            check(
+                    a.alias().get(JAVA_LONG, off(12, 3)) == PageFiles.word(12, 3),
+                    "refused store never reaches the store");
             FaultRefusedException e = expectThrown(a);
             check(e.reason() == RefusalReason.NO_TRANSACTION && e.frame() == 12, "store refusal " + e.getMessage());
             a.transaction(true);
@@ -314,7 +339,9 @@ public final class ArenaChild {
             t.join(10_000);
             check(!t.isAlive(), "other thread finished");
             e = expectThrown(a);
-            check(!e.faultedOnThisThread() && e.reason() == RefusalReason.NOT_RESERVED, "other thread " + e.getMessage());
+            check(
+                    !e.faultedOnThisThread() && e.reason() == RefusalReason.NOT_RESERVED,
+                    "other thread " + e.getMessage());
             check(!a.hasPending(), "thrown once");
             a.resetRefused(0, 256);
             // afterwards everything works again
@@ -351,7 +378,9 @@ public final class ArenaChild {
         }
         FaultRefusedException e = expectThrown(a);
         check(e.reason() == reason, kind + ": expected " + reason + " got " + e.getMessage());
-        check(e.frame() == frame && e.page() == page && a.frameOf(e.address()) == frame, kind + " location " + e.getMessage());
+        check(
+                e.frame() == frame && e.page() == page && a.frameOf(e.address()) == frame,
+                kind + " location " + e.getMessage());
         check(kind == Kind.COPY || e.address() == a.base() + offset, kind + " exact address " + e.getMessage());
         check(e.faultedOnThisThread() && e.nativeThreadId() == MappedArena.nativeThreadId(), "this thread");
         check(e.getMessage().contains("page " + page) && e.getMessage().contains(reason.description()), "message");
@@ -403,7 +432,9 @@ public final class ArenaChild {
                 }
             }
             check(failure != null, "no ENOMEM after " + islands + " islands (vm.max_map_count=" + limit + ")");
-            check(failure.errno() == ArenaException.ENOMEM && failure.getMessage().contains("vm.max_map_count"),
+            check(
+                    failure.errno() == ArenaException.ENOMEM
+                            && failure.getMessage().contains("vm.max_map_count"),
                     "message: " + failure.getMessage());
             System.out.println("ENOMEM after " + islands + " islands: " + failure.getMessage());
             // a fault at the limit: not adjacent to an island, so it needs a new mapping
@@ -416,7 +447,8 @@ public final class ArenaChild {
             for (long f = 0; f < 1000; f += 2) {
                 a.prefetch(f);
             }
-            System.out.println("islands=" + islands + " collapses=" + a.counters().vmaCollapses());
+            System.out.println(
+                    "islands=" + islands + " collapses=" + a.counters().vmaCollapses());
         }
     }
 

@@ -28,7 +28,10 @@ class Crc32cTest {
             for (int off = 0; off < 8; off++) {
                 for (int len = 0; off + len <= data.length; len += 1 + len / 3) {
                     int expected = java(data, off, len);
-                    assertEquals(expected, MappedArena.crc32c(MemorySegment.ofArray(data).asSlice(off, len)), "heap " + off + "+" + len);
+                    assertEquals(
+                            expected,
+                            MappedArena.crc32c(MemorySegment.ofArray(data).asSlice(off, len)),
+                            "heap " + off + "+" + len);
                     assertEquals(expected, MappedArena.crc32c(nat.asSlice(off, len)), "native " + off + "+" + len);
                 }
             }
@@ -37,6 +40,9 @@ class Crc32cTest {
 
     @Test
     void knownVector() {
-        assertEquals(0xE3069283, MappedArena.crc32c(MemorySegment.ofArray("123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII))));
+        assertEquals(
+                0xE3069283,
+                MappedArena.crc32c(
+                        MemorySegment.ofArray("123456789".getBytes(java.nio.charset.StandardCharsets.US_ASCII))));
     }
 }

@@ -45,7 +45,11 @@ class FaultPathForkedTest {
     }
 
     private static ForkedJvm.Result child(Duration timeout, List<String> jvmArgs, String... args) throws Exception {
-        return ForkedJvm.main(ArenaChild.class).jvmArgs(jvmArgs.toArray(String[]::new)).args(args).timeout(timeout).run();
+        return ForkedJvm.main(ArenaChild.class)
+                .jvmArgs(jvmArgs.toArray(String[]::new))
+                .args(args)
+                .timeout(timeout)
+                .run();
     }
 
     private static void assertOk(ForkedJvm.Result r, String scenario) {
@@ -65,21 +69,28 @@ class FaultPathForkedTest {
     @MethodSource("jitAndGc")
     void concurrentFaultsEvictionsAndAllocationGiveNoWrongValueCrashOrHang(Jit jit, String gc) throws Exception {
         int seconds = ForkedJvm.longMode() ? 60 : 3;
-        ForkedJvm.Result r = child(Duration.ofSeconds(seconds + 90), List.of(jit.flag, gc, "-Xmx512m", "-Xlog:gc:stdout"),
-                "stress", Integer.toString(seconds));
+        ForkedJvm.Result r = child(
+                Duration.ofSeconds(seconds + 90),
+                List.of(jit.flag, gc, "-Xmx512m", "-Xlog:gc:stdout"),
+                "stress",
+                Integer.toString(seconds));
         assertOk(r, "stress");
-        assertTrue(r.stdout().contains("Pause") || r.stdout().contains("GC("), "the allocator caused GCs\n" + r.describe());
+        assertTrue(
+                r.stdout().contains("Pause") || r.stdout().contains("GC("),
+                "the allocator caused GCs\n" + r.describe());
     }
 
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.EnumSource(Jit.class)
     void everyRefusalReachesTheFaultingThreadAsATypedExceptionForLoadsStoresAndCopies(Jit jit) throws Exception {
-        ForkedJvm.Result r = child(Duration.ofSeconds(120), List.of(jit.flag, "-Xbatch", "-XX:+PrintCompilation", "-Xmx256m"),
-                "refusals");
+        ForkedJvm.Result r = child(
+                Duration.ofSeconds(120), List.of(jit.flag, "-Xbatch", "-XX:+PrintCompilation", "-Xmx256m"), "refusals");
         assertOk(r, "refusals");
         for (String reason : List.of("CHECKSUM", "IO", "NOT_RESERVED", "RELEASED", "NO_TRANSACTION")) {
             for (String kind : List.of("LOAD", "STORE", "COPY")) {
-                assertTrue(r.stdout().contains("refused " + kind + " " + reason), kind + " " + reason + "\n" + r.describe());
+                assertTrue(
+                        r.stdout().contains("refused " + kind + " " + reason),
+                        kind + " " + reason + "\n" + r.describe());
             }
         }
         if (jit != Jit.INTERPRETER) {
@@ -94,8 +105,10 @@ class FaultPathForkedTest {
     void mappingLimitEnomemIsReportedNamingTheSysctlAndTheFaultPathSurvivesIt() throws Exception {
         long limit = Long.parseLong(ArenaException.maxMapCount());
         assumeTrue(limit <= 1_000_000, "vm.max_map_count=" + limit + " is too high to reach in a test");
-        ForkedJvm.Result r = child(Duration.ofSeconds(180),
-                List.of("-Xint", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m", "-XX:+AlwaysPreTouch"), "enomem");
+        ForkedJvm.Result r = child(
+                Duration.ofSeconds(180),
+                List.of("-Xint", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m", "-XX:+AlwaysPreTouch"),
+                "enomem");
         assertOk(r, "enomem");
         assertTrue(r.stdout().contains("sysctl vm.max_map_count = " + limit), r::describe);
     }
@@ -104,16 +117,27 @@ class FaultPathForkedTest {
     void worksChainedBehindHotSpotWithLibjsigPreloaded() throws Exception {
         Path jsig = Path.of(System.getProperty("java.home"), "lib", "libjsig.so");
         assumeTrue(Files.isRegularFile(jsig), "no " + jsig);
-        ForkedJvm.Result basics = ForkedJvm.main(ArenaChild.class).env("LD_PRELOAD", jsig.toString())
-                .jvmArgs("-Xmx256m").args("basics").timeout(Duration.ofSeconds(90)).run();
+        ForkedJvm.Result basics = ForkedJvm.main(ArenaChild.class)
+                .env("LD_PRELOAD", jsig.toString())
+                .jvmArgs("-Xmx256m")
+                .args("basics")
+                .timeout(Duration.ofSeconds(90))
+                .run();
         assertOk(basics, "basics");
         assertTrue(basics.stdout().contains("signalMode=CHAINED"), basics::describe);
-        ForkedJvm.Result stress = ForkedJvm.main(ArenaChild.class).env("LD_PRELOAD", jsig.toString())
-                .jvmArgs("-XX:-TieredCompilation", "-Xmx512m").args("stress", ForkedJvm.longMode() ? "30" : "3")
-                .timeout(Duration.ofSeconds(150)).run();
+        ForkedJvm.Result stress = ForkedJvm.main(ArenaChild.class)
+                .env("LD_PRELOAD", jsig.toString())
+                .jvmArgs("-XX:-TieredCompilation", "-Xmx512m")
+                .args("stress", ForkedJvm.longMode() ? "30" : "3")
+                .timeout(Duration.ofSeconds(150))
+                .run();
         assertOk(stress, "stress");
-        ForkedJvm.Result refusals = ForkedJvm.main(ArenaChild.class).env("LD_PRELOAD", jsig.toString())
-                .jvmArgs("-Xmx256m").args("refusals").timeout(Duration.ofSeconds(120)).run();
+        ForkedJvm.Result refusals = ForkedJvm.main(ArenaChild.class)
+                .env("LD_PRELOAD", jsig.toString())
+                .jvmArgs("-Xmx256m")
+                .args("refusals")
+                .timeout(Duration.ofSeconds(120))
+                .run();
         assertOk(refusals, "refusals");
     }
 }

@@ -21,8 +21,9 @@ final class ForkedJvm {
     record Result(int exitCode, boolean timedOut, String stdout, String stderr, List<String> command) {
         /** A description for assertion messages. */
         String describe() {
-            return "command: " + String.join(" ", command) + "\nexit " + exitCode + (timedOut ? " (TIMED OUT, killed)" : "")
-                    + "\n--- stdout ---\n" + tail(stdout) + "\n--- stderr ---\n" + tail(stderr);
+            return "command: " + String.join(" ", command) + "\nexit " + exitCode
+                    + (timedOut ? " (TIMED OUT, killed)" : "") + "\n--- stdout ---\n" + tail(stdout)
+                    + "\n--- stderr ---\n" + tail(stderr);
         }
 
         private static String tail(String s) {
@@ -65,7 +66,10 @@ final class ForkedJvm {
     }
 
     static String javaExecutable() {
-        return ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
     Result run() throws IOException, InterruptedException {
@@ -93,8 +97,12 @@ final class ForkedJvm {
             p.destroyForcibly();
             p.waitFor(30, TimeUnit.SECONDS);
         }
-        Result r = new Result(done ? p.exitValue() : -1, !done, Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8), List.copyOf(cmd));
+        Result r = new Result(
+                done ? p.exitValue() : -1,
+                !done,
+                Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8),
+                List.copyOf(cmd));
         Files.deleteIfExists(out);
         Files.deleteIfExists(err);
         return r;

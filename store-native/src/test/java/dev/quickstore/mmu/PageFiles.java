@@ -37,8 +37,8 @@ final class PageFiles {
     }
 
     static Path write(Path file, long pages, int pageSize) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             for (long p = 0; p < pages; p++) {
                 ch.write(page(p, pageSize), p * pageSize);
             }
