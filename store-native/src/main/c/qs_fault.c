@@ -178,11 +178,11 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_acquire);
         int txn = atomic_load_explicit(&a->in_txn, memory_order_acquire);
-        switch (s) {
+        switch (qs_state(s)) {
         case QS_LOADING:
         case QS_BUSY:
             qs_count(a, QS_C_WAITS, 1);
-            qs_futex_wait(&f->state, s);
+            qs_frame_wait(f, s);
             continue;
         case QS_REFUSED:
             qs_count(a, QS_C_SPURIOUS, 1); /* the scratch page is in place now */
