@@ -33,8 +33,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * The native fault path against its bare baselines, in one run (design-notes section 4):
  *
  * <ul>
- *   <li>{@link #readFault} (pread of an 8 KiB page from the OS page cache + CRC32C check +
- *       mprotect READ) vs {@link #bareReadFault} (signal + mprotect READ): goal ratio &lt;= 2;
+ *   <li>{@link #readFault} (pread of an 8 KiB page from the OS page cache into the frame's kept
+ *       memory + CRC32C check + mprotect READ) vs {@link #bareReadFault} (signal + mprotect READ):
+ *       goal ratio &lt;= 2; {@link #readFaultFreshMemory} is the same fault when eviction freed the
+ *       frame's memory, so pread has to allocate and zero it;
  *   <li>{@link #writeFault} (8 KiB pre-image copy + mprotect RW on a clean frame) vs {@link
  *       #bareWriteFault} (signal + 8 KiB copy + mprotect RW): goal ratio &lt;= 1.5;
  *   <li>{@link #reprotectAll} (whole-arena reprotection of {@value #RESIDENT} resident frames), per
@@ -127,9 +129,50 @@ public class FaultBenchmark {
 
     // ---- read faults ------------------------------------------------------------------------------
 
-    /** Store arena whose BATCH frames are evicted (bytes punched out, page reserved) before each invocation. */
+    /**
+     * Store arena whose BATCH frames are evicted before each invocation, keeping their memory (the
+     * buffer pool recycles it): the read fault is pread into mapped memory + CRC32C + mprotect READ.
+     */
     @State(Scope.Thread)
     public static class StoreRead {
+        MappedArena arena;
+        MemorySegment view;
+        FaultCounters start;
+        long ops;
+
+        @Setup(Level.Trial)
+        public void open(PageFile pages) {
+            arena = pages.openStore(BATCH);
+            view = arena.view();
+            start = arena.counters();
+        }
+
+        @Setup(Level.Invocation)
+        public void arm() {
+            expect("evicted frames", BATCH, arena.evict(0, BATCH, false, true) + (ops == 0 ? BATCH : 0));
+            ops += BATCH;
+        }
+
+        @TearDown(Level.Trial)
+        public void check() {
+            FaultCounters c = arena.counters();
+            arena.close();
+            expect("readFaults", ops, c.readFaults() - start.readFaults());
+            expect("bytesRead", ops * FS, c.bytesRead() - start.bytesRead());
+            expect("writeFaults", 0, c.writeFaults() - start.writeFaults());
+            expect("referenceFaults", 0, c.referenceFaults() - start.referenceFaults());
+            expect("spuriousFaults", 0, c.spuriousFaults() - start.spuriousFaults());
+            expect("waits", 0, c.waits() - start.waits());
+            expect("refusals", 0, c.refusals() - start.refusals());
+        }
+    }
+
+    /**
+     * Store arena whose BATCH frames are evicted with their memory freed (punched out of the memfd)
+     * before each invocation: the read fault also allocates and zeroes memory inside pread.
+     */
+    @State(Scope.Thread)
+    public static class StoreReadFreshMemory {
         MappedArena arena;
         MemorySegment view;
         FaultCounters start;
@@ -196,6 +239,12 @@ public class FaultBenchmark {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long readFault(StoreRead s) {
+        return sum(s.view, BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long readFaultFreshMemory(StoreReadFreshMemory s) {
         return sum(s.view, BATCH);
     }
 
@@ -306,12 +355,16 @@ public class FaultBenchmark {
     @State(Scope.Thread)
     public static class StoreResident {
         MappedArena arena;
+        MemorySegment view;
+        FaultCounters start;
         long ops;
         long reprotected;
 
         @Setup(Level.Trial)
         public void open(PageFile pages) {
             arena = pages.openStore(RESIDENT);
+            view = arena.view();
+            start = arena.counters();
         }
 
         @Setup(Level.Invocation)
@@ -319,13 +372,26 @@ public class FaultBenchmark {
             for (int f = 0; f < RESIDENT; f++) {
                 arena.prefetch(f); // loads it, or makes a reprotected frame readable again
             }
+            // touch every frame through the view (no fault: prefetch made it readable), so that its
+            // page-table entries exist as for frames in use, and mprotect has real work to do
+            sum(view, RESIDENT);
             ops += RESIDENT;
         }
 
         @TearDown(Level.Trial)
         public void check() {
+            FaultCounters c = arena.counters();
             arena.close();
             expect("frames reprotected", ops, reprotected);
+            expect(
+                    "faults while touching prefetched frames",
+                    0,
+                    c.readFaults()
+                            + c.referenceFaults()
+                            + c.spuriousFaults()
+                            - start.readFaults()
+                            - start.referenceFaults()
+                            - start.spuriousFaults());
         }
     }
 
