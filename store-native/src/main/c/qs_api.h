@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 2), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (ABI 3), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
@@ -29,7 +29,10 @@ void qs_arena_set_budgets(struct qs_arena *a, uint64_t max_resident, uint64_t pr
 /* frame table (qs_frames.c) */
 int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t source, uint64_t first_page);
 int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n);
-int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int discard);
+#define QS_EVICT_DISCARD 1     /* also drop DIRTY frames and their pre-images */
+#define QS_EVICT_KEEP_MEMORY 2 /* keep the frames' memory allocated (no punch) for their next load */
+int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int flags);
+int64_t qs_populate(struct qs_arena *a, uint64_t first, uint64_t n);
 int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n);
 int64_t qs_reprotect_all(struct qs_arena *a);
 uint32_t qs_frame_state(struct qs_arena *a, uint64_t i);

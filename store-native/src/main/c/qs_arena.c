@@ -31,22 +31,34 @@ void qs_futex_wake(_Atomic uint32_t *w) {
 }
 int qs_gettid(void) { return (int)syscall(SYS_gettid); }
 
-static int is_transient(uint32_t s) { return s == QS_LOADING || s == QS_BUSY; }
+static int is_transient(uint32_t s) { return qs_state(s) == QS_LOADING || qs_state(s) == QS_BUSY; }
+
+/* [signal-safe] Announce the waiter, then sleep while the word is unchanged. If the word changed
+ * meanwhile (the owner unlocked), return at once: the caller re-reads the state. */
+void qs_frame_wait(struct qs_frame *f, uint32_t seen) {
+    if (!(seen & QS_WAITERS)) {
+        if (!atomic_compare_exchange_strong_explicit(&f->state, &seen, seen | QS_WAITERS, memory_order_acq_rel,
+                                                     memory_order_acquire))
+            return;
+        seen |= QS_WAITERS;
+    }
+    qs_futex_wait(&f->state, seen);
+}
 
 /* [signal-safe] */
 uint32_t qs_frame_lock(struct qs_arena *a, struct qs_frame *f) {
     (void)a;
     for (;;) {
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
-        if (is_transient(s)) { qs_futex_wait(&f->state, s); continue; }
+        if (is_transient(s)) { qs_frame_wait(f, s); continue; }
         if (atomic_compare_exchange_weak_explicit(&f->state, &s, QS_BUSY, memory_order_acq_rel, memory_order_acquire))
             return s;
     }
 }
 /* [signal-safe] */
 void qs_frame_unlock(struct qs_frame *f, uint32_t new_state) {
-    atomic_store_explicit(&f->state, new_state, memory_order_release);
-    qs_futex_wake(&f->state);
+    uint32_t old = atomic_exchange_explicit(&f->state, new_state, memory_order_release);
+    if (old & QS_WAITERS) qs_futex_wake(&f->state);
 }
 
 /* ---- mapping helpers [signal-safe] ---------------------------------------------------------- */

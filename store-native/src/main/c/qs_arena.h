@@ -37,6 +37,13 @@ enum qs_state {
     QS_REFUSED = 6,  /* a fault was refused: a scratch page is mapped over the frame.              */
 };
 
+/* A thread that waits for a transient state sets this bit in the state word first, so the owner
+ * calls FUTEX_WAKE only when someone waits (an unconditional wake costs a syscall, ~0.2 us, on every
+ * unlock). Only a transient state (LOADING, BUSY) ever carries it: qs_frame_unlock replaces the whole
+ * word. Compare states through qs_state(). */
+#define QS_WAITERS 0x80000000u
+static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
+
 /* ---- frame flags (struct qs_frame.flags) ---------------------------------------------------- */
 #define QS_F_PROTNONE   0x1u  /* resident but reprotected to PROT_NONE by reprotectAll/collapse */
 #define QS_F_REF        0x2u  /* faulted in / referenced since the last whole-arena reprotection */
@@ -180,6 +187,8 @@ static inline void qs_count(struct qs_arena *a, enum qs_counter c, uint64_t n) {
 /* futex helpers (async-signal-safe) */
 void qs_futex_wait(_Atomic uint32_t *w, uint32_t expected);
 void qs_futex_wake(_Atomic uint32_t *w);
+/* wait until the frame leaves the transient state word `seen` (sets QS_WAITERS first) */
+void qs_frame_wait(struct qs_frame *f, uint32_t seen);
 int qs_gettid(void);
 
 /* frame locking: wait until the frame is in a stable state, then CAS it to BUSY; returns the

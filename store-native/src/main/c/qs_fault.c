@@ -163,8 +163,11 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Baseline mode: only the copy and the mprotect, plus the same one-counter bump the store path does
+ * (so benchmarks can check that every measured operation really was a fault). */
 static int bare_fault(struct qs_arena *a, uint64_t i, int is_write) {
     if (is_write) memcpy(qs_alias_addr(a, a->nframes - 1), qs_alias_addr(a, i), a->frame_size);
+    qs_count(a, is_write ? QS_C_WRITE_FAULTS : QS_C_READ_FAULTS, 1);
     return mprotect(qs_app_addr(a, i), a->frame_size, is_write ? PROT_READ | PROT_WRITE : PROT_READ) == 0;
 }
 
@@ -175,11 +178,11 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_acquire);
         int txn = atomic_load_explicit(&a->in_txn, memory_order_acquire);
-        switch (s) {
+        switch (qs_state(s)) {
         case QS_LOADING:
         case QS_BUSY:
             qs_count(a, QS_C_WAITS, 1);
-            qs_futex_wait(&f->state, s);
+            qs_frame_wait(f, s);
             continue;
         case QS_REFUSED:
             qs_count(a, QS_C_SPURIOUS, 1); /* the scratch page is in place now */

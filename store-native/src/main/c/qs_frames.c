@@ -12,9 +12,15 @@
  */
 #include "qs_arena.h"
 #include "qs_export.h"
+#include "qs_api.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
 
 static int range_ok(struct qs_arena *a, uint64_t first, uint64_t n) {
     return n > 0 && first < a->nframes && n <= a->nframes - first;
@@ -79,7 +85,7 @@ QS_EXPORT int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uin
 /* Common body of release/evict/reset: lock the run, drop selected frames, one mprotect + punch per
  * contiguous run of dropped frames, unlock. select(was) returns the new state or UINT32_MAX to keep. */
 static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t (*select)(struct qs_frame *, uint32_t),
-                        int count_evictions, int mark_released) {
+                        int count_evictions, int mark_released, int punch) {
     if (!range_ok(a, first, n)) return -ERANGE;
     int64_t dropped = 0;
     uint64_t run_start = 0, run = 0, freed = 0;
@@ -90,6 +96,9 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
             struct qs_frame *f = qs_frame_at(a, i);
             uint32_t was = qs_frame_lock(a, f);
             uint32_t to = select(f, was);
+            /* a plain evict also frees the memory a keep-memory eviction left on a RESERVED frame
+             * (not counted: the frame was not resident) */
+            if (to == UINT32_MAX && count_evictions && punch && was == QS_RESERVED) to = QS_RESERVED;
             if (to == UINT32_MAX) {
                 qs_frame_unlock(f, was);
             } else {
@@ -98,12 +107,12 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
                 f->prior_state = to; /* the state to publish once the run is protected */
                 if (run == 0) run_start = i;
                 run++;
-                dropped++;
+                if (!count_evictions || is_resident(was)) dropped++;
             }
         }
         if (!take && run > 0) {
             mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE);
-            qs_punch(a, run_start, run);
+            if (punch) qs_punch(a, run_start, run);
             for (uint64_t j = run_start; j < run_start + run; j++) {
                 struct qs_frame *g = qs_frame_at(a, j);
                 if (mark_released) atomic_fetch_or(&g->flags, QS_F_RELEASED);
@@ -133,18 +142,36 @@ static uint32_t sel_reset(struct qs_frame *f, uint32_t was) {
 
 /* Releases frames: the page assignment is dropped, bytes punched out, PROT_NONE; a later fault is
  * refused with RELEASED. Returns the number of frames released. */
-QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_release, 0, 1); }
+QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_release, 0, 1, 1); }
 
-/* Evicts the CLEAN frames of a run (Java's replacer chose them): bytes punched out, PROT_NONE, the
- * page stays assigned (the next fault re-reads it). discard != 0 also drops DIRTY frames and their
- * pre-images (abort). Returns the number of frames evicted. */
-QS_EXPORT int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int discard) {
-    return drop_run(a, first, n, discard ? sel_discard : sel_evict, 1, 0);
+/* Evicts the CLEAN frames of a run (Java's replacer chose them): PROT_NONE, the page stays assigned
+ * (the next fault re-reads it). flags: QS_EVICT_DISCARD also drops DIRTY frames and their pre-images
+ * (abort). The frames' memory is punched out of the memfd unless QS_EVICT_KEEP_MEMORY is given: then
+ * it stays allocated and mapped in the alias view, so the next load of the frame reads straight into
+ * it (a read into a punched page allocates and zeroes memory and takes page faults inside pread,
+ * about 5 us of the fault path on the reference machine). The kept bytes are stale and never visible:
+ * the application view stays PROT_NONE until a load has overwritten the whole frame. A plain evict
+ * frees such kept memory of RESERVED frames in its range too. Returns the number of frames evicted. */
+QS_EXPORT int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int flags) {
+    return drop_run(a, first, n, (flags & QS_EVICT_DISCARD) ? sel_discard : sel_evict, 1, 0, !(flags & QS_EVICT_KEEP_MEMORY));
+}
+
+/* Allocates the memory of frames [first, first+n) and maps it in the alias view ahead of their first
+ * load (MADV_POPULATE_WRITE; off the fault path), so that the load does not allocate (see qs_evict).
+ * Never changes bytes or states, so it needs no frame lock. Returns n or -errno. */
+QS_EXPORT int64_t qs_populate(struct qs_arena *a, uint64_t first, uint64_t n) {
+    if (!range_ok(a, first, n)) return -ERANGE;
+    if (madvise(qs_alias_addr(a, first), n << a->frame_shift, MADV_POPULATE_WRITE) == 0) return (int64_t)n;
+    int e = errno;
+    if (e != EINVAL) return -e;
+    /* kernels before 5.14: allocate only (the alias mapping then takes minor faults in the load) */
+    if (fallocate(a->memfd, 0, (off_t)(first << a->frame_shift), (off_t)(n << a->frame_shift)) != 0) return -errno;
+    return (int64_t)n;
 }
 
 /* Resets REFUSED frames: the scratch page is replaced by the shared view again and the frame goes
  * back to RESERVED (page assigned: the next access re-reads it) or FREE. Returns frames reset. */
-QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_reset, 0, 0); }
+QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_reset, 0, 0, 1); }
 
 /* QuickStore's simplified clock (section 3.5): reprotect every frame to PROT_NONE in as few
  * mprotect calls as possible. Resident frames keep their bytes (flag PROTNONE, REF cleared); the next
@@ -195,7 +222,7 @@ QS_EXPORT int64_t qs_reprotect_all(struct qs_arena *a) {
 QS_EXPORT uint32_t qs_frame_state(struct qs_arena *a, uint64_t i) {
     if (i >= a->nframes) return 0xffffffffu;
     struct qs_frame *f = qs_frame_at(a, i);
-    return atomic_load(&f->state) | (atomic_load(&f->flags) << 8);
+    return qs_state(atomic_load(&f->state)) | (atomic_load(&f->flags) << 8);
 }
 QS_EXPORT uint64_t qs_frame_page(struct qs_arena *a, uint64_t i) { return i < a->nframes ? qs_frame_at(a, i)->page_no : 0; }
 QS_EXPORT uint32_t qs_frame_source(struct qs_arena *a, uint64_t i) { return i < a->nframes ? qs_frame_at(a, i)->source : 0; }
@@ -207,7 +234,7 @@ QS_EXPORT int64_t qs_dirty_list(struct qs_arena *a, uint64_t from, uint64_t *out
     for (uint64_t i = from; i < end && n < max; i++) {
         uint32_t s = atomic_load_explicit(&qs_frame_at(a, i)->state, memory_order_acquire);
         /* a BUSY frame with a pre-image is dirty too (e.g. under reprotection) */
-        if (s == QS_DIRTY || (s == QS_BUSY && qs_frame_at(a, i)->preimage_slot)) out[n++] = i;
+        if (s == QS_DIRTY || (qs_state(s) == QS_BUSY && qs_frame_at(a, i)->preimage_slot)) out[n++] = i;
     }
     return (int64_t)n;
 }
@@ -247,7 +274,7 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
     struct qs_frame *f = qs_frame_at(a, i);
     for (;;) {
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
-        if (s == QS_LOADING || s == QS_BUSY) { qs_futex_wait(&f->state, s); continue; }
+        if (qs_state(s) == QS_LOADING || qs_state(s) == QS_BUSY) { qs_frame_wait(f, s); continue; }
         if (s == QS_FREE) return (atomic_load(&f->flags) & QS_F_RELEASED) ? QS_R_RELEASED : QS_R_NOT_RESERVED;
         if (s == QS_REFUSED) return (int)f->reason;
         if (s == QS_CLEAN || s == QS_DIRTY) {

@@ -3,7 +3,9 @@
  * whole-arena reprotection, refusals (scratch page + pending word), the capacity fall-back,
  * concurrent faults and forwarding of foreign faults to the previous handler. */
 #include "qs_test.h"
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -25,6 +27,8 @@ static uint64_t take(uint64_t *out) { return (uint64_t)qs_refusal_take(A, out); 
 static sigjmp_buf jb;
 static volatile int prev_called;
 static void prev_handler(int sig, siginfo_t *si, void *uc) { (void)sig; (void)si; (void)uc; prev_called++; siglongjmp(jb, 1); }
+
+static void *read50(void *arg) { (void)arg; return (void *)(uintptr_t)rd(50, 4); }
 
 static volatile int stop;
 static void *reader(void *arg) {
@@ -156,6 +160,40 @@ int main(void) {
     sink = rd(30, 1); /* all four are referenced: overcommit */
     CHECK(qs_test_counter(A, QS_C_OVERCOMMITS) == 1 && qs_arena_pressure(A) == 1 && qs_arena_resident(A) == 5, "overcommit");
     qs_arena_set_budgets(A, 0, 0);
+    qs_evict(A, 0, NPAGES, 1);
+
+    /* keep-memory eviction and populate: the memory stays allocated, the next load reads into it */
+    CHECK(st(40) == QS_RESERVED && st(41) == QS_RESERVED, "frames 40, 41 reserved");
+    uint32_t l40 = qs_frame_loads(A, 40);
+    CHECK(qs_populate(A, 40, 8) == 8 && st(40) == QS_RESERVED, "populate changes no state");
+    CHECK(qs_populate(A, NPAGES, 1024) == -ERANGE, "populate range check");
+    sink = rd(40, 1);
+    sink = rd(41, 1);
+    CHECK(qs_evict(A, 40, 8, QS_EVICT_KEEP_MEMORY) == 2 && st(40) == QS_RESERVED && qs_arena_resident(A) == 0, "evict keeping memory");
+    CHECK(((volatile uint64_t *)(qs_arena_alias(A) + 40 * FS))[3] == qs_test_word(40, 3), "memory kept (stale bytes, alias only)");
+    CHECK(rd(40, 3) == qs_test_word(40, 3) && qs_frame_loads(A, 40) == l40 + 2, "re-read into kept memory");
+    wr(41, 2, 7);
+    CHECK(qs_evict(A, 40, 8, QS_EVICT_KEEP_MEMORY) == 1 && st(41) == QS_DIRTY, "keep-memory evict leaves dirty frames");
+    CHECK(qs_evict(A, 40, 8, QS_EVICT_DISCARD | QS_EVICT_KEEP_MEMORY) == 1 && st(41) == QS_RESERVED, "discard keeping memory");
+    CHECK(rd(41, 2) == qs_test_word(41, 2), "discarded write gone after a reload into kept memory");
+    qs_evict(A, 0, NPAGES, 1);
+    CHECK(((volatile uint64_t *)(qs_arena_alias(A) + 40 * FS))[3] == 0, "plain evict frees (punches) the memory");
+
+    /* waiter bit: a fault waiting on a BUSY frame announces itself; unlock wakes it; no bit otherwise */
+    {
+        struct qs_frame *f50 = qs_frame_at(A, 50);
+        CHECK(qs_frame_lock(A, f50) == QS_RESERVED, "lock 50");
+        pthread_t w;
+        pthread_create(&w, NULL, read50, NULL);
+        while (!(atomic_load(&f50->state) & QS_WAITERS)) sched_yield();
+        CHECK(qs_frame_state(A, 50) == QS_BUSY, "state without the waiter bit for Java");
+        uint64_t waits0 = qs_test_counter(A, QS_C_WAITS);
+        qs_frame_unlock(f50, QS_RESERVED);
+        void *r;
+        pthread_join(w, &r);
+        CHECK((uint64_t)(uintptr_t)r == qs_test_word(50, 4) && st(50) == QS_CLEAN, "woken waiter loaded the frame");
+        CHECK(atomic_load(&f50->state) == QS_CLEAN && waits0 >= 1, "no waiter bit left, wait counted");
+    }
     qs_evict(A, 0, NPAGES, 1);
 
     /* concurrency: readers on 64 frames while this thread evicts and reprotects */

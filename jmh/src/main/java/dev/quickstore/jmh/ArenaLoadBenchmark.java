@@ -1,5 +1,6 @@
 package dev.quickstore.jmh;
 
+import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.MappedArena;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -86,7 +87,15 @@ public class ArenaLoadBenchmark {
 
     @TearDown
     public void tearDown() throws IOException {
+        // The arena's frames were made readable by prefetch (no faults): a fault in the timed loads
+        // would mean this measured the fault path, not loads.
+        FaultCounters c = arena.counters();
         arena.close();
+        long faults = c.readFaults() + c.writeFaults() + c.referenceFaults() + c.spuriousFaults() + c.refusals();
+        if (faults != 0) {
+            throw new IllegalStateException(
+                    "ArenaLoadBenchmark is invalid: " + faults + " faults during the loads: " + c);
+        }
         Files.deleteIfExists(zeros);
     }
 

@@ -280,13 +280,36 @@ public final class MappedArena implements AutoCloseable {
     }
 
     /**
-     * Evicts the clean frames of a run (bytes punched out, page stays reserved, the next access
-     * re-reads it); with {@code discardDirty} also dirty frames and their pre-images. Returns how many.
+     * Evicts the clean frames of a run (PROT_NONE, page stays reserved, the next access re-reads it);
+     * with {@code discardDirty} also dirty frames and their pre-images. The frames' memory is freed
+     * (punched out of the memfd). Returns how many.
      */
     public long evict(long first, long count, boolean discardDirty) {
-        int d = discardDirty ? 1 : 0;
+        return evict(first, count, discardDirty, false);
+    }
+
+    /**
+     * {@link #evict(long, long, boolean)}, optionally keeping the frames' memory: with {@code
+     * keepMemory} the memory stays allocated and mapped, so the next load of each frame reads straight
+     * into it instead of allocating and zeroing memory inside the fault (the bigger part of a read
+     * fault's cost). The kept bytes are stale and never visible through the view; the alias view shows
+     * them until the frame is loaded again. Use it when the frames will be reloaded soon (a buffer pool
+     * that recycles its memory). A plain evict of the range, or {@link #release}, frees the memory.
+     */
+    public long evict(long first, long count, boolean discardDirty, boolean keepMemory) {
+        int flags = (discardDirty ? 1 : 0) | (keepMemory ? 2 : 0);
         return checked("evicting frames " + first + "+" + count, () ->
-                (long) NativeCalls.EVICT.invokeExact(handle, first, count, d));
+                (long) NativeCalls.EVICT.invokeExact(handle, first, count, flags));
+    }
+
+    /**
+     * Allocates the memory of frames [first, first+count) and maps it ahead of their first load, off
+     * the fault path, so that their read faults do not allocate memory. Changes no bytes and no state.
+     * Returns count.
+     */
+    public long populate(long first, long count) {
+        return checked("populating frames " + first + "+" + count, () ->
+                (long) NativeCalls.POPULATE.invokeExact(handle, first, count));
     }
 
     /** Replaces the scratch pages of REFUSED frames by the arena again (RESERVED or FREE). */
