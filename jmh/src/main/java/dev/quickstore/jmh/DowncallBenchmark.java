@@ -96,12 +96,12 @@ public class DowncallBenchmark {
     int arg = -42;
 
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)
-    static int javaAbs(int x) {
+    static int plainAbs(int x) {
         return x < 0 ? -x : x;
     }
 
     @CompilerControl(CompilerControl.Mode.DONT_INLINE)
-    static int javaAbiVersion() {
+    static int plainAbiVersion() {
         return dev.quickstore.mmu.NativeLibrary.ABI_VERSION;
     }
 
@@ -129,7 +129,7 @@ public class DowncallBenchmark {
 
     @Benchmark
     public int javaAbs() {
-        return javaAbs(arg);
+        return plainAbs(arg);
     }
 
     // ---- qs_abi_version() from libquickstore.so ----
@@ -156,6 +156,6 @@ public class DowncallBenchmark {
 
     @Benchmark
     public int javaQsAbiVersion() {
-        return javaAbiVersion();
+        return plainAbiVersion();
     }
 }
