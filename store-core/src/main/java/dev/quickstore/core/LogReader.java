@@ -29,6 +29,29 @@ final class LogReader implements AutoCloseable {
         this.segmentBytes = segmentBytes;
     }
 
+    /**
+     * Closes every cached segment handle. Segment files are deleted and created again under the same
+     * name (a torn segment cut off after recovery, truncation after a checkpoint); a cached handle would
+     * keep reading the deleted file and keep its disk space allocated. Whoever deletes segment files
+     * calls this afterwards ({@link LogWriter#onSegmentsDeleted}).
+     */
+    void forget() throws IOException {
+        IOException first = null;
+        for (FileIO.Handle h : open.values()) {
+            try {
+                h.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        open.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+
     private FileIO.Handle segment(long seg) throws IOException {
         FileIO.Handle h = open.get(seg);
         if (h == null) {

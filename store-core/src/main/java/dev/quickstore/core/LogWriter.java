@@ -13,10 +13,23 @@ import java.util.concurrent.locks.ReentrantLock;
  * arriving meanwhile wait, and are satisfied by the leader's force if their LSN was in its batch, or
  * lead the next one. Appends may continue while a leader is in I/O.
  *
+ * <p>Preallocation: the current segment is extended with zeros {@value #PREALLOCATE_CHUNK} bytes at a
+ * time, ahead of the records, so that a commit's fdatasync overwrites allocated blocks and does not
+ * also have to journal a new file size (measured on ext4 here: about 105 us instead of 155 us per
+ * small commit). A zero tail reads as the end of the log ({@link LogReader}); a segment that is
+ * complete is truncated to its used length before the next one starts, so a zero tail never sits in
+ * front of a later segment (which the reader would rightly call damage). On open, anything after the
+ * end of the log found by recovery is cut off before appending resumes, so stale bytes from before a
+ * crash can never follow new records.
+ *
  * <p>Fail-stop: the first failed write or force is remembered and every later call throws (the store
  * handle is poisoned; the log on disk is whatever the file system kept, and recovery sorts it out).
  */
 final class LogWriter implements AutoCloseable {
+    /** Bytes by which the current segment is extended with zeros ahead of the records. */
+    static final int PREALLOCATE_CHUNK = 1 << 20;
+
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 16).asReadOnlyBuffer();
     private final FileIO io;
     private final Path dir;
     private final long segmentBytes;
@@ -28,12 +41,18 @@ final class LogWriter implements AutoCloseable {
     private long nextLsn;
     private long durableLsn;
     private byte[] buffer = new byte[1 << 16];
+    /** The buffer of the previous batch, reused by the next leader (no allocation per commit). */
+    private byte[] spare = new byte[1 << 16];
+    /** Bytes of the current segment file that exist (records plus preallocated zeros). */
+    private long allocatedEnd;
+
     private int buffered;
     private long bufferStartLsn;
     private boolean flushing;
     private IOException failure;
     private long bytesWritten;
     private long forces;
+    private SegmentsDeleted segmentsDeleted = () -> {};
 
     /** Opens the log for appending at {@code endLsn} (the end found by recovery); cuts anything after it. */
     LogWriter(FileIO io, Path dir, long segmentBytes, long endLsn) throws IOException {
@@ -58,6 +77,7 @@ final class LogWriter implements AutoCloseable {
             segment.truncate(off);
         }
         this.segmentNo = seg;
+        this.allocatedEnd = segment.size();
         this.nextLsn = endLsn;
         this.durableLsn = endLsn;
         this.bufferStartLsn = endLsn;
@@ -66,7 +86,30 @@ final class LogWriter implements AutoCloseable {
     private void startSegment() throws IOException {
         segment.truncate(0);
         segment.write(ByteBuffer.wrap(LogSegments.header()), 0);
+        allocatedEnd = LogSegments.HEADER;
+        ensureAllocated(segment, LogSegments.HEADER + 1);
         segment.force();
+    }
+
+    /**
+     * Extends the segment with zeros so that it holds at least {@code end} bytes (rounded up to a
+     * {@link #PREALLOCATE_CHUNK}, at most the segment size). Called by the single writer of the
+     * segment: the flush leader, or a holder of the lock while no leader runs.
+     */
+    private void ensureAllocated(FileIO.Handle seg, long end) throws IOException {
+        if (end <= allocatedEnd) {
+            return;
+        }
+        long target = Math.min(segmentBytes, (end + PREALLOCATE_CHUNK - 1) / PREALLOCATE_CHUNK * PREALLOCATE_CHUNK);
+        long at = allocatedEnd;
+        while (at < target) {
+            ByteBuffer z = ZEROS.duplicate();
+            int n = (int) Math.min(z.capacity(), target - at);
+            z.limit(n);
+            seg.write(z, at); // writes all of z (FileIO contract)
+            at += n;
+        }
+        allocatedEnd = target;
     }
 
     long segmentBytes() {
@@ -109,7 +152,8 @@ final class LogWriter implements AutoCloseable {
         lock.lock();
         try {
             checkFailed();
-            if (nextLsn % segmentBytes + rec.length > segmentBytes) {
+            // offset in the current segment; equals segmentBytes when the last record ended exactly at its end
+            if (nextLsn - segmentNo * segmentBytes + rec.length > segmentBytes) {
                 roll();
             }
             long lsn = nextLsn;
@@ -140,6 +184,8 @@ final class LogWriter implements AutoCloseable {
         checkFailed();
         try {
             writeBuffered();
+            // the complete segment ends at its last record: no zero tail in front of the next segment
+            segment.truncate(nextLsn - segmentNo * segmentBytes);
             segment.close();
             segmentNo++;
             segment = io.open(LogSegments.path(dir, segmentNo, segmentBytes), true);
@@ -155,6 +201,7 @@ final class LogWriter implements AutoCloseable {
 
     private void writeBuffered() throws IOException {
         if (buffered > 0) {
+            ensureAllocated(segment, bufferStartLsn % segmentBytes + buffered);
             segment.write(ByteBuffer.wrap(buffer, 0, buffered), bufferStartLsn % segmentBytes);
             bytesWritten += buffered;
         }
@@ -184,13 +231,15 @@ final class LogWriter implements AutoCloseable {
                 int len = buffered;
                 long start = bufferStartLsn;
                 FileIO.Handle seg = segment;
-                buffer = new byte[Math.max(1 << 16, batch.length)];
+                buffer = spare.length >= batch.length ? spare : new byte[batch.length];
+                spare = null;
                 buffered = 0;
                 bufferStartLsn = start + len;
                 lock.unlock();
                 IOException err = null;
                 try {
                     if (len > 0) {
+                        ensureAllocated(seg, start % segmentBytes + len);
                         seg.write(ByteBuffer.wrap(batch, 0, len), start % segmentBytes);
                     }
                     seg.force();
@@ -200,6 +249,7 @@ final class LogWriter implements AutoCloseable {
                     lock.lock();
                 }
                 flushing = false;
+                spare = batch;
                 if (err != null) {
                     failure = err;
                 } else {
@@ -218,20 +268,39 @@ final class LogWriter implements AutoCloseable {
         flush(endLsn());
     }
 
+    /** Called after segment files were deleted (see {@link LogReader#forget}). */
+    void onSegmentsDeleted(SegmentsDeleted listener) {
+        this.segmentsDeleted = listener;
+    }
+
+    /** Listener for {@link #onSegmentsDeleted}. */
+    interface SegmentsDeleted {
+        void deleted() throws IOException;
+    }
+
     /** Deletes whole segments below {@code lsn} (never the current one). */
     void truncateBefore(long lsn) throws IOException {
         long keepFrom = lsn / segmentBytes;
+        boolean deleted = false;
         for (long s : LogSegments.list(io, dir, segmentBytes)) {
             if (s < keepFrom && s < segmentNo) {
                 io.delete(LogSegments.path(dir, s, segmentBytes));
+                deleted = true;
             }
+        }
+        if (deleted) {
+            segmentsDeleted.deleted();
         }
     }
 
+    /** Closes the segment; after a clean run (everything durable) its preallocated zero tail is cut off. */
     @Override
     public void close() throws IOException {
         lock.lock();
         try {
+            if (failure == null && !flushing && buffered == 0 && durableLsn == nextLsn) {
+                segment.truncate(nextLsn - segmentNo * segmentBytes);
+            }
             segment.close();
         } finally {
             lock.unlock();

@@ -118,6 +118,8 @@ public final class Store implements AutoCloseable {
             reader = new LogReader(io, logDir, ctl.logSegmentBytes());
             Recovery.Analysis analysis = Recovery.analyze(reader, ctl);
             lw = new LogWriter(io, logDir, ctl.logSegmentBytes(), analysis.endLsn);
+            reader.forget(); // the writer may have cut off (deleted) torn segments the analysis opened
+            lw.onSegmentsDeleted(reader::forget);
             this.volume = vol;
             this.dwb = dw;
             this.log = lw;

@@ -103,7 +103,9 @@ class BPlusTreeTest {
                 }
             }
             long entries = model.values().stream().mapToLong(TreeSet::size).sum();
-            assertTrue(entries > 3000, "enough entries for a multi-level tree: " + entries);
+            // 200-byte keys: a leaf holds about 38, so 1,000 entries need several levels. The count varies
+            // with the seed (random aborts and deletes); the threshold leaves a wide margin.
+            assertTrue(entries > 1000, "enough entries for a multi-level tree: " + entries);
         } finally {
             store.close();
         }
