@@ -60,6 +60,19 @@ interface PageFrames extends AutoCloseable {
     /** The dirty pages, in ascending page id order. */
     long[] dirtyPages();
 
+    /**
+     * A consistent image of a resident page for write-back or logging, taken after the page was made
+     * clean ({@link #clearDirty}) or was never dirtied by the store: the frame itself when nothing else
+     * can write it ({@link OffHeapFrames}), otherwise a copy into {@code buffer} (a new heap page if
+     * null) that excludes any store made after the clean point ({@link MappedFrames}).
+     */
+    MemorySegment stableImage(long pageId, MemorySegment buffer);
+
+    /** Pages made resident by the data plane on its own since the last call (none for OffHeapFrames). */
+    default long[] adoptNativeLoads() {
+        return new long[0];
+    }
+
     @Override
     void close();
 }
