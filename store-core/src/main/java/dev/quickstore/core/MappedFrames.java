@@ -49,7 +49,11 @@ final class MappedFrames implements PageFrames {
     private final Arena staging = Arena.ofShared();
     private final MemorySegment stage;
     private final int source;
+    /** Pages reported to the buffer pool's clock (installed by the store or adopted from the fault path). */
     private final Set<Long> known = new HashSet<>();
+    /** Frames named by refusal records taken so far (they may lie beyond the reserved range). */
+    private final Set<Long> refused = new HashSet<>();
+
     private long reservedUpTo;
 
     private MappedFrames(MappedArena arena, int pageSize, int capacity, int source) {
@@ -163,7 +167,6 @@ final class MappedFrames implements PageFrames {
             known.remove(pageId);
             return null;
         }
-        known.add(pageId);
         return slice(pageId);
     }
 
@@ -258,6 +261,17 @@ final class MappedFrames implements PageFrames {
         if (reservedUpTo > 0) {
             arena.repairRefused(0, reservedUpTo);
         }
+        for (long f : refused) {
+            if (f >= reservedUpTo && f < arena.frameCount()) {
+                arena.repairRefused(f, 1);
+            }
+        }
+        refused.clear();
+    }
+
+    /** Remembers the frame of a refusal record so that {@link #repairRefused} reaches it. */
+    void noteRefused(long frame) {
+        refused.add(frame);
     }
 
     @Override

@@ -346,6 +346,7 @@ public final class Store implements AutoCloseable {
         try {
             mappedFrames.arena().checkPending();
         } catch (FaultRefusedException e) {
+            mappedFrames.noteRefused(e.frame());
             long page = e.address() >= arenaBase() ? addresses.pageOf(e.address()) : e.page();
             PageFaultRefusedException typed = new PageFaultRefusedException(e, page, dir.toString(), current != null);
             if (current != null) {
@@ -361,7 +362,7 @@ public final class Store implements AutoCloseable {
             try {
                 mappedFrames.arena().checkPending();
             } catch (FaultRefusedException e) {
-                // belongs to the transaction being aborted
+                mappedFrames.noteRefused(e.frame()); // belongs to the transaction being aborted
             }
         }
     }
