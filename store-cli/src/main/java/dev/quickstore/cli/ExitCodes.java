@@ -1,6 +1,7 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.core.StoreFormatException;
+import dev.quickstore.core.StoreLockedException;
 import dev.quickstore.mmu.NativeLibraryException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,10 +27,10 @@ final class ExitCodes {
         if (t instanceof UncheckedIOException u) {
             t = u.getCause();
         }
-        if (t instanceof StoreFormatException) {
+        if (t instanceof StoreFormatException || t instanceof BackupException) {
             return DAMAGED;
         }
-        if (t instanceof IOException) {
+        if (t instanceof IOException || t instanceof StoreLockedException) {
             return IO;
         }
         if (t instanceof NativeLibraryException) {
@@ -52,6 +53,19 @@ final class ExitCodes {
             case IOException e -> e.getClass().getSimpleName() + ": " + e.getMessage();
             default -> t.getMessage() == null ? t.toString() : t.getMessage();
         };
+    }
+
+    /** Bad usage (unknown option, missing or malformed argument): one line naming the help to read, exit 2. */
+    static final class ParameterHandler implements CommandLine.IParameterExceptionHandler {
+        @Override
+        public int handleParseException(CommandLine.ParameterException ex, String[] args) {
+            CommandLine cl = ex.getCommandLine();
+            cl.getErr()
+                    .println("qs: error: " + ex.getMessage() + " (see '"
+                            + cl.getCommandSpec().qualifiedName() + " --help')");
+            cl.getErr().flush();
+            return USAGE;
+        }
     }
 
     /** Prints {@code qs: error: <message>} (and the stack trace with --verbose) and returns the code. */

@@ -1,5 +1,6 @@
 package dev.quickstore.cli;
 
+import dev.quickstore.core.StoreInspector;
 import dev.quickstore.core.VolumeFile;
 import dev.quickstore.core.VolumeHeader;
 import java.io.PrintWriter;
@@ -13,12 +14,21 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code qs info DIR}: what a store is, read-only. */
+/** {@code qs info DIR}: what a store is, read-only (files as on disk: no lock, no recovery). */
 @Command(
         name = "info",
         mixinStandardHelpOptions = true,
-        description = "Show a store's volume header and sizes (read-only).",
-        footer = {"", "Examples:", "  qs info ./db", "  qs info --json ./db | jq .pageSize"})
+        description = {
+            "Show a store's volume header, space usage, named roots, indexes and log state.",
+            "Read-only: reads the files as they are on disk (no lock, no recovery)."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  qs info ./db",
+            "  qs info --json ./db | jq .pageSize",
+            "  qs info --json ./db | jq .log.clean"
+        })
 final class InfoCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
     Path dir;
@@ -31,21 +41,28 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        VolumeHeader h = VolumeFile.readHeader(dir);
         Map<String, Object> info = new LinkedHashMap<>();
-        info.put("store", dir.toString());
-        info.put("volume", VolumeFile.volumePath(dir).toString());
-        info.put("formatVersion", h.formatVersion());
-        info.put("pageSize", h.pageSize());
-        info.put("creationId", h.creationId().toString());
-        info.put("preferredArenaBase", String.format("0x%x", h.preferredArenaBase()));
-        info.put("pageCount", h.pageCount());
-        info.put("created", Instant.ofEpochMilli(h.createdMillis()).toString());
+        try (StoreInspector in = StoreInspector.open(dir)) {
+            VolumeHeader h = in.header();
+            info.put("store", dir.toString());
+            info.put("volume", VolumeFile.volumePath(dir).toString());
+            info.put("formatVersion", h.formatVersion());
+            info.put("pageSize", h.pageSize());
+            info.put("creationId", h.creationId().toString());
+            info.put("preferredArenaBase", String.format("0x%x", h.preferredArenaBase()));
+            info.put("pageCount", h.pageCount());
+            info.put("fileBytes", in.fileBytes());
+            info.put("extentPages", h.extentPages());
+            info.put("created", Instant.ofEpochMilli(h.createdMillis()).toString());
+            for (InfoSection s : InfoSection.ALL) {
+                info.put(s.name(), s.describe(in));
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.object(info));
         } else {
-            info.forEach((k, v) -> out.printf("%-20s %s%n", k, v));
+            Text.print(out, info);
         }
         return ExitCodes.OK;
     }

@@ -15,13 +15,34 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Administer QuickStore/J stores: memory-mapped persistent object stores for the JVM.",
-        subcommands = {CreateCommand.class, InfoCommand.class, Oo7Command.class, CommandLine.HelpCommand.class},
+        subcommands = {
+            CreateCommand.class,
+            InfoCommand.class,
+            VerifyCommand.class,
+            StatsCommand.class,
+            PageCommand.class,
+            ObjectCommand.class,
+            LogCommand.class,
+            CheckpointCommand.class,
+            RecoverCommand.class,
+            BackupCommand.class,
+            RestoreCommand.class,
+            ShellCommand.class,
+            Oo7Command.class,
+            CommandLine.HelpCommand.class
+        },
         footer = {
             "",
             "Examples:",
             "  qs create ./db          create an empty store in ./db",
-            "  qs info ./db            show the volume header of ./db",
+            "  qs info ./db            header, space, roots, indexes and log state of ./db",
             "  qs info --json ./db     the same, as JSON",
+            "  qs verify ./db          check checksums and structure (exit 1 on problems)",
+            "  qs page ./db 16         decode page 16 (header and slots)",
+            "  qs object ./db 16:0     the object in slot 0 of page 16, pointers shown with their pages",
+            "  qs log ./db --limit 20  the first 20 log records",
+            "  qs backup ./db ./bak    consistent copy with a checksummed manifest",
+            "  qs shell ./db           interactive shell on ./db (completion, history)",
             "  qs oo7 run              OO7 small, printed as a table",
             "",
             "Exit codes: 0 ok, 1 check failed, 2 bad usage, 3 damaged or foreign store, 4 I/O error, 5 native library missing, 70 internal error."
@@ -44,6 +65,7 @@ public final class Qs implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler(new ExitCodes.Handler());
+        cl.setParameterExceptionHandler(new ExitCodes.ParameterHandler());
         return cl;
     }
 

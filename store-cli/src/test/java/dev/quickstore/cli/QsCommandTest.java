@@ -43,7 +43,7 @@ class QsCommandTest {
         assertEquals(0, c.code(), c.err());
         Run i = qs("info", db.toString());
         assertEquals(0, i.code(), i.err());
-        assertTrue(i.out().contains("pageSize             8192"), i.out());
+        assertTrue(i.out().lines().anyMatch(l -> l.matches("pageSize\\s+8192")), i.out());
         Run j = qs("info", "--json", db.toString());
         assertEquals(0, j.code(), j.err());
         JsonNode n = Json.MAPPER.readTree(j.out());

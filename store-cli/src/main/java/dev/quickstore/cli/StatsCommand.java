@@ -1,0 +1,58 @@
+package dev.quickstore.cli;
+
+import dev.quickstore.core.Store;
+import dev.quickstore.core.StoreInspector;
+import dev.quickstore.core.inspect.LogState;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code qs stats DIR}: counters of a store handle opened by this command, and the log on disk. */
+@Command(
+        name = "stats",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Open the store (taking its lock; recovery runs if needed) and show the counters of that handle:",
+            "buffer pool size, page reads and write-backs, steals, checkpoints, transactions, redo log",
+            "volume, what recovery did; and the log on disk. Counters of another process are not visible:",
+            "stats cannot attach to a store that is open elsewhere (exit 4)."
+        },
+        footer = {"", "Examples:", "  qs stats ./db", "  qs stats --json ./db | jq .recoveryRedoApplied"})
+final class StatsCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
+    Path dir;
+
+    @Option(names = "--json", description = "print JSON instead of text")
+    boolean json;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, Object> m;
+        try (Store store = Store.open(dir)) {
+            m = Json.MAPPER.convertValue(StoreInspector.stats(store), Json.MAP);
+        }
+        try (StoreInspector in = StoreInspector.open(dir)) {
+            LogState log = in.logState();
+            m.put("logSegments", log.segments().size());
+            m.put(
+                    "logBytesOnDisk",
+                    log.segments().stream().mapToLong(LogState.Segment::bytes).sum());
+            m.put("checkpointLsn", log.checkpointLsn());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.object(m));
+        } else {
+            Text.print(out, m);
+        }
+        return ExitCodes.OK;
+    }
+}
