@@ -1,5 +1,6 @@
 package dev.quickstore.cli;
 
+import dev.quickstore.core.Store;
 import dev.quickstore.core.VolumeFile;
 import dev.quickstore.core.VolumeHeader;
 import java.nio.file.Path;
@@ -31,7 +32,11 @@ final class CreateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        VolumeHeader h = VolumeFile.create(dir, pageSize);
+        // a complete store: volume, log and control file, closed cleanly
+        try (Store store = Store.create(dir, pageSize, Store.Options.defaults())) {
+            store.checkpoint();
+        }
+        VolumeHeader h = VolumeFile.readHeader(dir);
         spec.commandLine()
                 .getOut()
                 .printf("created store %s (id %s, page size %d)%n", dir, h.creationId(), h.pageSize());
