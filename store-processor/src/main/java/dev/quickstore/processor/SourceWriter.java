@@ -54,7 +54,8 @@ final class SourceWriter {
         }
         s.append(" * size ").append(l.size()).append(String.format(", type id 0x%016x%n", l.typeId()));
         s.append(" * </pre>\n */\n");
-        s.append("@javax.annotation.processing.Generated(\"dev.quickstore.processor.PersistentProcessor\")\n");
+        // No @Generated: in the next round no processor would claim it, and consumers building with
+        // -Xlint:all -Werror would fail on the "unclaimed annotation" warning. The javadoc says it instead.
         s.append("public final class ")
                 .append(impl)
                 .append(" extends PersistentObject implements ")

@@ -116,6 +116,10 @@ public final class Catalog {
         return l;
     }
 
+    /**
+     * Names the root cause first: a field removed from the code, then a field added to it, then a field whose
+     * kind, length or referenced type changed, then one that only moved (because another one changed).
+     */
     static SchemaMismatchException mismatch(TypeRecord stored, TypeDescriptor<?> code) {
         String prefix = "incompatible definition of persistent type " + code.name() + ": ";
         String suffix = String.format(" (store type id 0x%016x, code 0x%016x)", stored.id(), code.id());
@@ -123,30 +127,50 @@ public final class Catalog {
         for (FieldDescriptor f : code.fields()) {
             inCode.put(f.name(), f);
         }
+        Map<String, FieldDescriptor> inStore = new LinkedHashMap<>();
+        for (FieldDescriptor f : stored.fields()) {
+            inStore.put(f.name(), f);
+        }
         for (FieldDescriptor s : stored.fields()) {
-            FieldDescriptor c = inCode.remove(s.name());
-            if (c == null) {
+            if (!inCode.containsKey(s.name())) {
                 return new SchemaMismatchException(
                         code.name(),
                         s.name(),
                         prefix + "field '" + s.name() + "' (" + s.describe() + ") is in the store but not in the code"
                                 + suffix);
             }
-            if (!c.equals(s)) {
+        }
+        for (FieldDescriptor c : code.fields()) {
+            if (!inStore.containsKey(c.name())) {
                 return new SchemaMismatchException(
                         code.name(),
-                        s.name(),
-                        prefix + "field '" + s.name() + "' is " + s.describe() + " in the store but " + c.describe()
-                                + " in the code" + suffix);
+                        c.name(),
+                        prefix + "field '" + c.name() + "' (" + c.describe() + ") is in the code but not in the store"
+                                + suffix);
             }
         }
-        if (!inCode.isEmpty()) {
-            FieldDescriptor c = inCode.values().iterator().next();
+        FieldDescriptor moved = null;
+        for (FieldDescriptor s : stored.fields()) {
+            FieldDescriptor c = inCode.get(s.name());
+            boolean retyped = c.kind() != s.kind()
+                    || c.length() != s.length()
+                    || !c.refType().equals(s.refType());
+            if (retyped || (moved == null && c.offset() != s.offset())) {
+                String msg = prefix + "field '" + s.name() + "' is " + s.describe() + " in the store but "
+                        + c.describe() + " in the code" + suffix;
+                if (retyped) {
+                    return new SchemaMismatchException(code.name(), s.name(), msg);
+                }
+                moved = s;
+            }
+        }
+        if (moved != null) {
+            FieldDescriptor c = inCode.get(moved.name());
             return new SchemaMismatchException(
                     code.name(),
-                    c.name(),
-                    prefix + "field '" + c.name() + "' (" + c.describe() + ") is in the code but not in the store"
-                            + suffix);
+                    moved.name(),
+                    prefix + "field '" + moved.name() + "' is " + moved.describe() + " in the store but " + c.describe()
+                            + " in the code" + suffix);
         }
         return new SchemaMismatchException(
                 code.name(),
