@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 2), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (ABI 3), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
@@ -40,6 +40,11 @@ int64_t qs_dirty_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t
 uint64_t qs_preimage_of(struct qs_arena *a, uint64_t i);
 int qs_mark_clean(struct qs_arena *a, uint64_t i);
 int qs_prefetch(struct qs_arena *a, uint64_t i, int *err);
+/* the store's own I/O through the alias view (ABI 3) */
+int qs_install(struct qs_arena *a, uint64_t i, const void *src);
+int qs_mark_dirty(struct qs_arena *a, uint64_t i);
+int64_t qs_resident_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max);
+int64_t qs_repair_refused(struct qs_arena *a, uint64_t first, uint64_t n);
 
 /* sources, checksums, translation, counters, signals */
 int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset);

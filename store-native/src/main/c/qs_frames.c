@@ -14,6 +14,7 @@
 #include "qs_export.h"
 
 #include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
 
 static int range_ok(struct qs_arena *a, uint64_t first, uint64_t n) {
@@ -278,4 +279,117 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
         qs_frame_unlock(f, QS_CLEAN);
         return 0;
     }
+}
+
+/* ---- the store's own I/O (store-core's MappedFrames; ABI 3) ----------------------------------
+ * store-core reads and writes its own pages (allocator, slotted-page metadata, B+tree, roots)
+ * through the alias view, which never faults. These calls keep the frame table in step with that:
+ * each is one downcall, locks the frame with a CAS to BUSY and leaves the transient state before it
+ * returns (design-notes section 2, rule 2). */
+
+/* Repairs a REFUSED frame held BUSY by the caller without losing bytes: the shared mapping of the
+ * memfd is put back over the scratch page. A frame refused while resident (copy-on-write scratch:
+ * its memfd bytes, pre-image and state were never touched) becomes resident again with PROTNONE
+ * (the next access takes a reference fault that sets its protection); any other refused frame goes
+ * back to the state it had (RESERVED, or FREE keeping the RELEASED flag). Unlocks the frame. */
+static void repair_locked(struct qs_arena *a, uint64_t i) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint32_t fl = atomic_load(&f->flags);
+    uint32_t prior = f->prior_state;
+    qs_restore_view(a, i);
+    atomic_fetch_and(&f->flags, ~QS_F_SCRATCH_COW);
+    if ((fl & QS_F_SCRATCH_COW) && is_resident(prior)) {
+        atomic_fetch_or(&f->flags, QS_F_PROTNONE);
+        qs_frame_unlock(f, prior);
+        return;
+    }
+    atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+    qs_frame_unlock(f, prior == QS_FREE ? QS_FREE : QS_RESERVED);
+}
+
+/* Repairs the REFUSED frames of [first, first+n) (see repair_locked). Returns how many. */
+QS_EXPORT int64_t qs_repair_refused(struct qs_arena *a, uint64_t first, uint64_t n) {
+    if (n == 0) return 0;
+    if (!range_ok(a, first, n)) return -ERANGE;
+    int64_t done = 0;
+    for (uint64_t i = first; i < first + n; i++) {
+        struct qs_frame *f = qs_frame_at(a, i);
+        if (atomic_load_explicit(&f->state, memory_order_acquire) != QS_REFUSED) continue;
+        uint32_t was = qs_frame_lock(a, f);
+        if (was != QS_REFUSED) { qs_frame_unlock(f, was); continue; }
+        repair_locked(a, i);
+        done++;
+    }
+    return done;
+}
+
+/* Installs a page the store read itself (through its own file layer, checksum already verified):
+ * src (native memory, frame_size bytes) is copied into the alias view, then the frame becomes
+ * readable and CLEAN. Returns 1 if installed, 0 if the frame was already resident (its bytes are
+ * kept: a fault loaded the same page meanwhile), -ENOENT if the frame is not reserved for a page,
+ * -errno if mprotect failed. A REFUSED frame is repaired first. */
+QS_EXPORT int qs_install(struct qs_arena *a, uint64_t i, const void *src) {
+    if (i >= a->nframes) return -ERANGE;
+    struct qs_frame *f = qs_frame_at(a, i);
+    for (;;) {
+        uint32_t was = qs_frame_lock(a, f);
+        if (was == QS_REFUSED) { repair_locked(a, i); continue; }
+        if (is_resident(was)) { qs_frame_unlock(f, was); return 0; }
+        if (was != QS_RESERVED) { qs_frame_unlock(f, was); return -ENOENT; }
+        memcpy(qs_alias_addr(a, i), src, a->frame_size);
+        int e = qs_protect_frame(a, i, PROT_READ);
+        if (e) {
+            qs_punch(a, i, 1);
+            qs_frame_unlock(f, QS_RESERVED);
+            return -e;
+        }
+        atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+        atomic_fetch_or(&f->flags, QS_F_REF);
+        atomic_fetch_add(&a->resident, 1);
+        qs_frame_unlock(f, QS_CLEAN);
+        return 1;
+    }
+}
+
+/* The store is about to write a resident page through the alias view (which never faults): capture
+ * the pre-image now, exactly as a write fault would, and make the application view writable too (a
+ * DIRTY frame must never stay write-protected: the fault path treats a write to it as spurious).
+ * Returns 1 if captured, 0 if the frame was DIRTY already, -ENOENT if not resident, -ENOMEM if no
+ * pre-image slot could be mapped, -errno if mprotect failed. A REFUSED copy-on-write frame is
+ * repaired first. */
+QS_EXPORT int qs_mark_dirty(struct qs_arena *a, uint64_t i) {
+    if (i >= a->nframes) return -ERANGE;
+    struct qs_frame *f = qs_frame_at(a, i);
+    for (;;) {
+        uint32_t was = qs_frame_lock(a, f);
+        if (was == QS_REFUSED && (atomic_load(&f->flags) & QS_F_SCRATCH_COW) && is_resident(f->prior_state)) {
+            repair_locked(a, i);
+            continue;
+        }
+        if (was == QS_DIRTY) { qs_frame_unlock(f, was); return 0; }
+        if (was != QS_CLEAN) { qs_frame_unlock(f, was); return -ENOENT; }
+        if (qs_preimage_capture(a, i) != 0) { qs_frame_unlock(f, was); return -ENOMEM; }
+        if (!(atomic_load(&f->flags) & QS_F_PROTNONE)) {
+            int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
+            if (e) {
+                qs_preimage_free(a, f);
+                qs_frame_unlock(f, was);
+                return -e;
+            }
+        }
+        atomic_fetch_or(&f->flags, QS_F_REF);
+        qs_frame_unlock(f, QS_DIRTY);
+        return 1;
+    }
+}
+
+/* Fills out[0..max) with the indices of resident (CLEAN or DIRTY) frames >= from, ascending; returns
+ * how many. Lets Java's replacer learn about pages the fault path loaded on its own. */
+QS_EXPORT int64_t qs_resident_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max) {
+    uint64_t end = atomic_load(&a->hwm), n = 0;
+    for (uint64_t i = from; i < end && n < max; i++) {
+        uint32_t s = atomic_load_explicit(&qs_frame_at(a, i)->state, memory_order_acquire);
+        if (s == QS_CLEAN || s == QS_DIRTY || (s == QS_BUSY && qs_frame_at(a, i)->preimage_slot)) out[n++] = i;
+    }
+    return (int64_t)n;
 }

@@ -6,8 +6,8 @@
  */
 #include "qs_export.h"
 
-#define QS_ABI_VERSION 2
+#define QS_ABI_VERSION 3
 
 QS_EXPORT int qs_abi_version(void) { return QS_ABI_VERSION; }
 
-QS_EXPORT const char *qs_build_info(void) { return "libquickstore abi " "2" " built " __DATE__ " " __TIME__ " gcc " __VERSION__; }
+QS_EXPORT const char *qs_build_info(void) { return "libquickstore abi " "3" " built " __DATE__ " " __TIME__ " gcc " __VERSION__; }

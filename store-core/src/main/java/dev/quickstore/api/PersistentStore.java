@@ -42,7 +42,7 @@ public final class PersistentStore implements AutoCloseable {
         boolean ok = false;
         AppView v = null;
         try {
-            v = AppView.copying(this, store);
+            v = AppView.of(this, store);
             this.view = v;
             try (Transaction tx = store.begin()) {
                 this.catalog = Catalog.load(tx);

@@ -39,6 +39,8 @@ final class BufferPool {
     private final Set<Long> pinned = new HashSet<>();
     private final List<Long> pinOrder = new ArrayList<>();
     private final MemorySegment readBuffer;
+    private final MemorySegment stealPre;
+    private final MemorySegment stealCur;
     private Stealer stealer;
     long reads;
     long writes;
@@ -50,6 +52,8 @@ final class BufferPool {
         this.dwb = dwb;
         this.log = log;
         this.readBuffer = MemorySegment.ofArray(new byte[frames.pageSize()]);
+        this.stealPre = MemorySegment.ofArray(new byte[frames.pageSize()]);
+        this.stealCur = MemorySegment.ofArray(new byte[frames.pageSize()]);
     }
 
     void setStealer(Stealer s) {
@@ -81,7 +85,7 @@ final class BufferPool {
             seg = frames.install(pageId, readBuffer);
             clock.add(pageId);
         } else {
-            clock.touch(pageId);
+            clock.add(pageId); // a reference; also adopts a page the fault path loaded on its own
         }
         if (pinned.add(pageId)) {
             pinOrder.add(pageId);
@@ -127,6 +131,9 @@ final class BufferPool {
     }
 
     private void makeRoom() throws IOException {
+        for (long p : frames.adoptNativeLoads()) {
+            clock.add(p);
+        }
         while (frames.residentCount() >= frames.capacity()) {
             evictOne();
         }
@@ -146,9 +153,13 @@ final class BufferPool {
                             + " the current operation; open the store with a larger bufferPoolPages");
         }
         if (frames.isDirty(v)) {
-            MemorySegment cur = frames.resident(v);
-            stealer.beforeSteal(v, frames.preImage(v), cur);
+            // Copy the pre-image, end the dirty state (with store-native: stores fault again from here),
+            // then take a stable image: exactly the changes up to the clean point are logged and written.
+            stealPre.copyFrom(frames.preImage(v));
             frames.clearDirty(v);
+            MemorySegment cur = frames.stableImage(v, stealCur);
+            stealer.beforeSteal(v, stealPre, cur);
+            PageHeader.setLsn(frames.resident(v), PageHeader.lsn(cur));
             steals++;
         }
         if (dirtyPageTable.containsKey(v)) {
@@ -168,8 +179,7 @@ final class BufferPool {
         long maxLsn = 0;
         for (int i = 0; i < ids.length; i++) {
             ids[i] = pages.get(i);
-            assert !frames.isDirty(ids[i]) : "writing back a transaction-dirty page " + ids[i];
-            images[i] = frames.resident(ids[i]);
+            images[i] = frames.stableImage(ids[i], null);
             maxLsn = Math.max(maxLsn, PageHeader.lsn(images[i]));
         }
         log.flush(maxLsn + 1); // WAL rule

@@ -17,7 +17,13 @@ final class ClockReplacer {
     private final List<Boolean> referenced = new ArrayList<>();
     private int hand;
 
+    /** Adds a page, or references it if it is already in the ring. */
     void add(long pageId) {
+        Integer i = index.get(pageId);
+        if (i != null) {
+            referenced.set(i, Boolean.TRUE);
+            return;
+        }
         index.put(pageId, ring.size());
         ring.add(pageId);
         referenced.add(Boolean.TRUE);

@@ -18,6 +18,15 @@ import java.util.List;
 interface FileIO {
     Handle open(Path file, boolean create) throws IOException;
 
+    /**
+     * The path under which native code can open {@code file} itself (the data plane's page source reads
+     * the volume with {@code pread}), or {@code null} if this layer's files do not exist in the operating
+     * system's file system (in-memory test layers).
+     */
+    default Path nativePath(Path file) {
+        return null;
+    }
+
     boolean exists(Path file);
 
     void delete(Path file) throws IOException;

@@ -125,6 +125,11 @@ final class OffHeapFrames implements PageFrames {
     }
 
     @Override
+    public MemorySegment stableImage(long pageId, MemorySegment buffer) {
+        return resident(pageId); // only the store writes these frames, under its latch
+    }
+
+    @Override
     public void close() {
         arena.close();
     }

@@ -4,15 +4,15 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The seam between the storage manager (Java: policy, logging, recovery) and the memory that holds
- * resident pages (the data plane). Two implementations are intended:
+ * resident pages (the data plane). Two implementations:
  * <ul>
- *   <li>{@link OffHeapFrames} (now): plain off-heap frames; the "first write" to a page is announced
- *       by an explicit {@link #markDirty} call made by the store before it modifies a page.</li>
- *   <li>store-native (to be wired by the lead): the arena's always-writable <em>alias view</em> plays
- *       the role of {@link #resident}; the write fault on the <em>application view</em> captures the
- *       pre-image itself (so {@link #markDirty} becomes "capture if not yet captured", still needed for
- *       writes the store makes through the alias view, which do not fault); {@link #clearDirty}
- *       re-protects the frame read-only; {@link #evict} sets PROT_NONE and punches a hole.</li>
+ *   <li>{@link MappedFrames} (default, {@code FramesMode.MAPPED}): store-native's mapped arena. The
+ *       always-writable <em>alias view</em> plays the role of {@link #resident}; the write fault on the
+ *       <em>application view</em> captures the pre-image itself, and {@link #markDirty} captures it for
+ *       the store's own writes through the alias (which do not fault); {@link #clearDirty} re-protects
+ *       the frame read-only; {@link #evict} sets PROT_NONE and punches a hole.</li>
+ *   <li>{@link OffHeapFrames} ({@code FramesMode.EXPLICIT}): plain off-heap frames; the "first write"
+ *       to a page is announced by an explicit {@link #markDirty} call made by the store.</li>
  * </ul>
  *
  * <p>Contract (all calls are made with the store latch held; none is made from a fault handler):
@@ -59,6 +59,19 @@ interface PageFrames extends AutoCloseable {
 
     /** The dirty pages, in ascending page id order. */
     long[] dirtyPages();
+
+    /**
+     * A consistent image of a resident page for write-back or logging, taken after the page was made
+     * clean ({@link #clearDirty}) or was never dirtied by the store: the frame itself when nothing else
+     * can write it ({@link OffHeapFrames}), otherwise a copy into {@code buffer} (a new heap page if
+     * null) that excludes any store made after the clean point ({@link MappedFrames}).
+     */
+    MemorySegment stableImage(long pageId, MemorySegment buffer);
+
+    /** Pages made resident by the data plane on its own since the last call (none for OffHeapFrames). */
+    default long[] adoptNativeLoads() {
+        return new long[0];
+    }
 
     @Override
     void close();

@@ -21,6 +21,11 @@ final class RealFileIO implements FileIO {
     private RealFileIO() {}
 
     @Override
+    public Path nativePath(Path file) {
+        return file;
+    }
+
+    @Override
     public Handle open(Path file, boolean create) throws IOException {
         FileChannel ch = create
                 ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)

@@ -1,8 +1,10 @@
 package dev.quickstore.core;
 
+import dev.quickstore.mmu.FaultRefusedException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,13 +30,46 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Store implements AutoCloseable {
     /**
+     * How resident pages are held and how the first write to a page is detected.
+     *
+     * <ul>
+     *   <li>{@link #MAPPED} (default): store-native's mapped arena at the volume's preferred base; page
+     *       p lives at {@code arenaBase + p * pageSize}; {@link Store#view()} is the application view,
+     *       where loads fault pages in and the first store to a page is caught by page protection.</li>
+     *   <li>{@link #EXPLICIT}: plain off-heap frames, the store announces each first write; no signals,
+     *       no application view. For tests and tools that must not install a SIGSEGV handler.</li>
+     * </ul>
+     * The default can be changed with the system property {@code qs.frames} (MAPPED or EXPLICIT).
+     */
+    public enum FramesMode {
+        MAPPED,
+        EXPLICIT;
+
+        static FramesMode fromSystemProperty() {
+            String v = System.getProperty("qs.frames", "MAPPED").trim().toUpperCase(java.util.Locale.ROOT);
+            try {
+                return valueOf(v);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "system property qs.frames=" + v + ": expected MAPPED or EXPLICIT", e);
+            }
+        }
+    }
+
+    /** Virtual address space reserved for the arena by default: 64 GiB (MAP_NORESERVE: costs nothing). */
+    public static final long DEFAULT_ARENA_BYTES = 64L << 30;
+
+    /**
      * Tuning knobs.
      *
      * @param bufferPoolPages frames in the buffer pool (a transaction may dirty more: steal)
      * @param logSegmentBytes size of a log segment file (fixed when the store is first opened)
      * @param checkpointLogBytes a checkpoint is taken after a commit when this much log was written since the last
+     * @param frames how pages are held and writes detected ({@link FramesMode#MAPPED} by default)
+     * @param arenaBytes virtual bytes reserved for the arena in MAPPED mode (bounds the volume size)
      */
-    public record Options(int bufferPoolPages, long logSegmentBytes, long checkpointLogBytes) {
+    public record Options(
+            int bufferPoolPages, long logSegmentBytes, long checkpointLogBytes, FramesMode frames, long arenaBytes) {
         public Options {
             if (bufferPoolPages < 8) {
                 throw new IllegalArgumentException("bufferPoolPages " + bufferPoolPages + " < 8");
@@ -42,6 +77,28 @@ public final class Store implements AutoCloseable {
             if (logSegmentBytes < 1 << 18) {
                 throw new IllegalArgumentException("logSegmentBytes " + logSegmentBytes + " < 256 KiB");
             }
+            java.util.Objects.requireNonNull(frames, "frames");
+            if (arenaBytes < 1 << 20) {
+                throw new IllegalArgumentException("arenaBytes " + arenaBytes + " < 1 MiB");
+            }
+        }
+
+        /** Options with the default frames mode ({@code qs.frames}, else MAPPED) and arena size. */
+        public Options(int bufferPoolPages, long logSegmentBytes, long checkpointLogBytes) {
+            this(
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    FramesMode.fromSystemProperty(),
+                    DEFAULT_ARENA_BYTES);
+        }
+
+        public Options withFrames(FramesMode mode) {
+            return new Options(bufferPoolPages, logSegmentBytes, checkpointLogBytes, mode, arenaBytes);
+        }
+
+        public Options withArenaBytes(long bytes) {
+            return new Options(bufferPoolPages, logSegmentBytes, checkpointLogBytes, frames, bytes);
         }
 
         public static Options defaults() {
@@ -68,6 +125,7 @@ public final class Store implements AutoCloseable {
     final TxnLog txns;
     final Checkpointer checkpointer;
     final RecoveryStats recovery;
+    private final MappedFrames mappedFrames; // null in EXPLICIT mode
     private Transaction current;
     private Throwable poison;
     private boolean closed;
@@ -86,6 +144,7 @@ public final class Store implements AutoCloseable {
         this.fileLock = io.lock(dir.resolve(VolumeFile.LOCK_FILE));
         boolean ok = false;
         Volume vol = null;
+        MappedFrames mf = null;
         DoubleWriteBuffer dw = null;
         LogReader reader = null;
         LogWriter lw = null;
@@ -95,7 +154,23 @@ public final class Store implements AutoCloseable {
             List<Long> restored = dw.restore(vol);
             VolumeHeader header = VolumeFile.readHeader(io, dir);
             this.pageSize = header.pageSize();
-            this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
+            PageFrames frames;
+            if (options.frames() == FramesMode.MAPPED) {
+                long pages = Math.max(header.pageCount(), (vol.fileSize() + pageSize - 1) / pageSize);
+                mf = MappedFrames.open(
+                        io.nativePath(VolumeFile.volumePath(dir)),
+                        pageSize,
+                        options.bufferPoolPages(),
+                        header.preferredArenaBase(),
+                        options.arenaBytes(),
+                        pages,
+                        dir.toString());
+                frames = mf;
+                this.addresses = new Addresses(mf.arena().base(), pageSize);
+            } else {
+                frames = new OffHeapFrames(pageSize, options.bufferPoolPages());
+                this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
+            }
             Path ctlPath = dir.resolve(VolumeFile.CONTROL_FILE);
             ControlFile ctl;
             Path logDir = dir.resolve(VolumeFile.LOG_DIR);
@@ -122,7 +197,8 @@ public final class Store implements AutoCloseable {
             this.dwb = dw;
             this.log = lw;
             this.logReader = reader;
-            this.pool = new BufferPool(new OffHeapFrames(pageSize, options.bufferPoolPages()), vol, dw, lw);
+            this.mappedFrames = mf;
+            this.pool = new BufferPool(frames, vol, dw, lw);
             this.txns = new TxnLog(pool, lw, reader, analysis.maxTxnId + 1);
             pool.setStealer(txns);
             long redone = Recovery.redo(reader, analysis, pool);
@@ -135,6 +211,9 @@ public final class Store implements AutoCloseable {
             this.largeObjects = new LargeObjects(pool, extents, addresses);
             this.roots = new RootDirectory(pool, extents);
             this.checkpointer = new Checkpointer(pool, lw, txns, io, ctlPath);
+            if (mf != null) {
+                mf.reserveThrough(extents.pageCount()); // every page of the volume is reachable through the view
+            }
             if (extents.pageCount() <= 1) {
                 txns.begin();
                 extents.bootstrap();
@@ -145,6 +224,7 @@ public final class Store implements AutoCloseable {
             ok = true;
         } finally {
             if (!ok) {
+                closeQuietly(mf);
                 closeQuietly(lw);
                 closeQuietly(reader);
                 closeQuietly(dw);
@@ -212,6 +292,92 @@ public final class Store implements AutoCloseable {
         return addresses.arenaBase();
     }
 
+    /**
+     * The application view of the arena (MAPPED mode): the object at store reference {@code a} lives at
+     * offset {@code a - arenaBase()}. Plain loads and stores through it fault pages in and capture
+     * pre-images in the C fault path; they are logged at commit like the store's own writes. The
+     * segment is bounded to the arena (a wild offset throws IndexOutOfBoundsException) and shared by all
+     * threads of the process; it becomes unusable when the store is closed.
+     *
+     * <p>Rules: access it only inside a transaction (a fault outside one is refused); call {@link
+     * #checkPending()} per operation or object - not per field - to learn of refused faults (a refused
+     * access reads zeros and its stores are dropped); stop storing through it before {@code commit} or
+     * {@code abort} returns control to another thread; never pass its addresses to native code or
+     * system calls.
+     *
+     * @throws StoreException in EXPLICIT mode (there is no application view)
+     */
+    public MemorySegment view() {
+        if (mappedFrames == null) {
+            throw new StoreException("store " + dir + " runs with FramesMode.EXPLICIT: there is no application view;"
+                    + " open it with FramesMode.MAPPED (the default)");
+        }
+        return mappedFrames.arena().view();
+    }
+
+    /**
+     * Throws {@link PageFaultRefusedException} if the data plane refused a fault on the view since the
+     * last check, dooming the running transaction (it can then only be aborted). Costs one acquire load
+     * when nothing is pending. Transactions also check at begin, at every operation and at commit.
+     */
+    public void checkPending() {
+        if (mappedFrames == null || !mappedFrames.arena().hasPending()) {
+            return;
+        }
+        latch.lock();
+        try {
+            takePending();
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    /** Whether a refusal is waiting (one acquire load). */
+    boolean hasPendingRefusal() {
+        return mappedFrames != null && mappedFrames.arena().hasPending();
+    }
+
+    /** Takes one pending refusal (latch held): dooms the running transaction and throws the typed form. */
+    void takePending() {
+        assert latch.isHeldByCurrentThread();
+        if (mappedFrames == null) {
+            return;
+        }
+        try {
+            mappedFrames.arena().checkPending();
+        } catch (FaultRefusedException e) {
+            mappedFrames.noteRefused(e.frame());
+            long page = e.address() >= arenaBase() ? addresses.pageOf(e.address()) : e.page();
+            PageFaultRefusedException typed = new PageFaultRefusedException(e, page, dir.toString(), current != null);
+            if (current != null) {
+                current.doom(typed);
+            }
+            throw typed;
+        }
+    }
+
+    /** Drops the refusals still pending when a transaction ends by abort (its work is discarded anyway). */
+    void discardPending() {
+        for (int k = 0; k < 4096 && hasPendingRefusal(); k++) {
+            try {
+                mappedFrames.arena().checkPending();
+            } catch (FaultRefusedException e) {
+                mappedFrames.noteRefused(e.frame()); // belongs to the transaction being aborted
+            }
+        }
+    }
+
+    /** The application view leaves the transaction: any fault on it is refused from now on. */
+    void endViewTransaction() {
+        if (mappedFrames != null) {
+            mappedFrames.arena().transaction(false);
+        }
+    }
+
+    MappedFrames mappedFrames() {
+        return mappedFrames;
+    }
+
     public RecoveryStats recoveryStats() {
         return recovery;
     }
@@ -225,7 +391,14 @@ public final class Store implements AutoCloseable {
                 throw new StoreException(
                         "a transaction is already active on this store (one transaction per opened store)");
             }
+            if (mappedFrames != null) {
+                mappedFrames.repairRefused(); // no scratch page of an earlier refusal may swallow stores
+                takePending(); // a refusal outside any transaction surfaces here, before anything begins
+            }
             current = new Transaction(this, txns.begin());
+            if (mappedFrames != null) {
+                mappedFrames.arena().transaction(true);
+            }
             return current;
         } finally {
             latch.unlock();
@@ -236,6 +409,10 @@ public final class Store implements AutoCloseable {
         assert latch.isHeldByCurrentThread();
         if (current == t) {
             current = null;
+        }
+        if (mappedFrames != null) {
+            mappedFrames.arena().transaction(false);
+            mappedFrames.repairRefused();
         }
         objects.reset();
         extents.reset();

@@ -43,14 +43,33 @@ public final class Transaction implements AutoCloseable {
     <T> T read(Store.IoWork<T> work) {
         return store.run(() -> {
             checkActive();
+            checkRefusals();
             return work.run();
         });
+    }
+
+    /**
+     * A refused fault on the application view dooms the transaction (design notes section 2a): one
+     * acquire load when nothing is pending.
+     */
+    private void checkRefusals() {
+        if (store.hasPendingRefusal()) {
+            store.takePending();
+        }
+    }
+
+    /** Marks the transaction as failed: it can then only be aborted (commit aborts it and throws). */
+    void doom(RuntimeException cause) {
+        if (doomedBy == null) {
+            doomedBy = cause;
+        }
     }
 
     /** Runs an operation that may change pages; a failure dooms the transaction. */
     <T> T mutate(Store.IoWork<T> work) {
         return store.run(() -> {
             checkActive();
+            checkRefusals();
             if (doomedBy != null) {
                 throw new StoreException("transaction " + id + " failed earlier and can only be aborted", doomedBy);
             }
@@ -218,6 +237,16 @@ public final class Transaction implements AutoCloseable {
     public void commit() {
         store.run(() -> {
             checkActive();
+            // From here on a fault on the view is refused (no transaction), so no store can slip in
+            // unnoticed; then every refusal of this transaction is known before anything is logged.
+            store.endViewTransaction();
+            for (int k = 0; k < 4096 && store.hasPendingRefusal(); k++) {
+                try {
+                    store.takePending();
+                } catch (PageFaultRefusedException e) {
+                    doom(e);
+                }
+            }
             if (doomedBy != null) {
                 abortUnderLatch();
                 throw new StoreException(
@@ -242,6 +271,8 @@ public final class Transaction implements AutoCloseable {
 
     void abortUnderLatch() throws IOException {
         state = State.ABORTED;
+        store.endViewTransaction();
+        store.discardPending();
         try {
             store.txns.abort();
         } finally {

@@ -25,6 +25,8 @@ final class TxnLog implements BufferPool.Stealer {
     private final LogReader reader;
     private final PageDiff.Ranges ranges = new PageDiff.Ranges();
     private long txnId;
+    private MemorySegment preCopy;
+    private MemorySegment curCopy;
     private long firstLsn;
     private long lastLsn;
     private boolean active;
@@ -87,22 +89,31 @@ final class TxnLog implements BufferPool.Stealer {
         pool.noteLogged(pageId, lsn);
     }
 
-    /** Logs the transaction's changes and makes its COMMIT durable. */
+    /**
+     * Logs the transaction's changes and makes its COMMIT durable. Per page: copy the pre-image, end the
+     * dirty state (with store-native the page is write-protected again, so a later store faults and
+     * starts a new dirty period), then diff a {@linkplain PageFrames#stableImage stable image}: exactly
+     * the bytes up to the clean point are logged, never a store that raced with commit.
+     */
     void commit() throws IOException {
         PageFrames frames = pool.frames();
+        if (preCopy == null) {
+            preCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
+            curCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
+        }
         for (long p : frames.dirtyPages()) {
-            MemorySegment cur = frames.resident(p);
-            MemorySegment pre = frames.preImage(p);
-            PageDiff.diff(pre, cur, PageDiff.mergeGap(1), ranges);
+            preCopy.copyFrom(frames.preImage(p));
+            frames.clearDirty(p);
+            MemorySegment cur = frames.stableImage(p, curCopy);
+            PageDiff.diff(preCopy, cur, PageDiff.mergeGap(1), ranges);
             if (ranges.count > 0) {
                 byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
                 long lsn = appendForTxn(rec);
                 redoBytes += rec.length;
                 redoRecords++;
-                PageHeader.setLsn(cur, lsn);
+                PageHeader.setLsn(frames.resident(p), lsn);
                 pool.noteLogged(p, lsn);
             }
-            frames.clearDirty(p);
         }
         if (lastLsn != 0) {
             long lsn = appendForTxn(LogRecord.encodeCommit(txnId, lastLsn, System.currentTimeMillis()));

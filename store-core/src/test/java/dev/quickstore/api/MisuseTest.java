@@ -113,16 +113,19 @@ class MisuseTest {
     @Test
     void onePersistentStorePerProcess() throws Exception {
         try (PersistentStore s = PersistentStore.create(dir.resolve("a"))) {
-            IllegalStateException e =
-                    assertThrows(IllegalStateException.class, () -> PersistentStore.create(dir.resolve("b")));
-            assertTrue(e.getMessage().contains("one application view per process"), e.getMessage());
+            // refused by the mapped storage manager (arena base taken) or, in EXPLICIT mode, by the object API
+            RuntimeException e = assertThrows(RuntimeException.class, () -> PersistentStore.create(dir.resolve("b")));
+            assertTrue(
+                    e.getMessage().contains("already in use in this process")
+                            || e.getMessage().contains("one application view per process"),
+                    e.getMessage());
             try (ObjectTransaction tx = s.begin()) {
                 tx.create(Kinds.class).i(1);
                 tx.commit();
             }
         }
-        try (PersistentStore b = PersistentStore.open(dir.resolve("b"))) {
-            assertTrue(b.schema().isEmpty(), "the refused store was created, then closed cleanly");
+        try (PersistentStore c = PersistentStore.create(dir.resolve("c"))) {
+            assertTrue(c.schema().isEmpty(), "the refusal left nothing bound");
         }
     }
 

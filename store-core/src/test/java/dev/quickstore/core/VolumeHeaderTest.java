@@ -80,6 +80,17 @@ class VolumeHeaderTest {
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(enc, 4, enc.length - 4);
         assertEquals((int) crc.getValue(), b.getInt(0));
+        // store-native/src/test/c/test_volume.c decodes exactly these bytes with qs_volume.h
+        assertEquals(0xd4dda9da, b.getInt(0));
+        assertEquals(
+                "daa9ddd4010100000000000000000000" + "00000000000000000000000000000000"
+                        + "5153564f4c554d450200000000200000" + "08070605040302011817161514131211"
+                        + "00000000005a00001000000000000000" + "e8030000000000001000000000000000"
+                        + "03000000000000000400000000000000" + "00000000000000000000000000000000",
+                java.util.HexFormat.of().formatHex(enc, 0, 128));
+        for (int i = 128; i < enc.length; i++) {
+            assertEquals(0, enc[i], "byte " + i);
+        }
     }
 
     @Test

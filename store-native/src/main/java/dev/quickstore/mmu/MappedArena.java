@@ -367,13 +367,17 @@ public final class MappedArena implements AutoCloseable {
 
     /** The indices of all DIRTY frames, ascending. */
     public long[] dirtyFrames() {
+        return list(NativeCalls.DIRTY_LIST, "qs_dirty_list");
+    }
+
+    private long[] list(java.lang.invoke.MethodHandle call, String name) {
         long[] result = new long[0];
         try (Arena tmp = Arena.ofConfined()) {
             int batch = 1024;
             MemorySegment buf = tmp.allocate(JAVA_LONG, batch);
             long from = 0;
             for (; ; ) {
-                long n = (long) NativeCalls.DIRTY_LIST.invokeExact(handle, from, buf, (long) batch);
+                long n = (long) call.invokeExact(handle, from, buf, (long) batch);
                 int old = result.length;
                 result = Arrays.copyOf(result, old + (int) n);
                 for (int k = 0; k < n; k++) {
@@ -385,7 +389,7 @@ public final class MappedArena implements AutoCloseable {
                 from = result[result.length - 1] + 1;
             }
         } catch (Throwable t) {
-            throw NativeCalls.fail("qs_dirty_list", t);
+            throw NativeCalls.fail(name, t);
         }
     }
 
@@ -416,6 +420,69 @@ public final class MappedArena implements AutoCloseable {
             throw ArenaException.of("marking frame " + frame + " clean", -rc);
         }
         return rc == 1;
+    }
+
+    // ---- the store's own I/O through the alias view ------------------------------------------------
+
+    /**
+     * Installs a page the caller read and verified itself: {@code page} ({@link #frameSize()} bytes of
+     * native memory, never an application-view slice) is copied into the alias view, then the frame
+     * becomes readable and CLEAN. A REFUSED frame is repaired first. Returns true if installed, false if
+     * the frame was already resident (a fault loaded it meanwhile; its bytes are kept).
+     *
+     * @throws ArenaException if the frame is not reserved for a page or mprotect failed
+     */
+    public boolean install(long frame, MemorySegment page) {
+        Objects.checkFrame(frame, frameCount());
+        if (!page.isNative() || page.byteSize() < frameSize) {
+            throw new IllegalArgumentException("install needs " + frameSize + " bytes of native memory");
+        }
+        int rc;
+        try {
+            rc = (int) NativeCalls.INSTALL.invokeExact(handle, frame, page);
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_install", t);
+        }
+        if (rc < 0) {
+            throw ArenaException.of("installing frame " + frame, -rc);
+        }
+        return rc == 1;
+    }
+
+    /**
+     * The caller is about to write a resident frame through the {@linkplain #alias() alias view}
+     * (which never faults): captures its pre-image exactly as a write fault would and makes the
+     * application view writable. Returns true if captured, false if the frame was DIRTY already.
+     *
+     * @throws ArenaException if the frame is not resident or no pre-image slot could be mapped
+     */
+    public boolean markDirty(long frame) {
+        Objects.checkFrame(frame, frameCount());
+        int rc;
+        try {
+            rc = (int) NativeCalls.MARK_DIRTY.invokeExact(handle, frame);
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_mark_dirty", t);
+        }
+        if (rc < 0) {
+            throw ArenaException.of("marking frame " + frame + " dirty", -rc);
+        }
+        return rc == 1;
+    }
+
+    /** The indices of all resident (CLEAN or DIRTY) frames, ascending. */
+    public long[] residentFrameList() {
+        return list(NativeCalls.RESIDENT_LIST, "qs_resident_list");
+    }
+
+    /**
+     * Repairs REFUSED frames without losing bytes (unlike {@link #resetRefused}): a frame refused while
+     * resident becomes resident again (reprotected, so its next access takes a reference fault); others
+     * go back to RESERVED or FREE. Returns how many frames were repaired.
+     */
+    public long repairRefused(long first, long count) {
+        return checked("repairing frames " + first + "+" + count, () ->
+                (long) NativeCalls.REPAIR_REFUSED.invokeExact(handle, first, count));
     }
 
     // ---- pointer translation -------------------------------------------------------------------

@@ -67,6 +67,13 @@ final class NativeCalls {
     static final MethodHandle PREFETCH =
             h("qs_prefetch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
 
+    static final MethodHandle INSTALL = h("qs_install", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
+    static final MethodHandle MARK_DIRTY = h("qs_mark_dirty", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle RESIDENT_LIST =
+            h("qs_resident_list", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
+    static final MethodHandle REPAIR_REFUSED =
+            h("qs_repair_refused", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+
     static final MethodHandle SOURCE_OPEN_FILE =
             h("qs_source_open_file", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     static final MethodHandle CRC32C =

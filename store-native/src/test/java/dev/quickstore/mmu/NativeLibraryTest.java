@@ -11,7 +11,7 @@ class NativeLibraryTest {
     @Test
     void loadsTheLibraryBuiltByMavenAndChecksItsAbi() {
         assertTrue(Files.isRegularFile(NativeLibrary.path()), "library file " + NativeLibrary.path());
-        assertTrue(NativeLibrary.buildInfo().startsWith("libquickstore abi 2"), NativeLibrary.buildInfo());
+        assertTrue(NativeLibrary.buildInfo().startsWith("libquickstore abi 3"), NativeLibrary.buildInfo());
     }
 
     @Test
@@ -24,6 +24,6 @@ class NativeLibraryTest {
 
     @Test
     void abiVersionConstantMatchesTheLibrary() {
-        assertEquals(2, NativeLibrary.ABI_VERSION);
+        assertEquals(3, NativeLibrary.ABI_VERSION);
     }
 }

@@ -2,7 +2,9 @@ package dev.quickstore.api.internal;
 
 import dev.quickstore.core.CopyView;
 import dev.quickstore.core.Store;
+import dev.quickstore.core.StoreException;
 import dev.quickstore.core.Transaction;
+import java.lang.foreign.MemorySegment;
 
 /**
  * The small seam between the object API and the mechanism that makes a store's objects addressable: today a
@@ -29,6 +31,62 @@ public interface AppView extends AutoCloseable {
     /** Unbinds the process view. */
     @Override
     void close();
+
+    /**
+     * The store's own application view ({@code Store.view()}, MAPPED mode: pages faulted in by the MMU, write
+     * faults capture pre-images) when it has one, else the copying view (FramesMode.EXPLICIT).
+     */
+    static AppView of(Object owner, Store store) {
+        MemorySegment mapped;
+        try {
+            mapped = store.view();
+        } catch (StoreException explicitMode) {
+            return copying(owner, store);
+        }
+        return new Mapped(owner, store, mapped);
+    }
+
+    /** The MMU-driven view: nothing to copy, announce or write back; refused faults are checked at commit. */
+    final class Mapped implements AppView {
+        private final Object owner;
+        private final Store store;
+
+        Mapped(Object owner, Store store, MemorySegment view) {
+            this.owner = owner;
+            this.store = store;
+            View.bind(owner, view, store.arenaBase(), store.pageSize());
+        }
+
+        @Override
+        public void allocated(long ref, int size) {
+            // the storage manager zero-fills new objects in the page the view maps
+        }
+
+        @Override
+        public void allocatedLarge(long ref, long size) {
+            // idem
+        }
+
+        @Override
+        public void beforeCommit(Transaction tx) {
+            // stores through the view were captured by write faults; commit diffs those pages
+        }
+
+        @Override
+        public void afterAbort() {
+            // abort restored the pages the view maps
+        }
+
+        @Override
+        public void checkPending() {
+            store.checkPending();
+        }
+
+        @Override
+        public void close() {
+            View.unbind(owner);
+        }
+    }
 
     /** The copying view over {@code store}, bound to {@link View} on behalf of {@code owner}. */
     static AppView copying(Object owner, Store store) {

@@ -1,0 +1,285 @@
+package dev.quickstore.core;
+
+import dev.quickstore.mmu.FrameState;
+import dev.quickstore.mmu.MappedArena;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * {@link PageFrames} over store-native's {@link MappedArena}: the QuickStore design (White and DeWitt
+ * 1994, section 3) joined to the storage manager.
+ *
+ * <p><b>Identity placement.</b> Page p of the volume lives in frame p, at {@code arenaBase + p *
+ * pageSize} of the application view, so a store reference is the virtual address of its object. The
+ * arena is a large MAP_NORESERVE range (Options.arenaBytes, 64 GiB by default) placed at the volume
+ * header's preferred base; frames are reserved for the volume's pages with the volume file as their page
+ * source, so an application load of a page that is not resident is served by the C fault path
+ * ({@code pread} + CRC32C check) without Java.
+ *
+ * <p><b>Two ways in.</b> The store's own reads (allocator, slotted-page metadata, B+tree, large
+ * objects, roots, recovery) still go through {@link FileIO} and {@link Volume} (so the fault-injecting
+ * file layer of the tests sees them) and are {@linkplain MappedArena#install installed} through the
+ * alias view. The store's own writes go through the always-writable alias view too, after {@link
+ * #markDirty} asked native to capture the pre-image (one downcall, as a write fault would). Application
+ * stores through {@link MappedArena#view()} fault and are captured by the C handler with no Java
+ * involved. Either way the frame ends DIRTY with a native pre-image, so commit, steal and abort see one
+ * dirty set ({@link MappedArena#dirtyFrames()}).
+ *
+ * <p><b>Write-back images.</b> Application threads may store through the view at any time, so an image
+ * read from the alias for write-back could contain a store that is not logged. {@link #stableImage}
+ * copies the alias and then checks the frame: if it became DIRTY meanwhile, its pre-image - captured at
+ * that first store, before it landed - is exactly the clean image and is used instead.
+ *
+ * <p><b>Residency.</b> The data plane has no resident budget of its own here (it never evicts): the
+ * buffer pool's clock is the only evictor. Pages the fault path loaded by itself are adopted into the
+ * clock by {@link #adoptNativeLoads} when the pool needs room. Every method is one or a few downcalls;
+ * no native lock is held across a return to Java.
+ */
+final class MappedFrames implements PageFrames {
+    /** Frames reserved ahead when the volume grows past the reserved range. */
+    private static final long RESERVE_STEP = 1024;
+
+    private final MappedArena arena;
+    private final int pageSize;
+    private final int capacity;
+    private final MemorySegment alias;
+    private final Arena staging = Arena.ofShared();
+    private final MemorySegment stage;
+    private final int source;
+    /** Pages reported to the buffer pool's clock (installed by the store or adopted from the fault path). */
+    private final Set<Long> known = new HashSet<>();
+    /** Frames named by refusal records taken so far (they may lie beyond the reserved range). */
+    private final Set<Long> refused = new HashSet<>();
+
+    private long reservedUpTo;
+
+    private MappedFrames(MappedArena arena, int pageSize, int capacity, int source) {
+        this.arena = arena;
+        this.pageSize = pageSize;
+        this.capacity = capacity;
+        this.alias = arena.alias();
+        this.source = source;
+        this.stage = staging.allocate(pageSize, 4096);
+    }
+
+    /**
+     * Maps the arena at {@code base} and reserves the volume's first {@code pages} frames.
+     *
+     * @param volumeFile the volume as a file the native library can open, or {@code null} when the store
+     *     runs on an in-memory file layer (tests): the page source is then {@code /dev/null}, so a fault
+     *     on a page the store has not installed is refused (IO) instead of reading stale bytes
+     * @throws StoreException if the range at {@code base} is taken
+     */
+    static MappedFrames open(
+            Path volumeFile, int pageSize, int capacity, long base, long arenaBytes, long pages, String storeName) {
+        long size = Math.max(arenaBytes / pageSize, 1) * pageSize;
+        MappedArena a = MappedArena.open(size, pageSize, base);
+        boolean ok = false;
+        try {
+            if (base != 0 && !a.atPreferredBase()) {
+                throw new StoreException(String.format(
+                        "cannot map store %s at its preferred arena base 0x%x (%d MiB): that address range is"
+                                + " already in use in this process (another open store with the same base, or"
+                                + " another mapping). Store references are virtual addresses and relocation is not"
+                                + " implemented yet: close the other store first, open this one in another process,"
+                                + " or open with a smaller Options.arenaBytes if only the tail of the range is taken",
+                        storeName, base, size >> 20));
+            }
+            int src = a.addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
+            MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
+            f.reserveThrough(Math.max(pages, 1));
+            ok = true;
+            return f;
+        } finally {
+            if (!ok) {
+                a.close();
+            }
+        }
+    }
+
+    MappedArena arena() {
+        return arena;
+    }
+
+    long reservedPages() {
+        return reservedUpTo;
+    }
+
+    /** Reserves frames up to (excluding) {@code pages}, in steps, with the volume as page source. */
+    void reserveThrough(long pages) {
+        if (pages <= reservedUpTo) {
+            return;
+        }
+        if (pages > arena.frameCount()) {
+            throw new StoreException("the volume needs page " + (pages - 1) + " but the arena holds "
+                    + arena.frameCount() + " pages; reopen the store with a larger Options.arenaBytes");
+        }
+        long end = Math.min(arena.frameCount(), Math.max(pages, reservedUpTo + RESERVE_STEP));
+        arena.reserve(reservedUpTo, end - reservedUpTo, source, reservedUpTo);
+        reservedUpTo = end;
+    }
+
+    @Override
+    public int pageSize() {
+        return pageSize;
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Frames holding bytes, including those the fault path loaded for the application. */
+    @Override
+    public int residentCount() {
+        return (int) arena.residentFrames();
+    }
+
+    private MemorySegment slice(long pageId) {
+        return alias.asSlice(pageId * pageSize, pageSize);
+    }
+
+    /** The stable state of a frame: waits out the transient states (a fault takes microseconds). */
+    private FrameState stableState(long pageId) {
+        for (; ; ) {
+            FrameState s = arena.state(pageId);
+            if (s != FrameState.BUSY && s != FrameState.LOADING) {
+                return s;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public MemorySegment resident(long pageId) {
+        if (pageId < 0 || pageId >= reservedUpTo) {
+            return null;
+        }
+        FrameState s = stableState(pageId);
+        if (s == FrameState.REFUSED) {
+            arena.repairRefused(pageId, 1); // keeps the bytes of a frame refused while resident
+            s = stableState(pageId);
+        }
+        if (s != FrameState.CLEAN && s != FrameState.DIRTY) {
+            known.remove(pageId);
+            return null;
+        }
+        return slice(pageId);
+    }
+
+    @Override
+    public MemorySegment install(long pageId, MemorySegment image) {
+        reserveThrough(pageId + 1);
+        stage.copyFrom(image);
+        arena.install(pageId, stage); // false: a fault loaded the same page meanwhile; its bytes stay
+        known.add(pageId);
+        return slice(pageId);
+    }
+
+    @Override
+    public void evict(long pageId) {
+        known.remove(pageId);
+        arena.evict(pageId, 1, false); // a page that became DIRTY meanwhile stays (and is adopted again)
+    }
+
+    @Override
+    public void markDirty(long pageId) {
+        arena.markDirty(pageId);
+    }
+
+    @Override
+    public boolean isDirty(long pageId) {
+        return stableState(pageId) == FrameState.DIRTY;
+    }
+
+    @Override
+    public MemorySegment preImage(long pageId) {
+        MemorySegment p = arena.preimage(pageId);
+        return p.equals(MemorySegment.NULL) ? null : p;
+    }
+
+    @Override
+    public void rebasePreImage(long pageId) {
+        MemorySegment p = preImage(pageId);
+        assert p != null : "page " + pageId + " is not dirty";
+        p.copyFrom(slice(pageId));
+    }
+
+    @Override
+    public void clearDirty(long pageId) {
+        arena.markClean(pageId);
+    }
+
+    @Override
+    public long[] dirtyPages() {
+        return arena.dirtyFrames();
+    }
+
+    @Override
+    public MemorySegment stableImage(long pageId, MemorySegment buffer) {
+        MemorySegment img = buffer != null ? buffer : MemorySegment.ofArray(new byte[pageSize]);
+        img.copyFrom(slice(pageId));
+        for (; ; ) {
+            FrameState s = arena.state(pageId);
+            if (s == FrameState.DIRTY || s == FrameState.BUSY) {
+                MemorySegment pre = arena.preimage(pageId);
+                if (!pre.equals(MemorySegment.NULL)) {
+                    img.copyFrom(pre); // the first store after our clean point: its pre-image is the image
+                    return img;
+                }
+                if (s == FrameState.DIRTY) {
+                    return img;
+                }
+                Thread.onSpinWait(); // BUSY without a pre-image yet: no store has landed; re-check
+                continue;
+            }
+            return img;
+        }
+    }
+
+    @Override
+    public long[] adoptNativeLoads() {
+        if (arena.residentFrames() <= known.size()) {
+            return new long[0];
+        }
+        long[] all = arena.residentFrameList();
+        long[] fresh = new long[all.length];
+        int n = 0;
+        for (long p : all) {
+            if (known.add(p)) {
+                fresh[n++] = p;
+            }
+        }
+        return java.util.Arrays.copyOf(fresh, n);
+    }
+
+    /** Ends refusals: REFUSED frames get their shared mapping back without losing bytes. */
+    void repairRefused() {
+        if (reservedUpTo > 0) {
+            arena.repairRefused(0, reservedUpTo);
+        }
+        for (long f : refused) {
+            if (f >= reservedUpTo && f < arena.frameCount()) {
+                arena.repairRefused(f, 1);
+            }
+        }
+        refused.clear();
+    }
+
+    /** Remembers the frame of a refusal record so that {@link #repairRefused} reaches it. */
+    void noteRefused(long frame) {
+        refused.add(frame);
+    }
+
+    @Override
+    public void close() {
+        try {
+            arena.close();
+        } finally {
+            staging.close();
+        }
+    }
+}
