@@ -1,0 +1,182 @@
+package dev.quickstore.jmh.objects;
+
+import dev.quickstore.api.ObjectTransaction;
+import dev.quickstore.api.PersistentStore;
+import dev.quickstore.api.internal.View;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Reference following through generated persistent types versus the same structures as plain Java heap
+ * objects, in the same run (goal: persistent / heap &lt;= 1.15, design notes section 8). A linked list and a
+ * balanced binary tree of {@code n} nodes each are built, committed, and traversed hot inside one read
+ * transaction; every node's int field is summed. {@code persistentListAddresses} walks the same list by raw
+ * addresses through the view (no proxies): the floor the generated code can reach.
+ *
+ * <p>The persistent objects are read through the application view the object API is bound to (today the
+ * copying view of store-core; all pages resident, as in a hot run of the mapped view).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class ObjectTraversalBenchmark {
+    @Param({"100000"})
+    int n;
+
+    static final class HeapNode {
+        int value;
+        HeapNode next;
+    }
+
+    static final class HeapTree {
+        int key;
+        HeapTree left;
+        HeapTree right;
+    }
+
+    Path dir;
+    PersistentStore store;
+    ObjectTransaction tx;
+    PNode plist;
+    PTree ptree;
+    HeapNode hlist;
+    HeapTree htree;
+
+    @Setup(Level.Trial)
+    public void setup() throws IOException {
+        dir = Files.createTempDirectory("qs-objtrav-");
+        store = PersistentStore.create(dir.resolve("db"), PNode.class, PTree.class);
+        try (ObjectTransaction build = store.begin()) {
+            PNode head = build.create(PNode.class);
+            PNode prev = head;
+            for (int i = 1; i < n; i++) {
+                PNode node = build.create(PNode.class, prev);
+                node.value(i);
+                prev.next(node);
+                prev = node;
+            }
+            build.root("list", head);
+            build.root("tree", buildTree(build, 0, n - 1, null));
+            build.commit();
+        }
+        tx = store.begin();
+        plist = tx.root("list", PNode.class);
+        ptree = tx.root("tree", PTree.class);
+        hlist = new HeapNode();
+        HeapNode hp = hlist;
+        for (int i = 1; i < n; i++) {
+            HeapNode node = new HeapNode();
+            node.value = i;
+            hp.next = node;
+            hp = node;
+        }
+        htree = buildHeapTree(0, n - 1);
+        if (persistentList() != heapList() || persistentTree() != heapTree()) {
+            throw new IllegalStateException("persistent and heap structures differ");
+        }
+    }
+
+    private static PTree buildTree(ObjectTransaction t, int lo, int hi, PTree near) {
+        if (lo > hi) {
+            return null;
+        }
+        int mid = (lo + hi) >>> 1;
+        PTree node = t.create(PTree.class, near);
+        node.key(mid);
+        node.left(buildTree(t, lo, mid - 1, node));
+        node.right(buildTree(t, mid + 1, hi, node));
+        return node;
+    }
+
+    private static HeapTree buildHeapTree(int lo, int hi) {
+        if (lo > hi) {
+            return null;
+        }
+        int mid = (lo + hi) >>> 1;
+        HeapTree node = new HeapTree();
+        node.key = mid;
+        node.left = buildHeapTree(lo, mid - 1);
+        node.right = buildHeapTree(mid + 1, hi);
+        return node;
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        tx.close();
+        store.close();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    @Benchmark
+    public long heapList() {
+        long sum = 0;
+        for (HeapNode p = hlist; p != null; p = p.next) {
+            sum += p.value;
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public long persistentList() {
+        long sum = 0;
+        for (PNode p = plist; p != null; p = p.next()) {
+            sum += p.value();
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public long persistentListAddresses() {
+        MemorySegment seg = View.segment();
+        long base = View.base();
+        long sum = 0;
+        for (long a = tx.addressOf(plist); a != 0; a = seg.get(ValueLayout.JAVA_LONG, a - base + 8)) {
+            sum += seg.get(ValueLayout.JAVA_INT, a - base + 4);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public long heapTree() {
+        return sum(htree);
+    }
+
+    @Benchmark
+    public long persistentTree() {
+        return sum(ptree);
+    }
+
+    private static long sum(HeapTree t) {
+        return t == null ? 0 : t.key + sum(t.left) + sum(t.right);
+    }
+
+    private static long sum(PTree t) {
+        return t == null ? 0 : t.key() + sum(t.left()) + sum(t.right());
+    }
+}

@@ -1,0 +1,92 @@
+package dev.quickstore.api;
+
+import dev.quickstore.api.internal.Session;
+import dev.quickstore.api.internal.Types;
+import dev.quickstore.core.Transaction;
+
+/**
+ * A transaction of a {@link PersistentStore}: creates and looks up persistent objects, sets named roots,
+ * commits or aborts. {@link #close()} aborts unless committed. Proxies obtained in a transaction are usable
+ * until it ends; writing through one afterwards, or storing one into an object of another transaction,
+ * throws {@link dev.quickstore.core.StoreException} (reading afterwards is checked with
+ * {@code -Dqs.api.strict=true} only).
+ */
+public final class ObjectTransaction implements AutoCloseable {
+    private final Session session;
+
+    ObjectTransaction(Session session) {
+        this.session = session;
+    }
+
+    /** Creates a zero-filled object of {@code type} (fields 0, false, null, empty lists). */
+    public <T> T create(Class<T> type) {
+        return create(type, null);
+    }
+
+    /**
+     * Creates an object of {@code type} placed near {@code near} (an object of this transaction, or null):
+     * on its page when there is room, else in its extent (QuickStore's clustering hint).
+     */
+    public <T> T create(Class<T> type, Object near) {
+        return session.create(Types.of(type), near == null ? 0 : session.addressOf(near, true, "near"));
+    }
+
+    /** Sets (or, with null, removes) a named root. */
+    public void root(String name, Object object) {
+        session.checkWritable();
+        if (object == null) {
+            session.storeTransaction().removeRoot(name);
+        } else {
+            session.storeTransaction().setRoot(name, session.addressOf(object, true, "root " + name));
+        }
+    }
+
+    /**
+     * The object under a named root, or null.
+     *
+     * @throws ClassCastException if the root holds an object of another type
+     */
+    public <T> T root(String name, Class<T> type) {
+        session.checkReadable();
+        return session.get(session.storeTransaction().root(name), Types.of(type), "root '" + name + "'");
+    }
+
+    /** The object at a virtual address (as returned by {@link #addressOf}); checks it is a live {@code type}. */
+    public <T> T get(long address, Class<T> type) {
+        return session.get(address, Types.of(type), String.format("address 0x%x", address));
+    }
+
+    /** The virtual address of a persistent object (0 for null): its stored form, stable across runs. */
+    public long addressOf(Object object) {
+        return PersistentObject.addressOf(object);
+    }
+
+    /** Deletes an object and its out-of-line strings, byte arrays and reference arrays. */
+    public void delete(Object object) {
+        session.delete(object);
+    }
+
+    /** The storage manager's transaction underneath (indexes, raw objects). */
+    public Transaction storeTransaction() {
+        return session.storeTransaction();
+    }
+
+    public boolean isActive() {
+        return session.isActive();
+    }
+
+    public void commit() {
+        session.commit();
+    }
+
+    public void abort() {
+        session.abort();
+    }
+
+    @Override
+    public void close() {
+        if (session.isActive()) {
+            session.abort();
+        }
+    }
+}

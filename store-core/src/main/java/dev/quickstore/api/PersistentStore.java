@@ -1,0 +1,123 @@
+package dev.quickstore.api;
+
+import dev.quickstore.api.internal.AppView;
+import dev.quickstore.api.internal.Catalog;
+import dev.quickstore.api.internal.Session;
+import dev.quickstore.api.internal.Types;
+import dev.quickstore.core.Store;
+import dev.quickstore.core.StoreException;
+import dev.quickstore.core.Transaction;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A store of persistent objects: the object API over the storage manager ({@link Store}).
+ *
+ * <pre>{@code
+ * try (var db = PersistentStore.open(dir, Part.class)) {
+ *     try (var tx = db.begin()) {
+ *         Part p = tx.create(Part.class, null);
+ *         p.x(42);
+ *         tx.root("first", p);
+ *         tx.commit();
+ *     }
+ * }
+ * }</pre>
+ *
+ * One transaction at a time (the storage manager's rule), and one open persistent store per process: its
+ * objects are addressed through the process's single application view, as the mapped arena will be. The
+ * types passed to {@link #open} / {@link #create} are checked against the store's schema catalog at once
+ * (and added to it if new); other types are checked when first used.
+ */
+public final class PersistentStore implements AutoCloseable {
+    private final Store store;
+    private final AppView view;
+    private final Catalog catalog;
+    private Session current;
+    private boolean closed;
+
+    private PersistentStore(Store store, Class<?>[] types) {
+        this.store = store;
+        boolean ok = false;
+        AppView v = null;
+        try {
+            v = AppView.of(this, store);
+            this.view = v;
+            try (Transaction tx = store.begin()) {
+                this.catalog = Catalog.load(tx);
+            }
+            if (types.length > 0) {
+                try (ObjectTransaction tx = begin()) {
+                    for (Class<?> t : types) {
+                        catalog.ensure(Types.of(t));
+                    }
+                    tx.commit();
+                }
+            }
+            ok = true;
+        } finally {
+            if (!ok) {
+                if (v != null) {
+                    v.close();
+                }
+                try {
+                    store.close();
+                } catch (IOException | RuntimeException e) {
+                    // already failing: the original exception is the one to report
+                }
+            }
+        }
+    }
+
+    /** Creates a store in {@code dir} (which must not hold one) and registers {@code types}. */
+    public static PersistentStore create(Path dir, Class<?>... types) throws IOException {
+        return new PersistentStore(Store.create(dir), types);
+    }
+
+    /**
+     * Opens an existing store (running recovery if needed) and checks {@code types} against its catalog.
+     *
+     * @throws SchemaMismatchException if the store holds one of the types with another layout
+     */
+    public static PersistentStore open(Path dir, Class<?>... types) throws IOException {
+        return new PersistentStore(Store.open(dir), types);
+    }
+
+    /** Starts the store's transaction. */
+    public ObjectTransaction begin() {
+        if (closed) {
+            throw new StoreException("persistent store is closed");
+        }
+        Transaction tx = store.begin();
+        current = new Session(tx, view, catalog, store.pageSize());
+        return new ObjectTransaction(current);
+    }
+
+    /** The storage manager underneath (indexes, verify, checkpoint). */
+    public Store storageManager() {
+        return store;
+    }
+
+    /** The committed schema catalog: type name to record (type id, size, fields). */
+    public Map<String, Catalog.TypeRecord> schema() {
+        return catalog.types();
+    }
+
+    /** Aborts a running transaction, unbinds the application view and closes the store. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (current != null) {
+            current.storeClosing();
+        }
+        try {
+            view.close();
+        } finally {
+            store.close();
+        }
+    }
+}

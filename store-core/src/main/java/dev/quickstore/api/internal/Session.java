@@ -1,0 +1,230 @@
+package dev.quickstore.api.internal;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import dev.quickstore.api.PersistentObject;
+import dev.quickstore.core.StoreException;
+import dev.quickstore.core.Transaction;
+
+/**
+ * The run-time side of one object transaction: what generated accessors, {@link RefList} and
+ * {@code ObjectTransaction} call. Checks happen per operation (create, lookup, commit, a write, a reference
+ * passed in), never per field read unless {@link View#STRICT}.
+ */
+public final class Session {
+    private final Transaction tx;
+    private final AppView view;
+    private final Catalog catalog;
+    private final int maxSmall;
+    private boolean active = true;
+    private String endedAs;
+
+    public Session(Transaction tx, AppView view, Catalog catalog, int pageSize) {
+        this.tx = tx;
+        this.view = view;
+        this.catalog = catalog;
+        // docs/formats.md, slotted page: data from 40 + pageSize/64, a 4-byte slot, 8-byte units
+        this.maxSmall = (pageSize - (40 + pageSize / 64) - 4) & ~7;
+    }
+
+    public Transaction storeTransaction() {
+        return tx;
+    }
+
+    public boolean isActive() {
+        return active;
+    }
+
+    int maxSmall() {
+        return maxSmall;
+    }
+
+    private StoreException ended() {
+        return new StoreException("transaction " + tx.id() + " has " + endedAs
+                + "; persistent objects are usable only inside the transaction that obtained them"
+                + " (look them up again in a new transaction)");
+    }
+
+    /** Called by generated getters in strict mode. */
+    public void checkReadable() {
+        if (!active) {
+            throw ended();
+        }
+    }
+
+    /** Called by every generated setter and list mutation. */
+    public void checkWritable() {
+        if (!active) {
+            throw ended();
+        }
+    }
+
+    /** The address to store for {@code value} in a reference field (or list) of this session's object. */
+    public long addressOf(Object value, boolean rightType, String field) {
+        if (value == null) {
+            return 0;
+        }
+        if (!(value instanceof PersistentObject p)) {
+            throw new IllegalArgumentException(
+                    value.getClass().getName() + " is not a persistent object (field " + field + ")");
+        }
+        if (!rightType) {
+            throw new IllegalArgumentException("field " + field + " cannot hold a " + value);
+        }
+        Session other = PersistentObject.sessionOf(p);
+        if (other != this) {
+            throw new StoreException(value + " belongs to transaction " + other.tx.id()
+                    + (other.active ? "" : " (" + other.endedAs + ")") + ", not to transaction " + tx.id()
+                    + "; look it up again in this transaction");
+        }
+        return PersistentObject.addressOf(p);
+    }
+
+    long allocate(int size, long near, int[] pointerOffsets) {
+        long a = tx.allocate(size, near, pointerOffsets);
+        view.allocated(a, size);
+        return a;
+    }
+
+    long allocateLarge(long size, long near) {
+        long a = tx.allocateLarge(size, near);
+        view.allocatedLarge(a, size);
+        return a;
+    }
+
+    void freeBlob(long a) {
+        if (Blobs.isLarge(a)) {
+            tx.deleteLarge(a);
+        } else {
+            tx.delete(a);
+        }
+    }
+
+    public void setString(long owner, long offset, CharSequence value) {
+        checkWritable();
+        long slot = owner - View.base() + offset;
+        long old = View.segment().get(JAVA_LONG, slot);
+        long now = value == null ? 0 : Blobs.writeText(this, owner, value);
+        View.segment().set(JAVA_LONG, slot, now);
+        if (old != 0) {
+            freeBlob(old);
+        }
+    }
+
+    public void setBytes(long owner, long offset, byte[] value) {
+        checkWritable();
+        long slot = owner - View.base() + offset;
+        long old = View.segment().get(JAVA_LONG, slot);
+        long now = value == null ? 0 : Blobs.write(this, owner, Blobs.BYTES, value);
+        View.segment().set(JAVA_LONG, slot, now);
+        if (old != 0) {
+            freeBlob(old);
+        }
+    }
+
+    // ---- object operations (ObjectTransaction) ----
+
+    public <T> T create(TypeDescriptor<T> type, long near) {
+        checkWritable();
+        catalog.ensure(type);
+        long a = allocate(type.size(), near, type.pointerOffsetsShared());
+        View.segment().set(JAVA_INT, a - View.base(), type.tag());
+        return type.create(this, a);
+    }
+
+    /** The object at {@code address} as a {@code type}; checks that it is a live object of that type. */
+    public <T> T get(long address, TypeDescriptor<T> type, String what) {
+        checkReadable();
+        if (address == 0) {
+            return null;
+        }
+        catalog.check(type);
+        try {
+            tx.sizeOf(address); // a live small object?
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + " is not a live persistent object: " + e.getMessage(), e);
+        }
+        int tag = View.segment().get(JAVA_INT, address - View.base());
+        if (tag != type.tag()) {
+            throw new ClassCastException(
+                    String.format("%s at 0x%x is a %s, not a %s", what, address, catalog.nameOfTag(tag), type.name()));
+        }
+        return type.create(this, address);
+    }
+
+    public void delete(Object object) {
+        checkWritable();
+        long a = addressOf(object, true, "delete");
+        int tag = View.segment().get(JAVA_INT, a - View.base());
+        TypeDescriptor<?> type = Types.byTag(tag);
+        if (type == null) {
+            throw new IllegalArgumentException(String.format("0x%x has unknown type tag 0x%x", a, tag));
+        }
+        for (FieldDescriptor f : type.fields()) {
+            long slot = a - View.base() + f.offset();
+            switch (f.kind()) {
+                case STRING, BYTES, LIST -> {
+                    long out = View.segment().get(JAVA_LONG, slot);
+                    if (out != 0) {
+                        if (f.kind() == FieldKind.LIST) {
+                            tx.delete(out);
+                        } else {
+                            freeBlob(out);
+                        }
+                    }
+                }
+                default -> {}
+            }
+        }
+        View.segment().set(JAVA_INT, a - View.base(), 0);
+        tx.delete(a);
+    }
+
+    public void commit() {
+        checkWritable();
+        boolean done = false;
+        try {
+            catalog.flush(this);
+            view.beforeCommit(tx);
+            view.checkPending();
+            tx.commit();
+            done = true;
+            end("committed");
+            catalog.committed();
+        } finally {
+            if (!done) {
+                end("aborted (its commit failed)");
+                if (tx.isActive()) {
+                    tx.abort();
+                }
+                view.afterAbort();
+                catalog.rolledBack();
+            }
+        }
+    }
+
+    public void abort() {
+        checkWritable();
+        end("aborted");
+        try {
+            tx.abort();
+        } finally {
+            view.afterAbort();
+            catalog.rolledBack();
+        }
+    }
+
+    /** The store is closing: a running transaction is aborted by it. */
+    public void storeClosing() {
+        if (active) {
+            end("ended: its store was closed");
+            catalog.rolledBack();
+        }
+    }
+
+    private void end(String how) {
+        active = false;
+        endedAs = how;
+    }
+}
