@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * One section of {@code qs info}: a name (the JSON key and text heading) and what it shows. The sections
- * are listed in {@link #ALL}; the schema catalog (persistent object API) adds its section there once the
- * store has a catalog to read.
+ * are listed in {@link #ALL}; "schema" lists the types of the store's schema catalog (persistent object
+ * API; empty for a store without one).
  */
 interface InfoSection {
     String name();
@@ -37,5 +37,6 @@ interface InfoSection {
             of("space", StoreInspector::space),
             of("roots", i -> Text.addresses(i, i.roots())),
             of("indexes", StoreInspector::indexes),
+            of("schema", i -> SchemaDecoder.read(i).describeTypes()),
             of("log", StoreInspector::logState));
 }

@@ -21,8 +21,8 @@ import picocli.CommandLine.Spec;
             "Show one object: page, slot, size, its bytes in hex, and its pointer fields (from the page's",
             "pointer map) as addresses with the page they point into. Read-only.",
             "REF is an address (0x5a0000020150 or decimal) or PAGE:SLOT of a slotted page.",
-            "Typed field decoding needs the schema catalog (persistent object API); until a store has one,",
-            "the fields are shown as raw bytes."
+            "When the store has a schema catalog (objects made through the persistent object API), the",
+            "object's type is found from its type tag and every field is decoded by name."
         },
         footer = {
             "",
@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
         })
 final class ObjectCommand implements Callable<Integer> {
     static final String TYPED_DECODING = "typed field decoding needs the schema catalog (not in this store yet)";
+    static final String UNKNOWN_TAG = "no type in the schema catalog has this object's type tag";
 
     @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
     Path dir;
@@ -62,11 +63,31 @@ final class ObjectCommand implements Callable<Integer> {
         try (StoreInspector in = StoreInspector.open(dir)) {
             ObjectView o = in.object(Refs.parse(in, ref));
             byte[] bytes = in.objectBytes(o, maxBytes);
+            SchemaDecoder schema = SchemaDecoder.read(in);
+            String typeName = null;
+            Map<String, Object> fields = null;
+            String note = TYPED_DECODING;
+            if (schema.present() && o.kind().equals("small")) {
+                byte[] whole = in.objectBytes(o, (int) o.length());
+                var type = schema.typeOf(whole);
+                if (type.isPresent()) {
+                    typeName = type.get().name();
+                    fields = schema.decode(type.get(), whole);
+                    note = null;
+                } else {
+                    note = UNKNOWN_TAG;
+                }
+            }
             if (json) {
                 Map<String, Object> m = Json.MAPPER.convertValue(o, Json.MAP);
                 m.put("hex", HexFormat.of().formatHex(bytes));
                 m.put("truncated", bytes.length < o.length());
-                m.put("typedFields", TYPED_DECODING);
+                if (fields != null) {
+                    m.put("type", typeName);
+                    m.put("fields", fields);
+                } else {
+                    m.put("typedFields", note);
+                }
                 out.println(Json.object(m));
                 return ExitCodes.OK;
             }
@@ -81,7 +102,14 @@ final class ObjectCommand implements Callable<Integer> {
                 head.put("pages", o.pages());
             }
             head.put("length", o.length());
+            if (typeName != null) {
+                head.put("type", typeName);
+            }
             Text.print(out, head);
+            if (fields != null) {
+                out.println("fields:");
+                fields.forEach((k, v) -> out.printf("  %-20s %s%n", k, v));
+            }
             out.println("pointer fields:" + (o.pointers().isEmpty() ? " none" : ""));
             for (ObjectView.PointerField f : o.pointers()) {
                 out.printf(
@@ -94,7 +122,9 @@ final class ObjectCommand implements Callable<Integer> {
             }
             out.println("bytes" + (bytes.length < o.length() ? " (first " + bytes.length + ")" : "") + ":");
             Text.hexDump(out, bytes, 0);
-            out.println("note: " + TYPED_DECODING);
+            if (note != null) {
+                out.println("note: " + note);
+            }
         }
         return ExitCodes.OK;
     }

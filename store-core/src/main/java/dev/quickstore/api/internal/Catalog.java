@@ -228,6 +228,36 @@ public final class Catalog {
         return bytes.toByteArray();
     }
 
+    /**
+     * Decodes the catalog from the raw bytes of its blob object (the {@link Blobs} header, then the
+     * encoding above), as a tool reads it from the files without opening the store.
+     *
+     * @param at the blob's address, for error messages
+     * @throws StoreFormatException when the header or the encoding is damaged
+     */
+    public static List<TypeRecord> fromBlobBytes(byte[] blob, long at) {
+        if (blob.length < Blobs.HEADER) {
+            throw new StoreFormatException(
+                    String.format("schema catalog at 0x%x", at),
+                    -1,
+                    0,
+                    "blob header",
+                    Blobs.HEADER + " bytes",
+                    blob.length + " bytes");
+        }
+        int len = (blob[0] & 0xff) | (blob[1] & 0xff) << 8 | (blob[2] & 0xff) << 16 | (blob[3] & 0xff) << 24;
+        if (len < 0 || Blobs.HEADER + (long) len > blob.length) {
+            throw new StoreFormatException(
+                    String.format("schema catalog at 0x%x", at),
+                    -1,
+                    0,
+                    "blob length",
+                    "at most " + (blob.length - Blobs.HEADER),
+                    Integer.toString(len));
+        }
+        return decode(java.util.Arrays.copyOfRange(blob, Blobs.HEADER, Blobs.HEADER + len), at);
+    }
+
     static List<TypeRecord> decode(byte[] b, long at) {
         String where = String.format("schema catalog at 0x%x", at);
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(b))) {
