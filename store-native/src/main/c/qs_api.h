@@ -52,8 +52,8 @@ int64_t qs_repair_refused(struct qs_arena *a, uint64_t first, uint64_t n);
 /* sources, checksums, translation, counters, signals */
 int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset);
 uint32_t qs_crc32c(const void *p, uint64_t n);
-uint32_t qs_crc32c_impl(const void *p, uint64_t n, int hw);
-int qs_crc32c_has_hw(void);
+uint32_t qs_crc32c_impl(const void *p, uint64_t n, int impl); /* 0 table, 1 default dispatch, 2 SSE4.2 one stream */
+int qs_crc32c_has_hw(void); /* 0 table only, 1 SSE4.2, 2 SSE4.2 + PCLMUL (three streams) */
 int qs_page_check(const void *page, uint64_t n);
 int qs_xlate_table_add(struct qs_arena *a, const uint64_t *lo, const uint64_t *hi, const int64_t *delta, uint32_t n);
 int qs_frame_set_relocation(struct qs_arena *a, uint64_t i, const uint8_t *bitmap, int table);

@@ -38,7 +38,12 @@ import org.openjdk.jmh.annotations.Warmup;
  *       goal ratio &lt;= 2; {@link #readFaultFreshMemory} is the same fault when eviction freed the
  *       frame's memory, so pread has to allocate and zero it;
  *   <li>{@link #writeFault} (8 KiB pre-image copy + mprotect RW on a clean frame) vs {@link
- *       #bareWriteFault} (signal + 8 KiB copy + mprotect RW): goal ratio &lt;= 1.5;
+ *       #bareWriteFault} (signal + 8 KiB copy + mprotect RW): goal ratio &lt;= 1.5. A CLEAN frame is
+ *       PROT_READ while the bare frames start PROT_NONE, and the kernel charges about 1 us more for a
+ *       write fault + mprotect RW on a readable page; so two like-for-like pairs as well: {@link
+ *       #writeFaultReprotected} (clean frames after reprotectAll, PROT_NONE) vs {@link
+ *       #bareWriteFault}, and {@link #writeFault} vs {@link #bareWriteFaultReadable} (bare frames
+ *       PROT_READ);
  *   <li>{@link #reprotectAll} (whole-arena reprotection of {@value #RESIDENT} resident frames), per
  *       resident frame, vs {@link #bareReprotectAll} (one mprotect NONE over the same populated
  *       range).
@@ -328,6 +333,108 @@ public class FaultBenchmark {
             arena.close();
             expect("bare writeFaults", ops, c.writeFaults() - start.writeFaults());
             expect("bare readFaults", 0, c.readFaults() - start.readFaults());
+        }
+    }
+
+    /**
+     * Store arena whose BATCH frames are resident, CLEAN and reprotected to PROT_NONE by {@code
+     * reprotectAll()} before each invocation: the write fault starts from PROT_NONE like {@link
+     * BareWrite}'s (one fault: pre-image + mprotect RW, counted as a write fault).
+     */
+    @State(Scope.Thread)
+    public static class StoreWriteReprotected {
+        MappedArena arena;
+        MemorySegment view;
+        FaultCounters start;
+        long ops;
+
+        @Setup(Level.Trial)
+        public void open(PageFile pages) {
+            arena = pages.openStore(BATCH);
+            view = arena.view();
+            for (int f = 0; f < BATCH; f++) {
+                arena.prefetch(f);
+            }
+            start = arena.counters();
+        }
+
+        @Setup(Level.Invocation)
+        public void arm() {
+            if (ops > 0) {
+                for (int f = 0; f < BATCH; f++) {
+                    if (!arena.markClean(f)) {
+                        throw new IllegalStateException("FaultBenchmark is invalid: frame " + f + " was not dirtied");
+                    }
+                }
+            }
+            expect("frames reprotected", BATCH, arena.reprotectAll());
+            ops += BATCH;
+        }
+
+        @TearDown(Level.Trial)
+        public void check() {
+            FaultCounters c = arena.counters();
+            arena.close();
+            expect("writeFaults", ops, c.writeFaults() - start.writeFaults());
+            expect("preimageBytes", ops * FS, c.preimageBytes() - start.preimageBytes());
+            expect("readFaults", 0, c.readFaults() - start.readFaults());
+            expect("referenceFaults", 0, c.referenceFaults() - start.referenceFaults());
+            expect("spuriousFaults", 0, c.spuriousFaults() - start.spuriousFaults());
+            expect("waits", 0, c.waits() - start.waits());
+            expect("refusals", 0, c.refusals() - start.refusals());
+        }
+    }
+
+    /**
+     * Baseline arena whose frames are made readable (one bare read fault each, not timed) before each
+     * invocation: the write fault starts from PROT_READ like {@link StoreWrite}'s CLEAN frames.
+     */
+    @State(Scope.Thread)
+    public static class BareWriteReadable {
+        MappedArena arena;
+        MemorySegment view;
+        FaultCounters start;
+        long ops;
+
+        @Setup(Level.Trial)
+        public void open() {
+            arena = MappedArena.openBaseline((long) (BATCH + 1) * FS, FS);
+            view = arena.view();
+            arena.alias().fill((byte) 1);
+            start = arena.counters();
+        }
+
+        @Setup(Level.Invocation)
+        public void arm() {
+            arena.reprotectAll();
+            sum(view, BATCH); // one bare read fault per frame: PROT_READ
+            ops += BATCH;
+        }
+
+        @TearDown(Level.Trial)
+        public void check() {
+            FaultCounters c = arena.counters();
+            arena.close();
+            expect("bare writeFaults", ops, c.writeFaults() - start.writeFaults());
+            expect("bare readFaults in setup", ops, c.readFaults() - start.readFaults());
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void writeFaultReprotected(StoreWriteReprotected s) {
+        MemorySegment v = s.view;
+        for (long f = 0; f < BATCH; f++) {
+            v.set(JAVA_LONG, f * FS + 8, f);
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void bareWriteFaultReadable(BareWriteReadable s) {
+        MemorySegment v = s.view;
+        for (long f = 0; f < BATCH; f++) {
+            v.set(JAVA_LONG, f * FS + 8, f);
         }
     }
 
