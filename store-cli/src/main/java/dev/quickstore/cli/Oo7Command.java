@@ -5,13 +5,22 @@ import dev.quickstore.oo7.Oo7Builder;
 import dev.quickstore.oo7.Oo7Config;
 import dev.quickstore.oo7.Oo7Operation;
 import dev.quickstore.oo7.Oo7Operations;
+import dev.quickstore.oo7.Oo7Store;
 import dev.quickstore.oo7.heap.HeapOo7Store;
+import dev.quickstore.oo7.mapped.MappedOo7Store;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Reader;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,7 +32,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description =
                 "The OO7 benchmark: build a database and run its traversals, queries and structural modifications.",
-        subcommands = {Oo7Command.Run.class})
+        subcommands = {Oo7Command.Run.class, Oo7Command.Build.class})
 final class Oo7Command implements Runnable {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -42,33 +51,40 @@ final class Oo7Command implements Runnable {
         }
     }
 
-    /** The systems OO7 can run on; the mapped store joins when the persistent object API lands. */
+    /** The systems OO7 runs on. */
     enum SystemUnderTest {
         /** The OO7 model as plain Java heap objects: the transient baseline. */
-        heap
+        heap,
+        /** The mapped persistent store (QuickStore/J): generated objects in the memory-mapped arena. */
+        qs
+    }
+
+    /** The file in a store directory built by {@code qs oo7 build} that records the size and seed. */
+    static final String DESCRIPTION_FILE = "oo7.properties";
+
+    static Oo7Builder.Progress progress(PrintWriter err, Oo7Config config, String system) {
+        return (phase, done, total) -> {
+            if (done == total || done % Math.max(1, total / 10) == 0) {
+                err.printf(Locale.ROOT, "building OO7 %s on %s: %s %d/%d%n", config.name(), system, phase, done, total);
+                err.flush();
+            }
+        };
+    }
+
+    static long build(Oo7Store store, Oo7Config config, long seed, PrintWriter err) {
+        long t0 = System.nanoTime();
+        new Oo7Builder(config, seed).build(store, progress(err, config, store.name()));
+        return System.nanoTime() - t0;
     }
 
     @Command(
-            name = "run",
+            name = "build",
             mixinStandardHelpOptions = true,
             description = {
-                "Build an OO7 database and run the benchmark operations; print a table of medians and spread.",
-                "Hot protocol: warm-up rounds, then measured rounds, in one process."
+                "Build an OO7 database into a new persistent store in DIR (for qs oo7 run --store DIR).",
             },
-            footer = {
-                "",
-                "Examples:",
-                "  qs oo7 run                                   small database, default operations",
-                "  qs oo7 run --size medium --reps 3",
-                "  qs oo7 run --ops T1,T6,Q5,T8 --csv oo7.csv --json oo7.json"
-            })
-    static final class Run implements Callable<Integer> {
-        @Option(
-                names = "--system",
-                defaultValue = "heap",
-                description = "system to measure: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
-        SystemUnderTest system;
-
+            footer = {"", "Examples:", "  qs oo7 build --size small /tmp/oo7-small"})
+    static final class Build implements Callable<Integer> {
         @Option(
                 names = "--size",
                 defaultValue = "small",
@@ -80,6 +96,85 @@ final class Oo7Command implements Runnable {
                 defaultValue = "42",
                 description = "random seed of the builder (default: ${DEFAULT-VALUE})")
         long seed;
+
+        @picocli.CommandLine.Parameters(index = "0", paramLabel = "DIR", description = "directory of the new store")
+        Path dir;
+
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            Oo7Config config = Oo7Config.named(size);
+            try (MappedOo7Store store = MappedOo7Store.create(dir, false)) {
+                long nanos = build(store, config, seed, err);
+                Properties p = new Properties();
+                p.setProperty("size", config.name());
+                p.setProperty("seed", Long.toString(seed));
+                try (Writer w = Files.newBufferedWriter(dir.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
+                    p.store(w, "OO7 database built by qs oo7 build");
+                }
+                out.printf(
+                        Locale.ROOT,
+                        "OO7 %s built in %s in %.1f ms (seed %d)%n",
+                        config.name(),
+                        dir,
+                        nanos / 1e6,
+                        seed);
+            }
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(
+            name = "run",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Build an OO7 database on each system and run the benchmark operations on all of them in one"
+                        + " process; print one table with the median time per system, the ratio to the first"
+                        + " system (the baseline) and the mapped store's faults and log bytes.",
+                "Protocol: cold rounds (qs only: the store is closed and reopened before every operation), warm-up"
+                        + " rounds alternating between the systems, then measured hot rounds of each system.",
+                "qs builds into a temporary store deleted at exit, or uses the database of --store DIR."
+            },
+            footer = {
+                "",
+                "Examples:",
+                "  qs oo7 run                                   small database, heap and qs, default operations",
+                "  qs oo7 run --system heap --size medium --reps 3",
+                "  qs oo7 run --ops T1,T6,Q5,T8 --csv oo7.csv --json oo7.json",
+                "  qs oo7 build /tmp/oo7 && qs oo7 run --store /tmp/oo7"
+            })
+    static final class Run implements Callable<Integer> {
+        @Option(
+                names = "--system",
+                defaultValue = "heap,qs",
+                split = ",",
+                description = "systems to measure, the first is the baseline: ${COMPLETION-CANDIDATES}"
+                        + " (default: ${DEFAULT-VALUE})")
+        List<SystemUnderTest> systems;
+
+        @Option(names = "--size", description = "small, medium or large (default: small, or the size of --store)")
+        String size;
+
+        @Option(
+                names = "--seed",
+                description = "random seed of the builder and the operations (default: 42, or the seed of --store)")
+        Long seed;
+
+        @Option(
+                names = "--store",
+                paramLabel = "DIR",
+                description = "run qs on the OO7 database built there by qs oo7 build (its updates persist)")
+        Path store;
+
+        @Option(
+                names = "--drop-caches",
+                description = "before each cold operation also sync and drop the OS page cache"
+                        + " (writes /proc/sys/vm/drop_caches: needs root)")
+        boolean dropCaches;
 
         @Option(names = "--reps", defaultValue = "5", description = "measured rounds (default: ${DEFAULT-VALUE})")
         int reps;
@@ -122,7 +217,26 @@ final class Oo7Command implements Runnable {
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            Oo7Config config = Oo7Config.named(size);
+            List<SystemUnderTest> list = List.copyOf(new LinkedHashSet<>(systems));
+            String storeSize = null;
+            Long storeSeed = null;
+            if (store != null) {
+                Properties p = new Properties();
+                try (Reader r = Files.newBufferedReader(store.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
+                    p.load(r);
+                }
+                storeSize = p.getProperty("size");
+                storeSeed = Long.parseLong(p.getProperty("seed"));
+                if (size != null && !Oo7Config.named(size).name().equals(storeSize)) {
+                    throw new IllegalArgumentException("--size " + size + ": " + store + " holds OO7 " + storeSize);
+                }
+                if (seed != null && !seed.equals(storeSeed)) {
+                    throw new IllegalArgumentException(
+                            "--seed " + seed + ": " + store + " was built with " + storeSeed);
+                }
+            }
+            Oo7Config config = Oo7Config.named(size != null ? size : storeSize != null ? storeSize : "small");
+            long seedValue = seed != null ? seed : storeSeed != null ? storeSeed : 42;
             Oo7Operations.Parameters params =
                     new Oo7Operations.Parameters(parse(Oo7Operations.T2Update.class, "--t2", t2), q4, sm1);
             List<Oo7Operation> operations = ops == null
@@ -131,40 +245,65 @@ final class Oo7Command implements Runnable {
                             .map(s -> parse(Oo7Operation.class, "--ops", s))
                             .toList();
             Oo7Benchmark.Options options = new Oo7Benchmark.Options(operations, reps, warmup);
-            try (HeapOo7Store store = new HeapOo7Store()) {
-                long t0 = System.nanoTime();
-                new Oo7Builder(config, seed).build(store, (phase, done, total) -> {
-                    if (done == total || done % Math.max(1, total / 10) == 0) {
-                        err.printf(
+            List<Oo7Store> stores = new ArrayList<>();
+            try {
+                List<Oo7Operations> runs = new ArrayList<>();
+                for (SystemUnderTest system : list) {
+                    Oo7Store s;
+                    String how;
+                    if (system == SystemUnderTest.heap) {
+                        s = new HeapOo7Store();
+                        stores.add(s);
+                        how = String.format(Locale.ROOT, "built in %.1f ms", build(s, config, seedValue, err) / 1e6);
+                    } else if (store != null) {
+                        s = MappedOo7Store.open(store, dropCaches);
+                        stores.add(s);
+                        how = "opened " + store;
+                    } else {
+                        MappedOo7Store m = MappedOo7Store.createTemporary(dropCaches);
+                        s = m;
+                        stores.add(s);
+                        how = String.format(
                                 Locale.ROOT,
-                                "\rbuilding OO7 %s on %s: %s %d/%d   ",
-                                config.name(),
-                                system,
-                                phase,
-                                done,
-                                total);
-                        err.flush();
+                                "built in %.1f ms in %s (temporary)",
+                                build(s, config, seedValue, err) / 1e6,
+                                m.dir());
                     }
-                });
-                err.println();
+                    out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), s.name(), how);
+                    runs.add(new Oo7Operations(s, config, seedValue, params));
+                }
                 out.printf(
                         Locale.ROOT,
-                        "OO7 %s on %s: built in %.1f ms (seed %d, %d warm-up + %d measured rounds)%n",
-                        config.name(),
-                        store.name(),
-                        (System.nanoTime() - t0) / 1e6,
-                        seed,
+                        "seed %d, T2 %s, Q4 %d, SM1 %d; %d cold (qs), %d warm-up, %d hot rounds%n",
+                        seedValue,
+                        params.t2Update().name().toLowerCase(Locale.ROOT),
+                        params.q4Lookups(),
+                        params.sm1Size(),
+                        reps,
                         warmup,
                         reps);
-                List<Oo7Benchmark.Result> results =
-                        Oo7Benchmark.run(new Oo7Operations(store, config, seed, params), options);
-                out.print(Oo7Benchmark.table(results));
+                out.flush();
+                Map<String, List<Oo7Benchmark.Result>> results = Oo7Benchmark.runAll(runs, options);
+                out.print(Oo7Benchmark.comparison(results));
+                for (Oo7Store s : stores) {
+                    if (s instanceof MappedOo7Store m && m.supportsCold()) {
+                        out.println(
+                                m.coldDropsOsCache()
+                                        ? "cold runs: store closed and reopened, OS page cache dropped"
+                                        : "cold runs: store closed and reopened; pages come from the OS page cache"
+                                                + (dropCaches ? " (dropping it was not permitted)" : "")
+                                                + " (--drop-caches drops it, as root)");
+                    }
+                }
                 if (csv != null) {
-                    Files.writeString(csv, Oo7Benchmark.csv(store.name(), config, results), StandardCharsets.UTF_8);
+                    Files.writeString(csv, Oo7Benchmark.csvAll(config, results), StandardCharsets.UTF_8);
                 }
                 if (json != null) {
-                    Files.writeString(
-                            json, Oo7Benchmark.json(store.name(), config, seed, results), StandardCharsets.UTF_8);
+                    Files.writeString(json, Oo7Benchmark.jsonAll(config, seedValue, results), StandardCharsets.UTF_8);
+                }
+            } finally {
+                for (Oo7Store s : stores) {
+                    s.close();
                 }
             }
             return ExitCodes.OK;

@@ -113,7 +113,57 @@ class QsCommandTest {
         assertTrue(r.out().lines().anyMatch(l -> l.matches("T6\\s+hot\\s+2187\\s.*")), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.matches("Q7\\s+hot\\s+10000\\s.*")), r.out());
         assertTrue(r.err().contains("building OO7 small on heap"), r.err());
-        assertTrue(Files.readString(csv).lines().count() >= 4, Files.readString(csv));
+        assertTrue(r.err().contains("building OO7 small on qs"), r.err());
+        assertTrue(r.out().contains("OO7 small on qs: built in"), r.out());
+        // hot rows carry both systems' medians and the ratio; cold rows exist for qs only
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*\\d+\\.\\d\\dx.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s+-\\s+-\\s.*")), r.out());
+        String csvText = Files.readString(csv);
+        assertTrue(csvText.lines().filter(l -> l.startsWith("heap,small,")).count() == 3, csvText);
+        assertTrue(csvText.lines().filter(l -> l.startsWith("qs,small,")).count() == 6, csvText);
+    }
+
+    @Test
+    void oo7BuildThenRunOnTheStoredDatabase() throws Exception {
+        Path db = tmp.resolve("oo7");
+        Run b = qs("oo7", "build", "--size", "small", db.toString());
+        assertEquals(0, b.code(), b.err());
+        assertTrue(b.out().contains("OO7 small built in"), b.out());
+        Run r = qs(
+                "oo7",
+                "run",
+                "--system",
+                "qs",
+                "--store",
+                db.toString(),
+                "--ops",
+                "T1,T2B",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--t2",
+                "increment");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("OO7 small on qs: opened " + db), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*")), r.out());
+        Run again = qs(
+                "oo7",
+                "run",
+                "--system",
+                "qs",
+                "--store",
+                db.toString(),
+                "--ops",
+                "T1",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--seed",
+                "7");
+        assertEquals(ExitCodes.USAGE, again.code(), again.out());
+        assertTrue(again.err().contains("was built with 42"), again.err());
     }
 
     @Test

@@ -56,6 +56,16 @@ public final class ObjectTransaction implements AutoCloseable {
         return session.get(address, Types.of(type), String.format("address 0x%x", address));
     }
 
+    /**
+     * The object at an address obtained from this store (a reference read earlier, an index entry), as a
+     * {@code type} or a subtype of it. Cheaper than {@link #get}: checks the type tag (a
+     * {@link ClassCastException} if it is not a {@code type}) but does not ask the storage manager whether
+     * the slot is live, so a stale address yields garbage rather than an exception.
+     */
+    public <T> T follow(long address, Class<T> type) {
+        return session.follow(address, Types.of(type));
+    }
+
     /** The virtual address of a persistent object (0 for null): its stored form, stable across runs. */
     public long addressOf(Object object) {
         return PersistentObject.addressOf(object);

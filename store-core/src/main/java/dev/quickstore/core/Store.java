@@ -1,5 +1,6 @@
 package dev.quickstore.core;
 
+import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.FaultRefusedException;
 import java.io.Closeable;
 import java.io.IOException;
@@ -374,6 +375,14 @@ public final class Store implements AutoCloseable {
         if (mappedFrames != null) {
             mappedFrames.arena().transaction(false);
         }
+    }
+
+    /**
+     * A snapshot of the mapped arena's fault-path counters (read and write faults, bytes read, pre-image
+     * bytes, time in the handler), cumulative since this store was opened; null in EXPLICIT mode.
+     */
+    public FaultCounters faultCounters() {
+        return mappedFrames == null ? null : mappedFrames.arena().counters();
     }
 
     MappedFrames mappedFrames() {

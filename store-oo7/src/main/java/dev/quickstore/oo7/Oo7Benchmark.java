@@ -158,6 +158,39 @@ public final class Oo7Benchmark {
         return results;
     }
 
+    /**
+     * Runs the protocol on several stores in one process, so that their ratios are taken in one run (design
+     * notes section 8): the cold phase of every store that supports one, then warm-up rounds that alternate
+     * between the stores (every store's classes pass through the shared OO7 code before anything hot is
+     * measured, so no store is measured with call-site profiles the other has not seen), then the hot phase of
+     * each store in turn. Returns each store's results (as {@link #run}) by {@link Oo7Store#name()}, in order.
+     */
+    public static Map<String, List<Result>> runAll(List<Oo7Operations> systems, Options options) {
+        Map<String, List<Result>> results = new LinkedHashMap<>();
+        for (Oo7Operations ops : systems) {
+            if (results.put(ops.store().name(), new ArrayList<>()) != null) {
+                throw new IllegalArgumentException(
+                        "two stores named " + ops.store().name());
+            }
+        }
+        for (Oo7Operations ops : systems) {
+            if (ops.store().supportsCold()) {
+                results.get(ops.store().name()).addAll(phase(ops, options, Phase.COLD, options.repetitions()));
+            }
+        }
+        for (int w = 0; w < options.warmups(); w++) {
+            for (Oo7Operations ops : systems) {
+                for (Oo7Operation op : options.operations()) {
+                    ops.run(op);
+                }
+            }
+        }
+        for (Oo7Operations ops : systems) {
+            results.get(ops.store().name()).addAll(phase(ops, options, Phase.HOT, options.repetitions()));
+        }
+        return results;
+    }
+
     private static List<Result> phase(Oo7Operations ops, Options options, Phase phase, int rounds) {
         Oo7Store store = ops.store();
         List<Oo7Operation> list = options.operations();
@@ -295,6 +328,156 @@ public final class Oo7Benchmark {
             sb.append("* count varied between runs (random operation); the last run's count is shown\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * One table for several stores: per operation and phase the median time of each store and, for every store
+     * after the first (the baseline), its ratio to the baseline's median of the same phase, then that store's
+     * counters (e.g. faults and log bytes). A phase the baseline did not run (cold, for the heap) shows "-".
+     */
+    public static String comparison(Map<String, List<Result>> bySystem) {
+        List<String> names = List.copyOf(bySystem.keySet());
+        String base = names.get(0);
+        Map<String, Result> index = new LinkedHashMap<>();
+        Set<String> rowKeys = new LinkedHashSet<>();
+        for (Phase phase : List.of(Phase.HOT, Phase.COLD)) { // the hot table first: the ratio of section 8
+            for (String n : names) {
+                for (Result r : bySystem.get(n)) {
+                    if (r.phase() == phase) {
+                        rowKeys.add(phase + "/" + r.operation());
+                    }
+                }
+            }
+        }
+        bySystem.forEach((n, rs) -> rs.forEach(r -> index.put(n + "/" + r.phase() + "/" + r.operation(), r)));
+        List<String> header = new ArrayList<>(List.of("op", "phase", "count"));
+        for (String n : names) {
+            header.add(n + " ms");
+            header.add(n + " min-max");
+        }
+        for (String n : names.subList(1, names.size())) {
+            header.add(n + "/" + base);
+        }
+        List<String> counterHeads = new ArrayList<>();
+        for (String n : names) {
+            List<String> keys = counterKeys(bySystem.get(n));
+            for (String k : COMPARED_COUNTERS) {
+                if (keys.contains(k)) {
+                    counterHeads.add(n + "/" + k);
+                }
+            }
+        }
+        header.addAll(
+                counterHeads.stream().map(h -> h.substring(h.indexOf('/') + 1)).toList());
+        List<String[]> rows = new ArrayList<>();
+        rows.add(header.toArray(String[]::new));
+        boolean unstable = false;
+        for (String key : rowKeys) {
+            String[] pk = key.split("/");
+            List<String> row = new ArrayList<>(List.of(pk[1], pk[0].toLowerCase(Locale.ROOT)));
+            String count = null;
+            for (String n : names) {
+                Result r = index.get(n + "/" + key);
+                if (r != null && count == null) {
+                    count = r.count() + (r.countStable() ? "" : "*");
+                    unstable |= !r.countStable();
+                }
+            }
+            row.add(count);
+            for (String n : names) {
+                Result r = index.get(n + "/" + key);
+                row.add(r == null ? "-" : ms(r.medianOpNanos()));
+                row.add(r == null ? "-" : ms(r.minOpNanos()) + "-" + ms(r.maxOpNanos()));
+            }
+            Result b = index.get(base + "/" + key);
+            for (String n : names.subList(1, names.size())) {
+                Result r = index.get(n + "/" + key);
+                row.add(
+                        r == null || b == null || b.medianOpNanos() == 0
+                                ? "-"
+                                : String.format(Locale.ROOT, "%.2fx", (double) r.medianOpNanos() / b.medianOpNanos()));
+            }
+            for (String h : counterHeads) {
+                int slash = h.indexOf('/');
+                Result r = index.get(h.substring(0, slash) + "/" + key);
+                row.add(r == null ? "-" : Long.toString(r.counters().getOrDefault(h.substring(slash + 1), 0L)));
+            }
+            rows.add(row.toArray(String[]::new));
+        }
+        StringBuilder sb = new StringBuilder(align(rows));
+        if (unstable) {
+            sb.append("* count varied between runs (random operation); the last run's count is shown\n");
+        }
+        return sb.toString();
+    }
+
+    /** Counters shown by {@link #comparison}: the fault and log figures of White and DeWitt 1994 section 5. */
+    static final List<String> COMPARED_COUNTERS = List.of("readFaults", "writeFaults", "logRecords", "logBytes");
+
+    private static String align(List<String[]> rows) {
+        int[] width = new int[rows.get(0).length];
+        for (String[] row : rows) {
+            for (int c = 0; c < row.length; c++) {
+                width[c] = Math.max(width[c], row[c].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < rows.size(); i++) {
+            String[] row = rows.get(i);
+            for (int c = 0; c < row.length; c++) {
+                String cell = row[c];
+                boolean left = c < 2;
+                String pad = " ".repeat(width[c] - cell.length());
+                sb.append(c == 0 ? "" : "  ").append(left ? cell + pad : pad + cell);
+            }
+            sb.append('\n');
+            if (i == 0) {
+                sb.append("-".repeat(Arrays.stream(width).sum() + 2 * (width.length - 1)))
+                        .append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** CSV of several stores' results ({@link #csv} with one header: the union of their counters). */
+    public static String csvAll(Oo7Config config, Map<String, List<Result>> bySystem) {
+        List<Result> all = new ArrayList<>();
+        bySystem.values().forEach(all::addAll);
+        List<String> keys = counterKeys(all);
+        StringBuilder sb = new StringBuilder(
+                "store,size,op,phase,count,count_stable,runs,median_ns,min_ns,max_ns,commit_median_ns");
+        keys.forEach(k -> sb.append(',').append(k));
+        sb.append('\n');
+        bySystem.forEach((store, results) -> {
+            for (Result r : results) {
+                sb.append(String.join(
+                        ",",
+                        store,
+                        config.name(),
+                        r.operation().name(),
+                        r.phase().name().toLowerCase(Locale.ROOT),
+                        Integer.toString(r.count()),
+                        Boolean.toString(r.countStable()),
+                        Integer.toString(r.opNanos.length),
+                        Long.toString(r.medianOpNanos()),
+                        Long.toString(r.minOpNanos()),
+                        Long.toString(r.maxOpNanos()),
+                        Long.toString(r.medianCommitNanos())));
+                keys.forEach(k -> sb.append(',').append(r.counters().getOrDefault(k, 0L)));
+                sb.append('\n');
+            }
+        });
+        return sb.toString();
+    }
+
+    /** A JSON array with one {@link #json} object per store. */
+    public static String jsonAll(Oo7Config config, long seed, Map<String, List<Result>> bySystem) {
+        StringBuilder sb = new StringBuilder("[");
+        int i = 0;
+        for (Map.Entry<String, List<Result>> e : bySystem.entrySet()) {
+            sb.append(i++ == 0 ? "" : ",").append(json(e.getKey(), config, seed, e.getValue()));
+        }
+        return sb.append("]\n").toString();
     }
 
     /** CSV with a header line; times in nanoseconds. */

@@ -7,7 +7,7 @@ package dev.quickstore.processor;
  * @param javaType the getter's declared type, as source text
  * @param setterParam the interface setter's parameter type, or null when the interface declares none
  * @param refType qualified name of the referenced persistent interface (REF, LIST), else ""
- * @param refImpl simple name of its generated class (REF, LIST), else ""
+ * @param refImpl qualified name of its generated class (REF, LIST), else ""
  */
 record FieldModel(
         String name,

@@ -57,6 +57,12 @@ record Layout(List<FieldModel> fields, int size, long typeId) {
         return new Layout(fields, size, typeId(qualifiedName, size, fields));
     }
 
+    /** The type tag stored in bytes 0..3 of every object: must match {@code TypeDescriptor.tag}. */
+    int tag() {
+        int t = (int) (typeId ^ (typeId >>> 32));
+        return t == 0 ? 1 : t;
+    }
+
     /**
      * FNV-1a (64 bit) of the canonical description {@code name|size|f1:KIND:offset:length:refType;...} with
      * fields in offset order. Must stay identical to {@code dev.quickstore.api.internal.TypeDescriptor}.

@@ -220,12 +220,12 @@ public final class PersistentProcessor extends AbstractProcessor {
                     TypeElement el =
                             (TypeElement) ((DeclaredType) dt.getTypeArguments().get(0)).asElement();
                     refType = el.getQualifiedName().toString();
-                    refImpl = implName(el);
+                    refImpl = qualifiedImplName(el);
                 } else if (isPersistent(t)) {
                     kind = Kind.REF;
                     TypeElement el = (TypeElement) dt.asElement();
                     refType = el.getQualifiedName().toString();
-                    refImpl = implName(el);
+                    refImpl = qualifiedImplName(el);
                 } else {
                     throw new ModelException(
                             "unsupported type " + t + " of " + name
@@ -280,6 +280,12 @@ public final class PersistentProcessor extends AbstractProcessor {
         String qn = type.getQualifiedName().toString();
         String rest = pkg.isEmpty() ? qn : qn.substring(pkg.length() + 1);
         return rest.replace('.', '$') + "$Impl";
+    }
+
+    /** {@code p.Outer.Node} becomes {@code p.Outer$Node$Impl}: usable in source from any package. */
+    static String qualifiedImplName(TypeElement type) {
+        String pkg = packageOf(type);
+        return pkg.isEmpty() ? implName(type) : pkg + "." + implName(type);
     }
 
     private void write(PersistentType model, TypeElement origin) throws IOException {

@@ -68,6 +68,10 @@ final class SourceWriter {
                     .append(f.offset())
                     .append(";\n");
         }
+        s.append(String.format(
+                "%n    /** The type tag (bytes 0..3 of every object of this type). */%n"
+                        + "    public static final int TAG = 0x%08x;%n",
+                l.tag()));
         s.append(
                 "\n    /** Layout, type id and factory; registered with the run time when this class initialises. */\n");
         s.append("    public static final TypeDescriptor<")
@@ -128,7 +132,10 @@ final class SourceWriter {
                         .append(f.length())
                         .append(");\n");
             case STRING ->
-                s.append("        return Accessors.getString(View.segment().get(JAVA_LONG, ")
+                s.append(
+                                f.javaType().equals("java.lang.CharSequence")
+                                        ? "        return Accessors.getText(View.segment().get(JAVA_LONG, "
+                                        : "        return Accessors.getString(View.segment().get(JAVA_LONG, ")
                         .append(AT)
                         .append(c)
                         .append("));\n");
@@ -141,9 +148,16 @@ final class SourceWriter {
                 s.append("        long a = View.segment().get(JAVA_LONG, ")
                         .append(AT)
                         .append(c)
-                        .append(");\n        return a == 0 ? null : new ")
+                        .append(");\n        if (a == 0) {\n            return null;\n        }\n")
+                        // polymorphic: the target's type tag picks the class; the declared type's own
+                        // class is the inlined fast path, a subtype goes through the descriptor's table
+                        .append("        return View.segment().get(JAVA_INT, a - View.base()) == ")
                         .append(f.refImpl())
-                        .append("(session, a);\n");
+                        .append(".TAG\n                ? new ")
+                        .append(f.refImpl())
+                        .append("(session, a)\n                : ")
+                        .append(f.refImpl())
+                        .append(".TYPE.resolve(session, a);\n");
             case LIST ->
                 s.append("        return new RefList<>(session, address + ")
                         .append(c)
@@ -199,7 +213,7 @@ final class SourceWriter {
                         .append(AT)
                         .append(c)
                         .append(", session.addressOf(value, value == null || value instanceof ")
-                        .append(f.refImpl())
+                        .append(f.refType())
                         .append(", \"")
                         .append(f.name())
                         .append("\"));\n");

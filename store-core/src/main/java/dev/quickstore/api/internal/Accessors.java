@@ -47,6 +47,11 @@ public final class Accessors {
         return blob == 0 ? null : Blobs.readString(blob);
     }
 
+    /** A {@code CharSequence} getter: a view over the stored text, no copy ({@link BlobText}). */
+    public static CharSequence getText(long blob) {
+        return blob == 0 ? null : new BlobText(blob);
+    }
+
     public static byte[] getBytes(long blob) {
         return blob == 0 ? null : Blobs.readBytes(blob);
     }

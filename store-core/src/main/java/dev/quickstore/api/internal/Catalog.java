@@ -101,6 +101,16 @@ public final class Catalog {
         pending.put(d.name(), TypeRecord.of(d));
     }
 
+    /** The catalogued type with this tag, or null. */
+    String typeNameOfTag(int tag) {
+        for (TypeRecord r : all()) {
+            if (TypeDescriptor.tag(r.id()) == tag) {
+                return r.name();
+            }
+        }
+        return null;
+    }
+
     String nameOfTag(int tag) {
         for (TypeRecord r : all()) {
             if (TypeDescriptor.tag(r.id()) == tag) {

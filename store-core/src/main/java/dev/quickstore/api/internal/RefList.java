@@ -66,7 +66,27 @@ public final class RefList<T> extends AbstractList<T> implements RandomAccess {
             throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
         }
         long a = View.segment().get(JAVA_LONG, arr - View.base() + HEADER + 8L * index);
-        return a == 0 ? null : element.create(session, a);
+        return a == 0 ? null : element.resolve(session, a);
+    }
+
+    /**
+     * The element being replaced or removed, as {@code set}/{@code remove} return it. It may have been deleted
+     * already (its tag zeroed): then it is a proxy of the declared element type, like any proxy of a deleted
+     * object, rather than a {@link ClassCastException} from {@link TypeDescriptor#resolve}.
+     */
+    private T old(int index) {
+        long arr = array();
+        int n = sizeOf(arr);
+        if (index < 0 || index >= n) {
+            throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
+        }
+        long a = View.segment().get(JAVA_LONG, arr - View.base() + HEADER + 8L * index);
+        if (a == 0) {
+            return null;
+        }
+        return View.segment().get(JAVA_INT, a - View.base()) == 0
+                ? element.create(session, a)
+                : element.resolve(session, a);
     }
 
     private long addressOf(T value) {
@@ -76,7 +96,7 @@ public final class RefList<T> extends AbstractList<T> implements RandomAccess {
     @Override
     public T set(int index, T value) {
         session.checkWritable();
-        T old = get(index);
+        T old = old(index);
         long at = array() - View.base() + HEADER + 8L * index;
         View.segment().set(JAVA_LONG, at, addressOf(value));
         return old;
@@ -138,7 +158,7 @@ public final class RefList<T> extends AbstractList<T> implements RandomAccess {
     @Override
     public T remove(int index) {
         session.checkWritable();
-        T old = get(index);
+        T old = old(index);
         long arr = array();
         int n = sizeOf(arr);
         long base = arr - View.base() + HEADER;

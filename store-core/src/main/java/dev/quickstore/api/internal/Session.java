@@ -40,6 +40,14 @@ public final class Session {
         return maxSmall;
     }
 
+    Catalog catalog() {
+        return catalog;
+    }
+
+    String nameOfTag(int tag) {
+        return catalog.nameOfTag(tag);
+    }
+
     private StoreException ended() {
         return new StoreException("transaction " + tx.id() + " has " + endedAs
                 + "; persistent objects are usable only inside the transaction that obtained them"
@@ -147,10 +155,24 @@ public final class Session {
         }
         int tag = View.segment().get(JAVA_INT, address - View.base());
         if (tag != type.tag()) {
-            throw new ClassCastException(
-                    String.format("%s at 0x%x is a %s, not a %s", what, address, catalog.nameOfTag(tag), type.name()));
+            TypeDescriptor<?> d = Types.byTag(tag, catalog, type.type().getClassLoader());
+            if (d == null || !type.type().isAssignableFrom(d.type())) {
+                throw new ClassCastException(String.format(
+                        "%s at 0x%x is a %s, not a %s", what, address, catalog.nameOfTag(tag), type.name()));
+            }
         }
-        return type.create(this, address);
+        return type.resolve(this, address);
+    }
+
+    /**
+     * The object at an address this store handed out (a stored reference, an index entry): the type tag is
+     * checked ({@link TypeDescriptor#resolve}), the slot is not validated against the storage manager.
+     */
+    public <T> T follow(long address, TypeDescriptor<T> type) {
+        if (View.STRICT) {
+            checkReadable();
+        }
+        return address == 0 ? null : type.resolve(this, address);
     }
 
     public void delete(Object object) {

@@ -1,5 +1,7 @@
 package dev.quickstore.api.internal;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -112,5 +114,29 @@ public final class TypeDescriptor<T> {
 
     public T create(Session session, long address) {
         return factory.create(session, address);
+    }
+
+    /**
+     * The proxy of the object at {@code address} (not 0), a {@code T} or a subtype of {@code T}: its type tag
+     * selects the generated class (polymorphic references, e.g. an {@code Assembly} field holding a
+     * {@code ComplexAssembly}). A tag of this very type is one compare; another goes through the registry's
+     * tag table (an array probe), loading the subtype's generated class once if needed.
+     *
+     * @throws ClassCastException if the object is neither a {@code T} nor of a subtype
+     */
+    public T resolve(Session session, long address) {
+        int t = View.segment().get(JAVA_INT, address - View.base());
+        if (t == tag) {
+            return factory.create(session, address);
+        }
+        TypeDescriptor<?> d = Types.byTag(t, session == null ? null : session.catalog(), type.getClassLoader());
+        if (d == null || !type.isAssignableFrom(d.type)) {
+            throw new ClassCastException(String.format(
+                    "object at 0x%x is a %s, not a %s",
+                    address,
+                    d != null ? d.name() : session == null ? "tag 0x" + Integer.toHexString(t) : session.nameOfTag(t),
+                    name()));
+        }
+        return type.cast(d.factory.create(session, address));
     }
 }

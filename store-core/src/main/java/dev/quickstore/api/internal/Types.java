@@ -12,16 +12,86 @@ public final class Types {
 
     private Types() {}
 
-    private static final ConcurrentHashMap<Integer, TypeDescriptor<?>> BY_TAG = new ConcurrentHashMap<>();
+    /**
+     * Loaded types by type tag: an open-addressing table (linear probing on the tag's low bits), replaced
+     * as a whole when a type registers (copy on write), so a lookup is a plain array walk without locks,
+     * boxing or hashing beyond a mask. Polymorphic references go through it for every subtype proxy.
+     */
+    private static volatile TypeDescriptor<?>[] byTag = new TypeDescriptor<?>[64];
 
-    static void register(Class<?> type, TypeDescriptor<?> d) {
+    static synchronized void register(Class<?> type, TypeDescriptor<?> d) {
         BY_CLASS.putIfAbsent(type, d);
-        BY_TAG.putIfAbsent(d.tag(), d);
+        if (byTag(d.tag()) != null) {
+            return;
+        }
+        TypeDescriptor<?>[] old = byTag;
+        int count = 1;
+        for (TypeDescriptor<?> e : old) {
+            count += e == null ? 0 : 1;
+        }
+        int cap = old.length;
+        while (count * 2 > cap) {
+            cap *= 2;
+        }
+        TypeDescriptor<?>[] table = new TypeDescriptor<?>[cap];
+        for (TypeDescriptor<?> e : old) {
+            if (e != null) {
+                put(table, e);
+            }
+        }
+        put(table, d);
+        byTag = table;
+    }
+
+    private static void put(TypeDescriptor<?>[] table, TypeDescriptor<?> d) {
+        int mask = table.length - 1;
+        int i = d.tag() & mask;
+        while (table[i] != null) {
+            i = (i + 1) & mask;
+        }
+        table[i] = d;
     }
 
     /** A registered (loaded) type by its type tag, or null. */
     static TypeDescriptor<?> byTag(int tag) {
-        return BY_TAG.get(tag);
+        TypeDescriptor<?>[] table = byTag;
+        int mask = table.length - 1;
+        for (int i = tag & mask; ; i = (i + 1) & mask) {
+            TypeDescriptor<?> d = table[i];
+            if (d == null || d.tag() == tag) {
+                return d;
+            }
+        }
+    }
+
+    /**
+     * The type of tag {@code tag}, loading its generated class if no object of it was seen yet in this
+     * process: the catalog names the interface, {@code loader} (the declared type's) loads {@code $Impl}.
+     * Null if the tag is not catalogued or the class cannot be loaded.
+     */
+    static TypeDescriptor<?> byTag(int tag, Catalog catalog, ClassLoader loader) {
+        TypeDescriptor<?> d = byTag(tag);
+        if (d != null || catalog == null) {
+            return d;
+        }
+        String name = catalog.typeNameOfTag(tag);
+        if (name == null) {
+            return null;
+        }
+        // the catalog holds canonical names (p.Outer.Node); the binary name of a nested type uses '$'
+        String binary = name;
+        while (true) {
+            try {
+                Class.forName(binary + "$Impl", true, loader);
+                return byTag(tag);
+            } catch (ClassNotFoundException e) {
+                int dot = binary.lastIndexOf('.');
+                if (dot < 0) {
+                    return null;
+                }
+                binary = binary.substring(0, dot) + '$' + binary.substring(dot + 1);
+            }
+        }
     }
 
     @SuppressWarnings("unchecked") // register() keys each descriptor by its own class

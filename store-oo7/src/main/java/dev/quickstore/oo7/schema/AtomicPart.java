@@ -1,5 +1,6 @@
 package dev.quickstore.oo7.schema;
 
+import dev.quickstore.api.Persistent;
 import java.util.List;
 
 /**
@@ -7,6 +8,7 @@ import java.util.List;
  * (see {@link dev.quickstore.oo7.Oo7Store#updateBuildDate}); {@code x} and {@code y} are the attributes T2
  * updates.
  */
+@Persistent
 public interface AtomicPart extends DesignObj {
     int x();
 

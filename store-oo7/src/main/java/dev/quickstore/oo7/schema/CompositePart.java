@@ -1,10 +1,12 @@
 package dev.quickstore.oo7.schema;
 
+import dev.quickstore.api.Persistent;
 import java.util.List;
 
 /**
  * An OO7 composite part: a graph of atomic parts with a root part and a document.
  */
+@Persistent
 public interface CompositePart extends DesignObj {
     Document documentation();
 

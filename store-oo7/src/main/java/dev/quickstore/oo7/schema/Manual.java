@@ -1,8 +1,11 @@
 package dev.quickstore.oo7.schema;
 
+import dev.quickstore.api.Persistent;
+
 /**
  * An OO7 manual: the large object of a module ({@code ManualSize} bytes: 100K small, 1M medium/large).
  */
+@Persistent
 public interface Manual {
     String title();
 

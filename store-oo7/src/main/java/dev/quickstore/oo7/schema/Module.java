@@ -1,8 +1,10 @@
 package dev.quickstore.oo7.schema;
 
+import dev.quickstore.api.Persistent;
 import java.util.List;
 
 /** An OO7 module: one assembly hierarchy with its manual. */
+@Persistent
 public interface Module extends DesignObj {
     Manual man();
 

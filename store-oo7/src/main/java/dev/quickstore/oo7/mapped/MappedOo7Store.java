@@ -1,0 +1,602 @@
+package dev.quickstore.oo7.mapped;
+
+import dev.quickstore.api.ObjectTransaction;
+import dev.quickstore.api.PersistentStore;
+import dev.quickstore.core.DuplicateKeyException;
+import dev.quickstore.core.Index;
+import dev.quickstore.core.KeyType;
+import dev.quickstore.core.StoreInspector;
+import dev.quickstore.core.Transaction;
+import dev.quickstore.core.inspect.StoreStats;
+import dev.quickstore.mmu.FaultCounters;
+import dev.quickstore.oo7.Oo7Store;
+import dev.quickstore.oo7.schema.AtomicPart;
+import dev.quickstore.oo7.schema.AtomicPart$Impl;
+import dev.quickstore.oo7.schema.BaseAssembly;
+import dev.quickstore.oo7.schema.BaseAssembly$Impl;
+import dev.quickstore.oo7.schema.ComplexAssembly;
+import dev.quickstore.oo7.schema.ComplexAssembly$Impl;
+import dev.quickstore.oo7.schema.CompositePart;
+import dev.quickstore.oo7.schema.CompositePart$Impl;
+import dev.quickstore.oo7.schema.Connection;
+import dev.quickstore.oo7.schema.Connection$Impl;
+import dev.quickstore.oo7.schema.DesignObj;
+import dev.quickstore.oo7.schema.Document;
+import dev.quickstore.oo7.schema.Document$Impl;
+import dev.quickstore.oo7.schema.Manual;
+import dev.quickstore.oo7.schema.Manual$Impl;
+import dev.quickstore.oo7.schema.Module;
+import dev.quickstore.oo7.schema.Module$Impl;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * The OO7 database in a QuickStore/J {@link PersistentStore}: the objects are the generated implementations
+ * ({@code <Name>$Impl}) of the {@code dev.quickstore.oo7.schema} interfaces, living in the mapped arena, so
+ * {@link dev.quickstore.oo7.Oo7Operations} runs exactly the code it runs over the heap baseline; every
+ * navigation is a load through the application view (faulting pages in on first touch) plus a proxy.
+ *
+ * <h2>Placement</h2>
+ *
+ * The builder's clustering hints are passed to the allocator: a composite part's document, atomic parts and
+ * connections (and their reference arrays and the document text) are allocated near the composite part, the
+ * assembly hierarchy near its module; the manual's text (100,000 bytes small) is a large object.
+ *
+ * <h2>Indexes</h2>
+ *
+ * store-core B+trees, created with the store and fetched per transaction on first use:
+ *
+ * <table>
+ *   <caption>indexes</caption>
+ *   <tr><th>name</th><th>key</th><th>kind</th></tr>
+ *   <tr><td>{@code oo7.atomic.id}</td><td>INT id</td><td>unique</td></tr>
+ *   <tr><td>{@code oo7.atomic.date}</td><td>LONG (buildDate &lt;&lt; 32 | id ^ 0x80000000)</td><td>unique;
+ *       the composite key orders ties by id, as {@link #scanAtomicPartsByBuildDate} promises (a plain
+ *       INT-key index with duplicates would order them by address)</td></tr>
+ *   <tr><td>{@code oo7.composite.id}</td><td>INT id</td><td>unique</td></tr>
+ *   <tr><td>{@code oo7.document.title}</td><td>STRING(40) title</td><td>unique</td></tr>
+ *   <tr><td>{@code oo7.document.id}</td><td>INT id</td><td>unique</td></tr>
+ *   <tr><td>{@code oo7.base.id}</td><td>INT id</td><td>unique</td></tr>
+ *   <tr><td>{@code oo7.module.id}</td><td>INT id</td><td>unique</td></tr>
+ * </table>
+ *
+ * <h2>Cold runs and counters</h2>
+ *
+ * {@link #makeCold()} closes the store (a checkpoint writes dirty pages back) and opens it again: the new
+ * arena has no page resident, so the next operation faults in every page it touches. It reads them from the
+ * operating system's page cache unless {@code dropCaches} was requested and {@code /proc/sys/vm/drop_caches}
+ * is writable (root): then it syncs and writes {@code 1} there first ({@link #coldDropsOsCache()} says which
+ * happened). {@link #counters()} sums the arena's fault counters and the log's counters over every opening.
+ *
+ * <p>One transaction at a time, one store per process (the arena is process-wide). Not thread-safe.
+ */
+public final class MappedOo7Store implements Oo7Store {
+    /** The persistent types of the OO7 schema (registered in the catalog when the store is created). */
+    static final Class<?>[] TYPES = {
+        Module.class,
+        Manual.class,
+        ComplexAssembly.class,
+        BaseAssembly.class,
+        CompositePart.class,
+        Document.class,
+        AtomicPart.class,
+        Connection.class
+    };
+
+    private static final String ATOMIC_ID = "oo7.atomic.id";
+    private static final String ATOMIC_DATE = "oo7.atomic.date";
+    private static final String COMPOSITE_ID = "oo7.composite.id";
+    private static final String DOCUMENT_TITLE = "oo7.document.title";
+    private static final String DOCUMENT_ID = "oo7.document.id";
+    private static final String BASE_ID = "oo7.base.id";
+    private static final String MODULE_ID = "oo7.module.id";
+    private static final String[] INDEXES = {
+        ATOMIC_ID, ATOMIC_DATE, COMPOSITE_ID, DOCUMENT_TITLE, DOCUMENT_ID, BASE_ID, MODULE_ID
+    };
+    private static final int IX_ATOMIC_ID = 0,
+            IX_ATOMIC_DATE = 1,
+            IX_COMPOSITE_ID = 2,
+            IX_DOCUMENT_TITLE = 3,
+            IX_DOCUMENT_ID = 4,
+            IX_BASE_ID = 5,
+            IX_MODULE_ID = 6;
+    private static final String DROP_CACHES = "/proc/sys/vm/drop_caches";
+
+    private final Path dir;
+    private final boolean temporary;
+    private final boolean dropCaches;
+    private PersistentStore db;
+    private ObjectTransaction tx;
+    private final Index[] indexes = new Index[INDEXES.length];
+    private boolean closed;
+    private boolean lastColdDroppedOsCache;
+    // counters of earlier openings (makeCold reopens; the arena's counters start at zero each time)
+    private final long[] carried = new long[COUNTER_NAMES.length];
+    private long commitNanos;
+    private long commits;
+
+    private static final String[] COUNTER_NAMES = {
+        "readFaults", "writeFaults", "pagesRead", "preimageBytes", "logRecords", "logBytes", "commits", "commitNanos"
+    };
+
+    private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, PersistentStore db) {
+        this.dir = dir;
+        this.temporary = temporary;
+        this.dropCaches = dropCaches;
+        this.db = db;
+    }
+
+    /** Creates an empty OO7 store in {@code dir} (which must not hold a store): catalog and indexes. */
+    public static MappedOo7Store create(Path dir, boolean dropCaches) throws IOException {
+        return create(dir, false, dropCaches);
+    }
+
+    /** Creates an empty OO7 store in a new temporary directory, deleted again by {@link #close()}. */
+    public static MappedOo7Store createTemporary(boolean dropCaches) throws IOException {
+        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches);
+    }
+
+    private static MappedOo7Store create(Path dir, boolean temporary, boolean dropCaches) throws IOException {
+        PersistentStore db = PersistentStore.create(dir, TYPES);
+        boolean ok = false;
+        try (ObjectTransaction t = db.begin()) {
+            Transaction st = t.storeTransaction();
+            st.createIndex(ATOMIC_ID, KeyType.INT, 0, true);
+            st.createIndex(ATOMIC_DATE, KeyType.LONG, 0, true);
+            st.createIndex(COMPOSITE_ID, KeyType.INT, 0, true);
+            st.createIndex(DOCUMENT_TITLE, KeyType.STRING, Document.TITLE_LENGTH, true);
+            st.createIndex(DOCUMENT_ID, KeyType.INT, 0, true);
+            st.createIndex(BASE_ID, KeyType.INT, 0, true);
+            st.createIndex(MODULE_ID, KeyType.INT, 0, true);
+            t.commit();
+            ok = true;
+        } finally {
+            if (!ok) {
+                db.close();
+            }
+        }
+        return new MappedOo7Store(dir, temporary, dropCaches, db);
+    }
+
+    /** Opens an OO7 store created by {@link #create} (running recovery if needed). */
+    public static MappedOo7Store open(Path dir, boolean dropCaches) throws IOException {
+        return new MappedOo7Store(dir, false, dropCaches, PersistentStore.open(dir, TYPES));
+    }
+
+    @Override
+    public String name() {
+        return "qs";
+    }
+
+    /** The store's directory. */
+    public Path dir() {
+        return dir;
+    }
+
+    /** The persistent store underneath (for tests and tools). */
+    public PersistentStore persistentStore() {
+        return db;
+    }
+
+    // ------------------------------------------------------------------------------------------- factory
+
+    private ObjectTransaction tx() {
+        if (tx == null) {
+            throw new IllegalStateException("no active transaction: call begin() first");
+        }
+        return tx;
+    }
+
+    private Index index(int i) {
+        Index ix = indexes[i];
+        if (ix == null) {
+            ix = tx().storeTransaction().index(INDEXES[i]);
+            indexes[i] = ix;
+        }
+        return ix;
+    }
+
+    private static void insertUnique(Index ix, Object key, long ref, String what) {
+        try {
+            ix.insert(key, ref);
+        } catch (DuplicateKeyException e) {
+            throw new IllegalArgumentException("duplicate " + what + " key " + key, e);
+        }
+    }
+
+    private static void deleteExisting(Index ix, Object key, long ref) {
+        if (!ix.delete(key, ref)) {
+            throw new IllegalStateException(
+                    "index " + ix.name() + " has no entry " + key + String.format(" -> 0x%x", ref));
+        }
+    }
+
+    private static String fixed(String s, int length) {
+        if (s.length() > length) {
+            throw new IllegalArgumentException("'" + s + "' is longer than " + length + " characters");
+        }
+        return s;
+    }
+
+    @Override
+    public Module createModule(int id, String type, int buildDate, Object near) {
+        Module$Impl m = (Module$Impl) tx().create(Module.class, near);
+        m.id(id);
+        m.type(fixed(type, DesignObj.TYPE_LENGTH));
+        m.buildDate(buildDate);
+        insertUnique(index(IX_MODULE_ID), id, tx.addressOf(m), "module");
+        return m;
+    }
+
+    @Override
+    public Manual createManual(int id, String title, CharSequence text, Module mod, Object near) {
+        Manual$Impl man = (Manual$Impl) tx().create(Manual.class, near);
+        man.id(id);
+        man.title(title);
+        man.text(text); // more than a page: the text blob is a large object
+        man.textLen(text.length());
+        man.mod(mod);
+        return man;
+    }
+
+    @Override
+    public ComplexAssembly createComplexAssembly(
+            int id, String type, int buildDate, Module module, ComplexAssembly superAssembly, Object near) {
+        ComplexAssembly$Impl a = (ComplexAssembly$Impl) tx().create(ComplexAssembly.class, near);
+        a.id(id);
+        a.type(fixed(type, DesignObj.TYPE_LENGTH));
+        a.buildDate(buildDate);
+        a.module(module);
+        a.superAssembly(superAssembly);
+        return a;
+    }
+
+    @Override
+    public BaseAssembly createBaseAssembly(
+            int id, String type, int buildDate, Module module, ComplexAssembly superAssembly, Object near) {
+        BaseAssembly$Impl a = (BaseAssembly$Impl) tx().create(BaseAssembly.class, near);
+        a.id(id);
+        a.type(fixed(type, DesignObj.TYPE_LENGTH));
+        a.buildDate(buildDate);
+        a.module(module);
+        a.superAssembly(superAssembly);
+        insertUnique(index(IX_BASE_ID), id, tx.addressOf(a), "base assembly");
+        return a;
+    }
+
+    @Override
+    public CompositePart createCompositePart(int id, String type, int buildDate, Object near) {
+        CompositePart$Impl cp = (CompositePart$Impl) tx().create(CompositePart.class, near);
+        cp.id(id);
+        cp.type(fixed(type, DesignObj.TYPE_LENGTH));
+        cp.buildDate(buildDate);
+        insertUnique(index(IX_COMPOSITE_ID), id, tx.addressOf(cp), "composite part");
+        return cp;
+    }
+
+    @Override
+    public Document createDocument(int id, String title, CharSequence text, CompositePart part, Object near) {
+        Document$Impl d = (Document$Impl) tx().create(Document.class, near);
+        d.title(fixed(title, Document.TITLE_LENGTH));
+        d.id(id);
+        d.text(text); // a blob near the document
+        d.part(part);
+        long a = tx.addressOf(d);
+        insertUnique(index(IX_DOCUMENT_ID), id, a, "document");
+        insertUnique(index(IX_DOCUMENT_TITLE), title, a, "document title");
+        return d;
+    }
+
+    @Override
+    public AtomicPart createAtomicPart(
+            int id, String type, int buildDate, int x, int y, int docId, CompositePart partOf, Object near) {
+        AtomicPart$Impl p = (AtomicPart$Impl) tx().create(AtomicPart.class, near);
+        p.id(id);
+        p.type(fixed(type, DesignObj.TYPE_LENGTH));
+        p.buildDate(buildDate);
+        p.x(x);
+        p.y(y);
+        p.docId(docId);
+        p.partOf(partOf);
+        long a = tx.addressOf(p);
+        insertUnique(index(IX_ATOMIC_ID), id, a, "atomic part");
+        index(IX_ATOMIC_DATE).insert(dateKey(buildDate, id), a);
+        return p;
+    }
+
+    @Override
+    public Connection createConnection(String type, int length, AtomicPart from, AtomicPart to, Object near) {
+        Connection$Impl c = (Connection$Impl) tx().create(Connection.class, near);
+        c.type(fixed(type, DesignObj.TYPE_LENGTH));
+        c.length(length);
+        c.from(from);
+        c.to(to);
+        return c;
+    }
+
+    // ------------------------------------------------------------------------------------------ deletion
+
+    @Override
+    public void deleteConnection(Connection connection) {
+        tx().delete(connection);
+    }
+
+    @Override
+    public void deleteAtomicPart(AtomicPart part) {
+        long a = tx().addressOf(part);
+        deleteExisting(index(IX_ATOMIC_ID), part.id(), a);
+        deleteExisting(index(IX_ATOMIC_DATE), dateKey(part.buildDate(), part.id()), a);
+        tx.delete(part);
+    }
+
+    @Override
+    public void deleteDocument(Document document) {
+        long a = tx().addressOf(document);
+        deleteExisting(index(IX_DOCUMENT_ID), document.id(), a);
+        deleteExisting(index(IX_DOCUMENT_TITLE), document.title(), a);
+        tx.delete(document);
+    }
+
+    @Override
+    public void deleteCompositePart(CompositePart part) {
+        deleteExisting(index(IX_COMPOSITE_ID), part.id(), tx().addressOf(part));
+        tx.delete(part);
+    }
+
+    // ------------------------------------------------------------------------------------------- indexes
+
+    private <T> T unique(int ix, Object key, Class<T> type) {
+        long[] refs = index(ix).lookup(key);
+        return refs.length == 0 ? null : tx.follow(refs[0], type);
+    }
+
+    private <T> void scan(int ix, Object lo, Object hi, Class<T> type, Consumer<? super T> action) {
+        ObjectTransaction t = tx();
+        index(ix).scan(lo, hi, (key, ref) -> {
+            action.accept(t.follow(ref, type));
+            return true;
+        });
+    }
+
+    @Override
+    public List<Module> modules() {
+        List<Module> out = new ArrayList<>();
+        scan(IX_MODULE_ID, null, null, Module.class, out::add);
+        return Collections.unmodifiableList(out);
+    }
+
+    @Override
+    public Module moduleById(int id) {
+        return unique(IX_MODULE_ID, id, Module.class);
+    }
+
+    @Override
+    public AtomicPart atomicPartById(int id) {
+        return unique(IX_ATOMIC_ID, id, AtomicPart.class);
+    }
+
+    @Override
+    public void scanAtomicPartsByBuildDate(int lo, int hi, Consumer<? super AtomicPart> action) {
+        if (lo > hi) {
+            return;
+        }
+        scan(IX_ATOMIC_DATE, dateKey(lo, Integer.MIN_VALUE), dateKey(hi, Integer.MAX_VALUE), AtomicPart.class, action);
+    }
+
+    @Override
+    public void updateBuildDate(AtomicPart part, int buildDate) {
+        AtomicPart$Impl p = (AtomicPart$Impl) part;
+        long a = tx().addressOf(p);
+        Index ix = index(IX_ATOMIC_DATE);
+        deleteExisting(ix, dateKey(p.buildDate(), p.id()), a);
+        p.buildDate(buildDate);
+        ix.insert(dateKey(buildDate, p.id()), a);
+    }
+
+    @Override
+    public void forEachAtomicPart(Consumer<? super AtomicPart> action) {
+        scan(IX_ATOMIC_ID, null, null, AtomicPart.class, action);
+    }
+
+    @Override
+    public CompositePart compositePartById(int id) {
+        return unique(IX_COMPOSITE_ID, id, CompositePart.class);
+    }
+
+    @Override
+    public void forEachCompositePart(Consumer<? super CompositePart> action) {
+        scan(IX_COMPOSITE_ID, null, null, CompositePart.class, action);
+    }
+
+    @Override
+    public Document documentByTitle(String title) {
+        return title.length() > Document.TITLE_LENGTH ? null : unique(IX_DOCUMENT_TITLE, title, Document.class);
+    }
+
+    @Override
+    public Document documentById(int id) {
+        return unique(IX_DOCUMENT_ID, id, Document.class);
+    }
+
+    @Override
+    public BaseAssembly baseAssemblyById(int id) {
+        return unique(IX_BASE_ID, id, BaseAssembly.class);
+    }
+
+    /** Build-date index key: date in the high half, id (sign-flipped so negative ids sort first) low. */
+    private static long dateKey(int buildDate, int id) {
+        return ((long) buildDate << 32) | ((id ^ Integer.MIN_VALUE) & 0xFFFF_FFFFL);
+    }
+
+    // -------------------------------------------------------------------------------------- transactions
+
+    @Override
+    public void begin() {
+        checkOpen();
+        if (tx != null) {
+            throw new IllegalStateException("transaction already active");
+        }
+        tx = db.begin();
+    }
+
+    @Override
+    public void commit() {
+        ObjectTransaction t = tx();
+        long start = System.nanoTime();
+        try {
+            t.commit();
+        } finally {
+            tx = null;
+            java.util.Arrays.fill(indexes, null);
+        }
+        commitNanos += System.nanoTime() - start;
+        commits++;
+    }
+
+    @Override
+    public void abort() {
+        ObjectTransaction t = tx();
+        try {
+            t.abort();
+        } finally {
+            tx = null;
+            java.util.Arrays.fill(indexes, null);
+        }
+    }
+
+    // --------------------------------------------------------------------------------- benchmark protocol
+
+    @Override
+    public boolean supportsCold() {
+        return true;
+    }
+
+    /** Whether the last {@link #makeCold()} also dropped the operating system's page cache. */
+    public boolean coldDropsOsCache() {
+        return lastColdDroppedOsCache;
+    }
+
+    /**
+     * Closes and reopens the store: the new arena holds no page, so every page is faulted in again (from the
+     * OS page cache, or from disk when {@code dropCaches} was requested and possible).
+     */
+    @Override
+    public void makeCold() {
+        checkOpen();
+        if (tx != null) {
+            throw new IllegalStateException("makeCold() inside a transaction");
+        }
+        long[] now = raw();
+        for (int i = 0; i < carried.length; i++) {
+            carried[i] = now[i];
+        }
+        try {
+            db.close();
+            db = null;
+            lastColdDroppedOsCache = dropCaches && dropOsCache();
+            db = PersistentStore.open(dir, TYPES);
+        } catch (IOException e) {
+            closed = true;
+            throw new UncheckedIOException("reopening the OO7 store in " + dir, e);
+        }
+    }
+
+    /** {@code sync; echo 1 > /proc/sys/vm/drop_caches}; false if not permitted (not root, read-only /proc). */
+    private static boolean dropOsCache() {
+        try {
+            Process sync = new ProcessBuilder("sync").inheritIO().start();
+            if (sync.waitFor() != 0) {
+                return false;
+            }
+            Files.writeString(Path.of(DROP_CACHES), "1\n");
+            return true;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Cumulative counters since this object was created (summed over reopenings). */
+    private long[] raw() {
+        FaultCounters f = db.storageManager().faultCounters();
+        StoreStats s = StoreInspector.stats(db.storageManager());
+        long pageSize = db.storageManager().pageSize();
+        long[] c = {
+            f == null ? 0 : f.readFaults(),
+            f == null ? 0 : f.writeFaults(),
+            f == null ? s.pageReads() : f.bytesRead() / pageSize,
+            f == null ? 0 : f.preimageBytes(),
+            s.redoRecords(),
+            s.logEndLsn(),
+            0,
+            0
+        };
+        // the log's LSNs continue across openings; the arena's and the pool's counters restart
+        long[] out = new long[c.length];
+        for (int i = 0; i < c.length; i++) {
+            out[i] = i == 5 ? c[i] : carried[i] + c[i];
+        }
+        return out;
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        checkOpen();
+        long[] c = raw();
+        c[6] = commits;
+        c[7] = commitNanos;
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int i = 0; i < COUNTER_NAMES.length; i++) {
+            m.put(COUNTER_NAMES[i], c[i]);
+        }
+        return m;
+    }
+
+    private void checkOpen() {
+        if (closed || db == null) {
+            throw new IllegalStateException("OO7 store " + dir + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        tx = null;
+        try {
+            if (db != null) {
+                db.close();
+            }
+            if (temporary) {
+                deleteTree(dir);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing the OO7 store in " + dir, e);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
