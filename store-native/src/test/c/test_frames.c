@@ -5,6 +5,7 @@
 #include "qs_test.h"
 #include <errno.h>
 #include <pthread.h>
+#include <time.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -199,9 +200,16 @@ int main(void) {
     /* concurrency: readers on 64 frames while this thread evicts and reprotects */
     pthread_t th[4];
     for (int t = 0; t < 4; t++) pthread_create(&th[t], NULL, reader, (void *)(uintptr_t)(t + 1));
-    for (int round = 0; round < 2000; round++) {
+    /* At least 2000 rounds, and on until the readers have faulted enough (a loaded machine may
+     * schedule them late); a deadline keeps a broken build from hanging. */
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (uint64_t round = 0;; round++) {
         if (round % 10 == 0) qs_reprotect_all(A);
-        else qs_evict(A, (uint64_t)(round * 7) % 60, 4, 0);
+        else qs_evict(A, (round * 7) % 60, 4, 0);
+        if (round >= 2000 && qs_test_counter(A, QS_C_READ_FAULTS) > 64 + 200) break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - t0.tv_sec > 60) break;
     }
     stop = 1;
     uint64_t reads = 0;
