@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The buffer pool: policy over {@link PageFrames}. It decides what is resident (second-chance
- * {@link ClockReplacer}), keeps the dirty page table (pages whose contents are newer than the volume,
+ * The buffer pool: policy over {@link PageFrames}. It decides what is resident (a {@link Replacer}:
+ * QuickStore's simplified clock, a classic clock over page protection, or a clock over store fixes), keeps the dirty page table (pages whose contents are newer than the volume,
  * with their recLSN), and writes pages back under the WAL rule: a page is written only after the log is
  * durable up to its page LSN, always through the {@link DoubleWriteBuffer}.
  *
@@ -34,7 +34,7 @@ final class BufferPool {
     private final Volume volume;
     private final DoubleWriteBuffer dwb;
     private final LogWriter log;
-    private final ClockReplacer clock = new ClockReplacer();
+    private final Replacer clock;
     private final Map<Long, Long> dirtyPageTable = new HashMap<>();
     private final Set<Long> pinned = new HashSet<>();
     private final List<Long> pinOrder = new ArrayList<>();
@@ -45,9 +45,11 @@ final class BufferPool {
     long reads;
     long writes;
     long steals;
+    long evictions;
 
-    BufferPool(PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log) {
+    BufferPool(PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log, Replacer replacer) {
         this.frames = frames;
+        this.clock = replacer;
         this.volume = volume;
         this.dwb = dwb;
         this.log = log;
@@ -58,6 +60,10 @@ final class BufferPool {
 
     void setStealer(Stealer s) {
         this.stealer = s;
+    }
+
+    Replacer replacer() {
+        return clock;
     }
 
     PageFrames frames() {
@@ -167,6 +173,7 @@ final class BufferPool {
         }
         frames.evict(v);
         clock.remove(v);
+        evictions++;
     }
 
     /** Writes back the given disk-dirty, not transaction-dirty resident pages (WAL rule, double write). */

@@ -256,6 +256,31 @@ final class MappedFrames implements PageFrames {
         return java.util.Arrays.copyOf(fresh, n);
     }
 
+    @Override
+    public boolean accessEnabled(long pageId) {
+        return !arena.reprotected(pageId);
+    }
+
+    @Override
+    public int reprotect(long[] pages) {
+        int runs = 0;
+        for (int i = 0; i < pages.length; ) {
+            int j = i + 1;
+            while (j < pages.length && pages[j] == pages[j - 1] + 1) {
+                j++;
+            }
+            arena.reprotect(pages[i], j - i);
+            runs++;
+            i = j;
+        }
+        return runs;
+    }
+
+    @Override
+    public void reprotectAll() {
+        arena.reprotectAll();
+    }
+
     /** Ends refusals: REFUSED frames get their shared mapping back without losing bytes. */
     void repairRefused() {
         if (reservedUpTo > 0) {

@@ -73,6 +73,25 @@ interface PageFrames extends AutoCloseable {
         return new long[0];
     }
 
+    /**
+     * Whether the page's frame is accessible through the application view, i.e. was referenced since it
+     * was last reprotected (true when there is no view: {@link OffHeapFrames}).
+     */
+    default boolean accessEnabled(long pageId) {
+        return true;
+    }
+
+    /**
+     * Disables access to the frames of {@code pages} (ascending page ids): one reprotection per run of
+     * consecutive frames; the next access takes a reference fault. Returns the number of runs.
+     */
+    default int reprotect(long[] pages) {
+        return 0;
+    }
+
+    /** Disables access to every frame in one call (QuickStore's simplified clock). */
+    default void reprotectAll() {}
+
     @Override
     void close();
 }
