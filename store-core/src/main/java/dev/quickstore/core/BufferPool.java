@@ -161,7 +161,7 @@ final class BufferPool {
         if (frames.isDirty(v)) {
             // Copy the pre-image, end the dirty state (with store-native: stores fault again from here),
             // then take a stable image: exactly the changes up to the clean point are logged and written.
-            stealPre.copyFrom(frames.preImage(v));
+            frames.toDisk(stealPre.copyFrom(frames.preImage(v)));
             frames.clearDirty(v);
             MemorySegment cur = frames.stableImage(v, stealCur);
             stealer.beforeSteal(v, stealPre, cur);
@@ -207,6 +207,18 @@ final class BufferPool {
         }
         pages.sort(null);
         writeBack(pages);
+    }
+
+    /** Evicts every resident page (none may be dirty); for remapping the arena before relocation. */
+    void evictAll() throws IOException {
+        writeBackAll();
+        for (long p : frames.adoptNativeLoads()) {
+            clock.add(p);
+        }
+        for (long p : frames.residentPages()) {
+            frames.evict(p);
+            clock.remove(p);
+        }
     }
 
     /** Drops every resident page (after the store was closed or poisoned). */

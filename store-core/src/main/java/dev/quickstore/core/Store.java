@@ -87,10 +87,8 @@ public final class Store implements AutoCloseable {
      *   <li>{@link #CONTINUAL} (QS-CR, default): pointers are translated on every load by the fault path and
      *       translated back before a page is diffed, logged or written; the disk keeps the original
      *       addresses.</li>
-     *   <li>{@link #ONE_TIME} (QS-OR): the new addresses are committed. Only for a moved arena (preferred
-     *       base taken, {@code relocateFraction} 0): at open every page is rewritten with the new addresses
-     *       in one logged transaction and the volume's preferred base becomes the new base, so the next open
-     *       at that base needs no translation.</li>
+     *   <li>{@link #ONE_TIME} (QS-OR): the new addresses would be committed. <b>Not implemented yet</b>: an
+     *       open that needs relocation with this policy fails with a {@link StoreException} saying so.</li>
      * </ul>
      */
     public enum Relocation {
@@ -336,6 +334,9 @@ public final class Store implements AutoCloseable {
                 pool.unpinAll();
             }
             checkpointer.checkpoint();
+            if (mf != null && (mf.movedArena() || options.relocateFraction() > 0)) {
+                relocate(mf, header.preferredArenaBase());
+            }
             ok = true;
         } finally {
             if (!ok) {
@@ -347,6 +348,48 @@ public final class Store implements AutoCloseable {
                 closeQuietly(fileLock);
             }
         }
+    }
+
+    /**
+     * Relocation (docs/architecture-core.md, "Relocation"): after recovery and a checkpoint every page is
+     * clean on disk; the arena is emptied, pages are placed (all moved with the arena if the preferred base
+     * was taken, plus the {@code relocateFraction} chosen by a hash of the page id), frames are reserved for
+     * every page, and the translation table and pointer bitmaps are handed to the fault path.
+     */
+    private void relocate(MappedFrames mf, long diskBase) throws IOException {
+        if (options.relocation() == Relocation.ONE_TIME) {
+            throw new StoreException("store " + dir + " needs relocation (arena at 0x"
+                    + Long.toHexString(mf.arena().base()) + " instead of 0x" + Long.toHexString(diskBase)
+                    + ", relocateFraction " + options.relocateFraction() + "): Relocation.ONE_TIME (QS-OR) is not"
+                    + " implemented yet; open with Relocation.CONTINUAL (QS-CR)");
+        }
+        long pages = extents.pageCount(); // (reads page 0: before the arena is emptied)
+        pool.unpinAll();
+        pool.evictAll();
+        MappingManager m = new MappingManager(
+                diskBase, mf.arena().base(), pageSize, mf.arena().frameCount());
+        double fraction = options.relocateFraction();
+        long threshold = (long) (fraction * (1L << 20));
+        mf.relocate(m, pages, p -> p > 0 && (mix(p) & ((1L << 20) - 1)) < threshold, (p, buf) -> {
+            if (p >= volume.fileSize() / pageSize) {
+                return false;
+            }
+            volume.read(p, buf);
+            return true;
+        });
+        addresses.relocated(m);
+        relocatedPages = m.relocatedRuns().stream()
+                .mapToLong(MappingManager.Descriptor::pages)
+                .sum();
+    }
+
+    /** Pages placed away from their preferred frame at open (0 without relocation). */
+    long relocatedPages;
+
+    private static long mix(long z) { // splitmix64 finaliser: a fixed, well-spread choice of pages
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
     }
 
     private static void closeQuietly(AutoCloseable c) {
