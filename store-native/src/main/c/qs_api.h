@@ -35,6 +35,7 @@ int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int flags);
 int64_t qs_populate(struct qs_arena *a, uint64_t first, uint64_t n);
 int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n);
 int64_t qs_reprotect_all(struct qs_arena *a);
+int64_t qs_reprotect(struct qs_arena *a, uint64_t first, uint64_t n);
 uint32_t qs_frame_state(struct qs_arena *a, uint64_t i);
 uint64_t qs_frame_page(struct qs_arena *a, uint64_t i);
 uint32_t qs_frame_source(struct qs_arena *a, uint64_t i);

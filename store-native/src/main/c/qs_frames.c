@@ -174,19 +174,13 @@ QS_EXPORT int64_t qs_populate(struct qs_arena *a, uint64_t first, uint64_t n) {
  * back to RESERVED (page assigned: the next access re-reads it) or FREE. Returns frames reset. */
 QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_reset, 0, 0, 1); }
 
-/* QuickStore's simplified clock (section 3.5): reprotect every frame to PROT_NONE in as few
- * mprotect calls as possible. Resident frames keep their bytes (flag PROTNONE, REF cleared); the next
- * access takes a cheap reference fault. Frames in a transient state or REFUSED are skipped (they
- * only break runs). Works in chunks so faulting threads wait at most one chunk. Returns the number
- * of resident frames reprotected. */
-QS_EXPORT int64_t qs_reprotect_all(struct qs_arena *a) {
-    if (a->mode == QS_MODE_BARE) /* benchmark baseline: no frame table, one mprotect */
-        return mprotect(a->app, a->size, PROT_NONE) == 0 ? 0 : -errno;
+/* Reprotects frames [lo, hi) (hi <= hwm) to PROT_NONE, one mprotect per run of lockable frames.
+ * Returns the number of resident frames reprotected. */
+static int64_t reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
     const uint64_t chunk = 4096;
-    uint64_t end = atomic_load(&a->hwm);
     int64_t resident = 0;
-    for (uint64_t c = 0; c < end; c += chunk) {
-        uint64_t ce = c + chunk < end ? c + chunk : end;
+    for (uint64_t c = lo; c < hi; c += chunk) {
+        uint64_t ce = c + chunk < hi ? c + chunk : hi;
         uint64_t run_start = 0, run = 0;
         for (uint64_t i = c; i <= ce; i++) {
             int locked = 0;
@@ -217,6 +211,29 @@ QS_EXPORT int64_t qs_reprotect_all(struct qs_arena *a) {
         }
     }
     return resident;
+}
+
+/* QuickStore's simplified clock (section 3.5): reprotect every frame to PROT_NONE in as few
+ * mprotect calls as possible. Resident frames keep their bytes (flag PROTNONE, REF cleared); the next
+ * access takes a cheap reference fault. Frames in a transient state or REFUSED are skipped (they
+ * only break runs). Works in chunks so faulting threads wait at most one chunk. Returns the number
+ * of resident frames reprotected. */
+QS_EXPORT int64_t qs_reprotect_all(struct qs_arena *a) {
+    if (a->mode == QS_MODE_BARE) /* benchmark baseline: no frame table, one mprotect */
+        return mprotect(a->app, a->size, PROT_NONE) == 0 ? 0 : -errno;
+    return reprotect_range(a, 0, atomic_load(&a->hwm));
+}
+
+/* The per-frame clock's hand (classic clock driven by reprotection): reprotects the run [first,
+ * first+n) to PROT_NONE in one mprotect per run of lockable frames, exactly as qs_reprotect_all does
+ * for the whole arena (flag PROTNONE, REF cleared; the next access takes a reference fault). Returns the
+ * number of resident frames reprotected, or -ERANGE. */
+QS_EXPORT int64_t qs_reprotect(struct qs_arena *a, uint64_t first, uint64_t n) {
+    if (!range_ok(a, first, n)) return -ERANGE;
+    if (a->mode == QS_MODE_BARE) return -EINVAL;
+    uint64_t end = atomic_load(&a->hwm);
+    uint64_t hi = first + n < end ? first + n : end;
+    return first < hi ? reprotect_range(a, first, hi) : 0;
 }
 
 /* Frame state for Java: state | flags << 8. */

@@ -107,6 +107,19 @@ int main(void) {
     CHECK(rd(4, 6) == qs_test_word(4, 6), "ref fault read");
     CHECK(qs_test_counter(A, QS_C_REF_FAULTS) == 1 && qs_test_counter(A, QS_C_BYTES_READ) == br, "ref fault without I/O");
 
+    /* reprotecting a range (classic clock): only the resident frames inside it lose access */
+    sink = rd(2, 1);
+    sink = rd(3, 1);
+    CHECK(st(2) == QS_CLEAN && st(3) == QS_CLEAN && st(4) == QS_CLEAN, "frames 2..4 resident");
+    CHECK(qs_reprotect(A, 3, 2) == 2, "two resident frames reprotected");
+    CHECK(!(fl(2) & QS_F_PROTNONE) && (fl(3) & QS_F_PROTNONE) && (fl(4) & QS_F_PROTNONE), "only 3 and 4");
+    CHECK(rd(3, 2) == qs_test_word(3, 2) && rd(4, 2) == qs_test_word(4, 2) && rd(2, 2) == qs_test_word(2, 2),
+          "values intact");
+    CHECK(qs_test_counter(A, QS_C_REF_FAULTS) == 3 && qs_test_counter(A, QS_C_BYTES_READ) == br + 2 * FS,
+          "two reference faults, no I/O beyond the two loads");
+    CHECK(qs_reprotect(A, NPAGES, 2048) == -ERANGE, "range check");
+    CHECK(qs_evict(A, 2, 2, 0) == 2 && st(2) == QS_RESERVED && st(3) == QS_RESERVED, "evicted back to reserved");
+
     /* refusals: not reserved, released, checksum, no transaction */
     uint64_t out[7];
     CHECK(take(out) == 0, "nothing pending");

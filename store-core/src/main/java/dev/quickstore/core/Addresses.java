@@ -8,6 +8,9 @@ package dev.quickstore.core;
  */
 final class Addresses {
     private final long arenaBase;
+    /** Set when pages are relocated: page to frame, and disk/runtime address translation. */
+    private MappingManager mapping;
+
     private final int pageShift;
     private final int pageSize;
 
@@ -24,14 +27,36 @@ final class Addresses {
         return arenaBase;
     }
 
+    void relocated(MappingManager m) {
+        this.mapping = m;
+    }
+
     long address(long pageId, int offset) {
         assert offset >= 0 && offset < pageSize;
-        return arenaBase + (pageId << pageShift) + offset;
+        return arenaBase + ((mapping == null ? pageId : mapping.frameOf(pageId)) << pageShift) + offset;
     }
 
     long pageOf(long address) {
         check(address);
-        return (address - arenaBase) >>> pageShift;
+        long frame = (address - arenaBase) >>> pageShift;
+        if (mapping == null) {
+            return frame;
+        }
+        long p = mapping.pageOfFrame(frame);
+        if (p < 0) {
+            throw new IllegalArgumentException(String.format("address 0x%x lies in no page's frame", address));
+        }
+        return p;
+    }
+
+    /** A runtime reference as stored on disk (roots, index values) under continual relocation. */
+    long toDisk(long ref) {
+        return mapping == null || ref == 0 ? ref : mapping.toDisk(ref);
+    }
+
+    /** A stored reference (root, index value) as a runtime address. */
+    long toRuntime(long stored) {
+        return mapping == null || stored == 0 ? stored : mapping.toRuntime(stored);
     }
 
     int offsetOf(long address) {

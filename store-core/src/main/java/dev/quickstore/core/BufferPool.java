@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The buffer pool: policy over {@link PageFrames}. It decides what is resident (second-chance
- * {@link ClockReplacer}), keeps the dirty page table (pages whose contents are newer than the volume,
+ * The buffer pool: policy over {@link PageFrames}. It decides what is resident (a {@link Replacer}:
+ * QuickStore's simplified clock, a classic clock over page protection, or a clock over store fixes), keeps the dirty page table (pages whose contents are newer than the volume,
  * with their recLSN), and writes pages back under the WAL rule: a page is written only after the log is
  * durable up to its page LSN, always through the {@link DoubleWriteBuffer}.
  *
@@ -34,7 +34,7 @@ final class BufferPool {
     private final Volume volume;
     private final DoubleWriteBuffer dwb;
     private final LogWriter log;
-    private final ClockReplacer clock = new ClockReplacer();
+    private final Replacer clock;
     private final Map<Long, Long> dirtyPageTable = new HashMap<>();
     private final Set<Long> pinned = new HashSet<>();
     private final List<Long> pinOrder = new ArrayList<>();
@@ -45,9 +45,11 @@ final class BufferPool {
     long reads;
     long writes;
     long steals;
+    long evictions;
 
-    BufferPool(PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log) {
+    BufferPool(PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log, Replacer replacer) {
         this.frames = frames;
+        this.clock = replacer;
         this.volume = volume;
         this.dwb = dwb;
         this.log = log;
@@ -58,6 +60,10 @@ final class BufferPool {
 
     void setStealer(Stealer s) {
         this.stealer = s;
+    }
+
+    Replacer replacer() {
+        return clock;
     }
 
     PageFrames frames() {
@@ -155,7 +161,7 @@ final class BufferPool {
         if (frames.isDirty(v)) {
             // Copy the pre-image, end the dirty state (with store-native: stores fault again from here),
             // then take a stable image: exactly the changes up to the clean point are logged and written.
-            stealPre.copyFrom(frames.preImage(v));
+            frames.toDisk(stealPre.copyFrom(frames.preImage(v)));
             frames.clearDirty(v);
             MemorySegment cur = frames.stableImage(v, stealCur);
             stealer.beforeSteal(v, stealPre, cur);
@@ -167,6 +173,7 @@ final class BufferPool {
         }
         frames.evict(v);
         clock.remove(v);
+        evictions++;
     }
 
     /** Writes back the given disk-dirty, not transaction-dirty resident pages (WAL rule, double write). */
@@ -200,6 +207,18 @@ final class BufferPool {
         }
         pages.sort(null);
         writeBack(pages);
+    }
+
+    /** Evicts every resident page (none may be dirty); for remapping the arena before relocation. */
+    void evictAll() throws IOException {
+        writeBackAll();
+        for (long p : frames.adoptNativeLoads()) {
+            clock.add(p);
+        }
+        for (long p : frames.residentPages()) {
+            frames.evict(p);
+            clock.remove(p);
+        }
     }
 
     /** Drops every resident page (after the store was closed or poisoned). */

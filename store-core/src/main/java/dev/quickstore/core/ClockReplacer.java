@@ -8,17 +8,19 @@ import java.util.function.LongPredicate;
 
 /**
  * Second-chance clock over resident page ids. A reference sets the page's bit; the hand clears bits
- * until it finds an unreferenced page the caller accepts. Kept simple on purpose: with store-native,
- * QuickStore's "reprotect the whole space" clock replaces the reference bits.
+ * until it finds an unreferenced page the caller accepts. References are the store's own fixes only
+ * (accesses through the application view are not seen): {@link Store.Replacement#STORE_CLOCK}, the policy
+ * of EXPLICIT mode; with the mapped arena, {@link ProtectionClock} uses page protection instead.
  */
-final class ClockReplacer {
+final class ClockReplacer implements Replacer {
     private final List<Long> ring = new ArrayList<>();
     private final Map<Long, Integer> index = new HashMap<>();
     private final List<Boolean> referenced = new ArrayList<>();
     private int hand;
 
     /** Adds a page, or references it if it is already in the ring. */
-    void add(long pageId) {
+    @Override
+    public void add(long pageId) {
         Integer i = index.get(pageId);
         if (i != null) {
             referenced.set(i, Boolean.TRUE);
@@ -36,7 +38,8 @@ final class ClockReplacer {
         }
     }
 
-    void remove(long pageId) {
+    @Override
+    public void remove(long pageId) {
         Integer i = index.remove(pageId);
         if (i == null) {
             return;
@@ -56,7 +59,8 @@ final class ClockReplacer {
     }
 
     /** A victim accepted by {@code acceptable}, or -1 after two full sweeps without one. */
-    long victim(LongPredicate acceptable) {
+    @Override
+    public long victim(LongPredicate acceptable) {
         int n = ring.size();
         for (int step = 0; step < 2 * n + 1 && n > 0; step++) {
             if (hand >= n) {

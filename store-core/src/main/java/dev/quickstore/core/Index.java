@@ -46,17 +46,24 @@ public final class Index {
      * @throws DuplicateKeyException for a unique index whose key maps to another reference
      */
     public boolean insert(Object key, long ref) {
-        return tx.mutate(() -> tree.insert(key, ref));
+        return tx.mutate(() -> tree.insert(key, tx.addresses().toDisk(ref)));
     }
 
     /** Removes (key, ref); returns whether it was present. */
     public boolean delete(Object key, long ref) {
-        return tx.mutate(() -> tree.delete(key, ref));
+        return tx.mutate(() -> tree.delete(key, tx.addresses().toDisk(ref)));
     }
 
     /** The references stored under {@code key}, in reference order. */
     public long[] lookup(Object key) {
-        return tx.read(() -> tree.lookup(key));
+        return tx.read(() -> {
+            long[] refs = tree.lookup(key);
+            for (int i = 0; i < refs.length; i++) {
+                refs[i] = tx.addresses().toRuntime(refs[i]);
+            }
+            java.util.Arrays.sort(refs); // relocation can reorder them
+            return refs;
+        });
     }
 
     /** Entries with lo &lt;= key &lt;= hi (null bound = unbounded), in key order. */
@@ -68,7 +75,8 @@ public final class Index {
 
     public void scan(Object lo, Object hi, Visitor visitor) {
         tx.read(() -> {
-            tree.scan(lo, hi, visitor);
+            Addresses a = tx.addresses();
+            tree.scan(lo, hi, (k, v) -> visitor.visit(k, a.toRuntime(v)));
             return null;
         });
     }

@@ -55,6 +55,10 @@ final class MappedFrames implements PageFrames {
     private final Set<Long> refused = new HashSet<>();
 
     private long reservedUpTo;
+    /** Null: identity placement at the preferred base; otherwise pages and pointers are relocated. */
+    private MappingManager mapping;
+
+    private int table = -1;
 
     private MappedFrames(MappedArena arena, int pageSize, int capacity, int source) {
         this.arena = arena;
@@ -71,7 +75,8 @@ final class MappedFrames implements PageFrames {
      * @param volumeFile the volume as a file the native library can open, or {@code null} when the store
      *     runs on an in-memory file layer (tests): the page source is then {@code /dev/null}, so a fault
      *     on a page the store has not installed is refused (IO) instead of reading stale bytes
-     * @throws StoreException if the range at {@code base} is taken
+     * If the range at {@code base} is taken, the arena is mapped elsewhere ({@link #movedArena()}) and the
+     * store must {@linkplain #relocate relocate} before any page is faulted in.
      */
     static MappedFrames open(
             Path volumeFile, int pageSize, int capacity, long base, long arenaBytes, long pages, String storeName) {
@@ -79,15 +84,6 @@ final class MappedFrames implements PageFrames {
         MappedArena a = MappedArena.open(size, pageSize, base);
         boolean ok = false;
         try {
-            if (base != 0 && !a.atPreferredBase()) {
-                throw new StoreException(String.format(
-                        "cannot map store %s at its preferred arena base 0x%x (%d MiB): that address range is"
-                                + " already in use in this process (another open store with the same base, or"
-                                + " another mapping). Store references are virtual addresses and relocation is not"
-                                + " implemented yet: close the other store first, open this one in another process,"
-                                + " or open with a smaller Options.arenaBytes if only the tail of the range is taken",
-                        storeName, base, size >> 20));
-            }
             int src = a.addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
             MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
             f.reserveThrough(Math.max(pages, 1));
@@ -102,6 +98,96 @@ final class MappedFrames implements PageFrames {
 
     MappedArena arena() {
         return arena;
+    }
+
+    /** Whether the arena could not be mapped at the volume's preferred base. */
+    boolean movedArena() {
+        return !arena.atPreferredBase();
+    }
+
+    MappingManager mapping() {
+        return mapping;
+    }
+
+    private long frame(long pageId) {
+        return mapping == null ? pageId : mapping.frameOf(pageId);
+    }
+
+    private long pageOfFrame(long frame) {
+        return mapping == null ? frame : mapping.pageOfFrame(frame);
+    }
+
+    /**
+     * Switches to relocated placement (no page may be resident): pages chosen by {@code relocate} move to
+     * frames of the arena's upper half, frames are reserved for every page before any can be faulted in,
+     * a translation table (disk address range to delta) is registered, and every page with pointer words
+     * gets its pointer bitmap so that the C fault path translates it on load.
+     *
+     * @param images reads page p's disk image (for its pointer bitmap)
+     */
+    void relocate(MappingManager m, long pages, java.util.function.LongPredicate relocate, PageReader images)
+            throws java.io.IOException {
+        if (arena.residentFrames() != 0) {
+            long[] r = arena.residentFrameList();
+            throw new IllegalStateException("relocate with resident frames " + java.util.Arrays.toString(r) + " "
+                    + (r.length > 0 ? arena.state(r[0]) : "") + " resident count " + arena.residentFrames());
+        }
+        for (long p = 0; p < pages; p++) {
+            if (relocate.test(p)) {
+                m.place(p);
+            }
+        }
+        // identity frames of relocated pages hold nothing now; their new frames are reserved for them
+        for (MappingManager.Descriptor d : m.relocatedRuns()) {
+            arena.release(d.firstPage(), d.pages());
+            arena.reserve(d.firstFrame(), d.pages(), source, d.firstPage());
+        }
+        this.mapping = m;
+        if (m.buildRanges()) {
+            long[][] r = m.ranges();
+            table = arena.addTranslationTable(r[0], r[1], r[2]);
+            MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
+            for (long p = 0; p < pages; p++) {
+                if (images.read(p, img)) {
+                    setRelocation(p, MappingManager.pointerWords(img));
+                }
+            }
+        }
+    }
+
+    /** Reads page p into buf; false if the page was never written. */
+    interface PageReader {
+        boolean read(long page, MemorySegment buf) throws java.io.IOException;
+    }
+
+    private void setRelocation(long pageId, java.util.BitSet words) {
+        if (table >= 0 && (!words.isEmpty() || relocatedFrames.contains(frame(pageId)))) {
+            arena.setRelocation(frame(pageId), words, words.isEmpty() ? -1 : table);
+            if (words.isEmpty()) {
+                relocatedFrames.remove(frame(pageId));
+            } else {
+                relocatedFrames.add(frame(pageId));
+            }
+        }
+    }
+
+    private final Set<Long> relocatedFrames = new HashSet<>();
+
+    /** Disk form to runtime form (swizzle) of a page image, in place. */
+    @Override
+    public MemorySegment toRuntime(MemorySegment image) {
+        if (mapping != null) {
+            mapping.translate(image, true);
+        }
+        return image;
+    }
+
+    @Override
+    public MemorySegment toDisk(MemorySegment image) {
+        if (mapping != null) {
+            mapping.translate(image, false);
+        }
+        return image;
     }
 
     long reservedPages() {
@@ -139,7 +225,7 @@ final class MappedFrames implements PageFrames {
     }
 
     private MemorySegment slice(long pageId) {
-        return alias.asSlice(pageId * pageSize, pageSize);
+        return alias.asSlice(frame(pageId) * pageSize, pageSize);
     }
 
     /** The stable state of a frame: waits out the transient states (a fault takes microseconds). */
@@ -158,10 +244,11 @@ final class MappedFrames implements PageFrames {
         if (pageId < 0 || pageId >= reservedUpTo) {
             return null;
         }
-        FrameState s = stableState(pageId);
+        long f = frame(pageId);
+        FrameState s = stableState(f);
         if (s == FrameState.REFUSED) {
-            arena.repairRefused(pageId, 1); // keeps the bytes of a frame refused while resident
-            s = stableState(pageId);
+            arena.repairRefused(f, 1); // keeps the bytes of a frame refused while resident
+            s = stableState(f);
         }
         if (s != FrameState.CLEAN && s != FrameState.DIRTY) {
             known.remove(pageId);
@@ -174,7 +261,8 @@ final class MappedFrames implements PageFrames {
     public MemorySegment install(long pageId, MemorySegment image) {
         reserveThrough(pageId + 1);
         stage.copyFrom(image);
-        arena.install(pageId, stage); // false: a fault loaded the same page meanwhile; its bytes stay
+        toRuntime(stage); // the store's own reads are swizzled like the fault path's
+        arena.install(frame(pageId), stage); // false: a fault loaded the same page meanwhile; its bytes stay
         known.add(pageId);
         return slice(pageId);
     }
@@ -182,22 +270,27 @@ final class MappedFrames implements PageFrames {
     @Override
     public void evict(long pageId) {
         known.remove(pageId);
-        arena.evict(pageId, 1, false); // a page that became DIRTY meanwhile stays (and is adopted again)
+        long f = frame(pageId);
+        java.util.BitSet words = table >= 0 ? MappingManager.pointerWords(slice(pageId)) : null;
+        arena.evict(f, 1, false); // a page that became DIRTY meanwhile stays (and is adopted again)
+        if (words != null && arena.state(f) == FrameState.RESERVED) {
+            setRelocation(pageId, words); // the page's current pointer map applies to its next load
+        }
     }
 
     @Override
     public void markDirty(long pageId) {
-        arena.markDirty(pageId);
+        arena.markDirty(frame(pageId));
     }
 
     @Override
     public boolean isDirty(long pageId) {
-        return stableState(pageId) == FrameState.DIRTY;
+        return stableState(frame(pageId)) == FrameState.DIRTY;
     }
 
     @Override
     public MemorySegment preImage(long pageId) {
-        MemorySegment p = arena.preimage(pageId);
+        MemorySegment p = arena.preimage(frame(pageId));
         return p.equals(MemorySegment.NULL) ? null : p;
     }
 
@@ -210,34 +303,57 @@ final class MappedFrames implements PageFrames {
 
     @Override
     public void clearDirty(long pageId) {
-        arena.markClean(pageId);
+        arena.markClean(frame(pageId));
     }
 
     @Override
     public long[] dirtyPages() {
-        return arena.dirtyFrames();
+        return pages(arena.dirtyFrames());
+    }
+
+    private long[] pages(long[] frames) {
+        if (mapping == null) {
+            return frames;
+        }
+        long[] out = new long[frames.length];
+        int n = 0;
+        for (long f : frames) {
+            long p = mapping.pageOfFrame(f);
+            if (p >= 0) {
+                out[n++] = p;
+            }
+        }
+        out = java.util.Arrays.copyOf(out, n);
+        java.util.Arrays.sort(out);
+        return out;
     }
 
     @Override
     public MemorySegment stableImage(long pageId, MemorySegment buffer) {
         MemorySegment img = buffer != null ? buffer : MemorySegment.ofArray(new byte[pageSize]);
         img.copyFrom(slice(pageId));
+        long f = frame(pageId);
         for (; ; ) {
-            FrameState s = arena.state(pageId);
+            FrameState s = arena.state(f);
             if (s == FrameState.DIRTY || s == FrameState.BUSY) {
-                MemorySegment pre = arena.preimage(pageId);
+                MemorySegment pre = arena.preimage(f);
                 if (!pre.equals(MemorySegment.NULL)) {
                     img.copyFrom(pre); // the first store after our clean point: its pre-image is the image
-                    return img;
+                    return toDisk(img);
                 }
                 if (s == FrameState.DIRTY) {
-                    return img;
+                    return toDisk(img);
                 }
                 Thread.onSpinWait(); // BUSY without a pre-image yet: no store has landed; re-check
                 continue;
             }
-            return img;
+            return toDisk(img); // write-back and logging see the disk form (QS-CR unswizzling)
         }
+    }
+
+    @Override
+    public long[] residentPages() {
+        return pages(arena.residentFrameList());
     }
 
     @Override
@@ -245,7 +361,7 @@ final class MappedFrames implements PageFrames {
         if (arena.residentFrames() <= known.size()) {
             return new long[0];
         }
-        long[] all = arena.residentFrameList();
+        long[] all = pages(arena.residentFrameList());
         long[] fresh = new long[all.length];
         int n = 0;
         for (long p : all) {
@@ -256,10 +372,45 @@ final class MappedFrames implements PageFrames {
         return java.util.Arrays.copyOf(fresh, n);
     }
 
+    @Override
+    public boolean accessEnabled(long pageId) {
+        return !arena.reprotected(frame(pageId));
+    }
+
+    @Override
+    public int reprotect(long[] pages) {
+        int runs = 0;
+        long[] frames = new long[pages.length];
+        for (int i = 0; i < pages.length; i++) {
+            frames[i] = frame(pages[i]);
+        }
+        java.util.Arrays.sort(frames);
+        for (int i = 0; i < frames.length; ) {
+            int j = i + 1;
+            while (j < frames.length && frames[j] == frames[j - 1] + 1) {
+                j++;
+            }
+            arena.reprotect(frames[i], j - i);
+            runs++;
+            i = j;
+        }
+        return runs;
+    }
+
+    @Override
+    public void reprotectAll() {
+        arena.reprotectAll();
+    }
+
     /** Ends refusals: REFUSED frames get their shared mapping back without losing bytes. */
     void repairRefused() {
         if (reservedUpTo > 0) {
             arena.repairRefused(0, reservedUpTo);
+        }
+        if (mapping != null) {
+            for (MappingManager.Descriptor d : mapping.relocatedRuns()) {
+                arena.repairRefused(d.firstFrame(), d.pages());
+            }
         }
         for (long f : refused) {
             if (f >= reservedUpTo && f < arena.frameCount()) {

@@ -130,6 +130,11 @@ final class OffHeapFrames implements PageFrames {
     }
 
     @Override
+    public long[] residentPages() {
+        return slotOf.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    @Override
     public void close() {
         arena.close();
     }

@@ -68,10 +68,46 @@ interface PageFrames extends AutoCloseable {
      */
     MemorySegment stableImage(long pageId, MemorySegment buffer);
 
+    /** Every resident page. */
+    long[] residentPages();
+
     /** Pages made resident by the data plane on its own since the last call (none for OffHeapFrames). */
     default long[] adoptNativeLoads() {
         return new long[0];
     }
+
+    /**
+     * Whether the page's frame is accessible through the application view, i.e. was referenced since it
+     * was last reprotected (true when there is no view: {@link OffHeapFrames}).
+     */
+    default boolean accessEnabled(long pageId) {
+        return true;
+    }
+
+    /**
+     * Disables access to the frames of {@code pages} (ascending page ids): one reprotection per run of
+     * consecutive frames; the next access takes a reference fault. Returns the number of runs.
+     */
+    default int reprotect(long[] pages) {
+        return 0;
+    }
+
+    /**
+     * Translates a runtime-form copy of a page (pointers as mapped now) to its disk form (pointers as
+     * stored), in place; the identity unless pages are relocated (QS-CR unswizzling). {@link #stableImage}
+     * already returns the disk form; pre-images are runtime form (abort restores them as they are).
+     */
+    default MemorySegment toDisk(MemorySegment copy) {
+        return copy;
+    }
+
+    /** The inverse of {@link #toDisk} (swizzling), in place. */
+    default MemorySegment toRuntime(MemorySegment copy) {
+        return copy;
+    }
+
+    /** Disables access to every frame in one call (QuickStore's simplified clock). */
+    default void reprotectAll() {}
 
     @Override
     void close();

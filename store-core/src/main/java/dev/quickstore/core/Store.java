@@ -61,6 +61,43 @@ public final class Store implements AutoCloseable {
     public static final long DEFAULT_ARENA_BYTES = 64L << 30;
 
     /**
+     * The buffer pool's replacement policy (docs/architecture-core.md, "Replacement").
+     *
+     * <ul>
+     *   <li>{@link #SIMPLIFIED_CLOCK} (default): QuickStore's clock (White and DeWitt 1994, section 3.5): the
+     *       hand takes the first frame whose access is disabled (not referenced through the view or by the
+     *       store since the last global reprotection); when there is none, the whole arena is reprotected in
+     *       one call and the sweep continues. References cost one reference fault per frame per round.</li>
+     *   <li>{@link #CLASSIC_CLOCK}: second chance with the reference bit = access enabled; the hand clears a
+     *       bit by reprotecting that frame (one mprotect per run of consecutive frames).</li>
+     *   <li>{@link #STORE_CLOCK}: second chance over the store's own page fixes only (accesses through the
+     *       view are not seen; no reprotection). The only policy in EXPLICIT mode, where there is no view.</li>
+     * </ul>
+     */
+    public enum Replacement {
+        SIMPLIFIED_CLOCK,
+        CLASSIC_CLOCK,
+        STORE_CLOCK
+    }
+
+    /**
+     * What happens when pages cannot live at the addresses their pointers were stored with
+     * (docs/architecture-core.md, "Relocation"; White and DeWitt 1994, section 5.5).
+     *
+     * <ul>
+     *   <li>{@link #CONTINUAL} (QS-CR, default): pointers are translated on every load by the fault path and
+     *       translated back before a page is diffed, logged or written; the disk keeps the original
+     *       addresses.</li>
+     *   <li>{@link #ONE_TIME} (QS-OR): the new addresses would be committed. <b>Not implemented yet</b>: an
+     *       open that needs relocation with this policy fails with a {@link StoreException} saying so.</li>
+     * </ul>
+     */
+    public enum Relocation {
+        CONTINUAL,
+        ONE_TIME
+    }
+
+    /**
      * Tuning knobs.
      *
      * @param bufferPoolPages frames in the buffer pool (a transaction may dirty more: steal)
@@ -68,9 +105,21 @@ public final class Store implements AutoCloseable {
      * @param checkpointLogBytes a checkpoint is taken after a commit when this much log was written since the last
      * @param frames how pages are held and writes detected ({@link FramesMode#MAPPED} by default)
      * @param arenaBytes virtual bytes reserved for the arena in MAPPED mode (bounds the volume size)
+     * @param replacement the buffer pool's replacement policy (MAPPED mode; EXPLICIT always uses
+     *     {@link Replacement#STORE_CLOCK})
+     * @param relocation how relocated pages are handled (MAPPED mode)
+     * @param relocateFraction for experiments: the fraction (0..1) of pages placed at frames other than their
+     *     preferred ones even when the preferred base is free (0 = relocate only if the base is taken)
      */
     public record Options(
-            int bufferPoolPages, long logSegmentBytes, long checkpointLogBytes, FramesMode frames, long arenaBytes) {
+            int bufferPoolPages,
+            long logSegmentBytes,
+            long checkpointLogBytes,
+            FramesMode frames,
+            long arenaBytes,
+            Replacement replacement,
+            Relocation relocation,
+            double relocateFraction) {
         public Options {
             if (bufferPoolPages < 8) {
                 throw new IllegalArgumentException("bufferPoolPages " + bufferPoolPages + " < 8");
@@ -79,9 +128,32 @@ public final class Store implements AutoCloseable {
                 throw new IllegalArgumentException("logSegmentBytes " + logSegmentBytes + " < 256 KiB");
             }
             java.util.Objects.requireNonNull(frames, "frames");
+            java.util.Objects.requireNonNull(replacement, "replacement");
+            java.util.Objects.requireNonNull(relocation, "relocation");
             if (arenaBytes < 1 << 20) {
                 throw new IllegalArgumentException("arenaBytes " + arenaBytes + " < 1 MiB");
             }
+            if (!(relocateFraction >= 0 && relocateFraction <= 1)) {
+                throw new IllegalArgumentException("relocateFraction " + relocateFraction + " outside [0, 1]");
+            }
+        }
+
+        /** Options with the default replacement (simplified clock) and relocation (QS-CR, only when needed). */
+        public Options(
+                int bufferPoolPages,
+                long logSegmentBytes,
+                long checkpointLogBytes,
+                FramesMode frames,
+                long arenaBytes) {
+            this(
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    frames,
+                    arenaBytes,
+                    Replacement.SIMPLIFIED_CLOCK,
+                    Relocation.CONTINUAL,
+                    0);
         }
 
         /** Options with the default frames mode ({@code qs.frames}, else MAPPED) and arena size. */
@@ -95,11 +167,45 @@ public final class Store implements AutoCloseable {
         }
 
         public Options withFrames(FramesMode mode) {
-            return new Options(bufferPoolPages, logSegmentBytes, checkpointLogBytes, mode, arenaBytes);
+            return new Options(
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    mode,
+                    arenaBytes,
+                    replacement,
+                    relocation,
+                    relocateFraction);
         }
 
         public Options withArenaBytes(long bytes) {
-            return new Options(bufferPoolPages, logSegmentBytes, checkpointLogBytes, frames, bytes);
+            return new Options(
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    frames,
+                    bytes,
+                    replacement,
+                    relocation,
+                    relocateFraction);
+        }
+
+        public Options withReplacement(Replacement r) {
+            return new Options(
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    frames,
+                    arenaBytes,
+                    r,
+                    relocation,
+                    relocateFraction);
+        }
+
+        /** Relocation policy and the fraction of pages relocated on purpose (experiments; 0 = only if needed). */
+        public Options withRelocation(Relocation r, double fraction) {
+            return new Options(
+                    bufferPoolPages, logSegmentBytes, checkpointLogBytes, frames, arenaBytes, replacement, r, fraction);
         }
 
         public static Options defaults() {
@@ -201,7 +307,12 @@ public final class Store implements AutoCloseable {
             this.log = lw;
             this.logReader = reader;
             this.mappedFrames = mf;
-            this.pool = new BufferPool(frames, vol, dw, lw);
+            this.pool = new BufferPool(
+                    frames,
+                    vol,
+                    dw,
+                    lw,
+                    Replacer.of(mf != null ? options.replacement() : Replacement.STORE_CLOCK, frames));
             this.txns = new TxnLog(pool, lw, reader, analysis.maxTxnId + 1);
             pool.setStealer(txns);
             long redone = Recovery.redo(reader, analysis, pool);
@@ -224,6 +335,9 @@ public final class Store implements AutoCloseable {
                 pool.unpinAll();
             }
             checkpointer.checkpoint();
+            if (mf != null && (mf.movedArena() || options.relocateFraction() > 0)) {
+                relocate(mf, header.preferredArenaBase());
+            }
             ok = true;
         } finally {
             if (!ok) {
@@ -235,6 +349,48 @@ public final class Store implements AutoCloseable {
                 closeQuietly(fileLock);
             }
         }
+    }
+
+    /**
+     * Relocation (docs/architecture-core.md, "Relocation"): after recovery and a checkpoint every page is
+     * clean on disk; the arena is emptied, pages are placed (all moved with the arena if the preferred base
+     * was taken, plus the {@code relocateFraction} chosen by a hash of the page id), frames are reserved for
+     * every page, and the translation table and pointer bitmaps are handed to the fault path.
+     */
+    private void relocate(MappedFrames mf, long diskBase) throws IOException {
+        if (options.relocation() == Relocation.ONE_TIME) {
+            throw new StoreException("store " + dir + " needs relocation (arena at 0x"
+                    + Long.toHexString(mf.arena().base()) + " instead of 0x" + Long.toHexString(diskBase)
+                    + ", relocateFraction " + options.relocateFraction() + "): Relocation.ONE_TIME (QS-OR) is not"
+                    + " implemented yet; open with Relocation.CONTINUAL (QS-CR)");
+        }
+        long pages = extents.pageCount(); // (reads page 0: before the arena is emptied)
+        pool.unpinAll();
+        pool.evictAll();
+        MappingManager m = new MappingManager(
+                diskBase, mf.arena().base(), pageSize, mf.arena().frameCount());
+        double fraction = options.relocateFraction();
+        long threshold = (long) (fraction * (1L << 20));
+        mf.relocate(m, pages, p -> p > 0 && (mix(p) & ((1L << 20) - 1)) < threshold, (p, buf) -> {
+            if (p >= volume.fileSize() / pageSize) {
+                return false;
+            }
+            volume.read(p, buf);
+            return true;
+        });
+        addresses.relocated(m);
+        relocatedPages = m.relocatedRuns().stream()
+                .mapToLong(MappingManager.Descriptor::pages)
+                .sum();
+    }
+
+    /** Pages placed away from their preferred frame at open (0 without relocation). */
+    long relocatedPages;
+
+    private static long mix(long z) { // splitmix64 finaliser: a fixed, well-spread choice of pages
+        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+        return z ^ (z >>> 31);
     }
 
     private static void closeQuietly(AutoCloseable c) {
@@ -383,6 +539,11 @@ public final class Store implements AutoCloseable {
      */
     public FaultCounters faultCounters() {
         return mappedFrames == null ? null : mappedFrames.arena().counters();
+    }
+
+    /** Frames holding bytes (tests). */
+    int residentPagesForTest() {
+        return pool.frames().residentCount();
     }
 
     MappedFrames mappedFrames() {

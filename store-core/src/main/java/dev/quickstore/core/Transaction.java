@@ -31,6 +31,10 @@ public final class Transaction implements AutoCloseable {
         this.id = id;
     }
 
+    Addresses addresses() {
+        return store.addresses;
+    }
+
     public long id() {
         return id;
     }
@@ -200,14 +204,14 @@ public final class Transaction implements AutoCloseable {
 
     public void setRoot(String name, long ref) {
         mutate(() -> {
-            store.roots.setRoot(name, ref);
+            store.roots.setRoot(name, store.addresses.toDisk(ref));
             return null;
         });
     }
 
     /** The reference stored under {@code name}, or 0. */
     public long root(String name) {
-        return read(() -> store.roots.root(name));
+        return read(() -> store.addresses.toRuntime(store.roots.root(name)));
     }
 
     public boolean removeRoot(String name) {
@@ -215,7 +219,11 @@ public final class Transaction implements AutoCloseable {
     }
 
     public Map<String, Long> roots() {
-        return read(store.roots::roots);
+        return read(() -> {
+            Map<String, Long> m = new java.util.TreeMap<>(store.roots.roots());
+            m.replaceAll((k, v) -> store.addresses.toRuntime(v));
+            return m;
+        });
     }
 
     /**

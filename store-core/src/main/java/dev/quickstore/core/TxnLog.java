@@ -102,7 +102,7 @@ final class TxnLog implements BufferPool.Stealer {
             curCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
         }
         for (long p : frames.dirtyPages()) {
-            preCopy.copyFrom(frames.preImage(p));
+            frames.toDisk(preCopy.copyFrom(frames.preImage(p))); // both sides of the diff in disk form
             frames.clearDirty(p);
             MemorySegment cur = frames.stableImage(p, curCopy);
             PageDiff.diff(preCopy, cur, PageDiff.mergeGap(1), ranges);
@@ -161,9 +161,14 @@ final class TxnLog implements BufferPool.Stealer {
             switch (r.type) {
                 case LogRecord.UPDATE -> {
                     MemorySegment page = pool.fix(r.pageId);
-                    r.undo(page);
+                    // undo bytes are disk form: apply them to a disk-form copy, log it, swizzle back
+                    MemorySegment disk = pool.frames()
+                            .toDisk(MemorySegment.ofArray(new byte[(int) page.byteSize()])
+                                    .copyFrom(page));
+                    r.undo(disk);
                     long clr = log.append(LogRecord.encodePage(
-                            LogRecord.CLR, txnId, last, r.pageId, r.prevLsn, null, page, r.ranges()));
+                            LogRecord.CLR, txnId, last, r.pageId, r.prevLsn, null, disk, r.ranges()));
+                    page.copyFrom(pool.frames().toRuntime(disk));
                     PageHeader.setLsn(page, clr);
                     pool.noteLogged(r.pageId, clr);
                     pool.unpin(r.pageId);

@@ -2,7 +2,6 @@ package dev.quickstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -274,21 +273,6 @@ class MappedStoreTest {
                 tx.commit();
             }
             assertTrue(s.verify().ok(), s.verify().toString());
-        }
-    }
-
-    @Test
-    void preferredBaseTakenFailsClearly() throws Exception {
-        try (Store s = Store.create(dir.resolve("a"), 8192, OPTS)) {
-            StoreException e = assertThrows(
-                    StoreException.class,
-                    () -> Store.create(dir.resolve("b"), 8192, OPTS).close());
-            assertTrue(e.getMessage().contains("0x5a0000000000"), e.getMessage());
-            assertTrue(e.getMessage().contains("relocation"), e.getMessage());
-            assertNotEquals(null, s.view());
-        }
-        try (Store b = Store.open(dir.resolve("b"), OPTS)) { // the lock and files were released
-            assertEquals(VolumeFile.DEFAULT_ARENA_BASE, b.arenaBase());
         }
     }
 

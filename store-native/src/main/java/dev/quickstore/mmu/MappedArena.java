@@ -327,6 +327,16 @@ public final class MappedArena implements AutoCloseable {
         return checked("reprotecting the arena", () -> (long) NativeCalls.REPROTECT_ALL.invokeExact(handle));
     }
 
+    /**
+     * The classic clock's hand: reprotects frames [first, first+count) to PROT_NONE with one mprotect
+     * per run, like {@link #reprotectAll()} for a part of the arena (resident frames keep their bytes and
+     * take a reference fault on their next access). Returns the number of resident frames reprotected.
+     */
+    public long reprotect(long first, long count) {
+        return checked("reprotecting frames " + first + "+" + count, () ->
+                (long) NativeCalls.REPROTECT.invokeExact(handle, first, count));
+    }
+
     /** Loads a reserved frame ahead of use and makes it readable; errors throw, nothing is refused. */
     public void prefetch(long frame) {
         try (Arena tmp = Arena.ofConfined()) {

@@ -55,6 +55,8 @@ final class NativeCalls {
     static final MethodHandle RESET_REFUSED =
             h("qs_reset_refused", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle REPROTECT_ALL = h("qs_reprotect_all", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+    static final MethodHandle REPROTECT =
+            h("qs_reprotect", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle FRAME_STATE =
             h("qs_frame_state", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG), CRITICAL);
     static final MethodHandle FRAME_PAGE =

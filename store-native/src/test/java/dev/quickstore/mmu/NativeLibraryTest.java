@@ -26,6 +26,6 @@ class NativeLibraryTest {
 
     @Test
     void abiVersionConstantMatchesTheLibrary() {
-        assertEquals(4, NativeLibrary.ABI_VERSION);
+        assertEquals(5, NativeLibrary.ABI_VERSION);
     }
 }
