@@ -371,7 +371,27 @@ public final class Store implements AutoCloseable {
                 diskBase, mf.arena().base(), pageSize, mf.arena().frameCount());
         double fraction = options.relocateFraction();
         long threshold = (long) (fraction * (1L << 20));
-        mf.relocate(m, pages, p -> p > 0 && (mix(p) & ((1L << 20) - 1)) < threshold, (p, buf) -> {
+        // A multi-page large object is read through the view as one contiguous run (the object API's blob
+        // readers step from page to page by address), so its pages are chosen together, by the hash of the
+        // run's head page: relocated runs get frames in page order, so the run stays contiguous.
+        java.util.BitSet chosen = new java.util.BitSet();
+        if (threshold > 0) {
+            MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
+            long written = volume.fileSize() / pageSize;
+            for (long p = 1; p < pages; p++) {
+                long key = p;
+                if (p < written) {
+                    volume.read(p, img);
+                    if (PageHeader.type(img) == PageHeader.LARGE && PageHeader.aux(img) > 0) {
+                        key = PageHeader.aux(img);
+                    }
+                }
+                if ((mix(key) & ((1L << 20) - 1)) < threshold) {
+                    chosen.set(Math.toIntExact(p));
+                }
+            }
+        }
+        mf.relocate(m, pages, p -> chosen.get(Math.toIntExact(p)), (p, buf) -> {
             if (p >= volume.fileSize() / pageSize) {
                 return false;
             }
