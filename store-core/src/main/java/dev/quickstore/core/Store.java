@@ -208,8 +208,23 @@ public final class Store implements AutoCloseable {
                     bufferPoolPages, logSegmentBytes, checkpointLogBytes, frames, arenaBytes, replacement, r, fraction);
         }
 
+        /**
+         * 4096 pool frames, 64 MiB log segments and checkpoint interval, the frames mode of {@code qs.frames};
+         * for experiments through APIs that take no options (the object API, the OO7 driver) the system
+         * properties {@code qs.poolPages} (frames), {@code qs.replacement} ({@link Replacement} name) and
+         * {@code qs.relocateFraction} (QS-CR with that fraction relocated on purpose) override the defaults.
+         */
         public static Options defaults() {
-            return new Options(4096, 64L << 20, 64L << 20);
+            Options o = new Options(Integer.getInteger("qs.poolPages", 4096), 64L << 20, 64L << 20);
+            String r = System.getProperty("qs.replacement");
+            if (r != null) {
+                o = o.withReplacement(Replacement.valueOf(r.trim().toUpperCase(java.util.Locale.ROOT)));
+            }
+            String f = System.getProperty("qs.relocateFraction");
+            if (f != null) {
+                o = o.withRelocation(Relocation.CONTINUAL, Double.parseDouble(f.trim()));
+            }
+            return o;
         }
     }
 
@@ -407,6 +422,11 @@ public final class Store implements AutoCloseable {
     /** Pages placed away from their preferred frame at open (0 without relocation). */
     long relocatedPages;
 
+    /** Pages placed away from their preferred frame when this store was opened (0 without relocation). */
+    public long relocatedPages() {
+        return relocatedPages;
+    }
+
     private static long mix(long z) { // splitmix64 finaliser: a fixed, well-spread choice of pages
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
         z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
@@ -572,6 +592,64 @@ public final class Store implements AutoCloseable {
 
     public RecoveryStats recoveryStats() {
         return recovery;
+    }
+
+    // commit timing (Transaction.commit, under the latch); the per-phase parts are in TxnLog
+    long commits;
+    long commitLogNanos;
+    long commitCheckpointNanos;
+    long commitTotalNanos;
+
+    /**
+     * Where commit time went, cumulative since this store was opened (White and DeWitt 1994, Table 6 style).
+     * All times are {@link System#nanoTime()} differences taken inside {@link Transaction#commit()} under the
+     * store latch; {@code prepare + diff + append + flush <= log} and {@code log + checkpoint <= total}.
+     *
+     * @param commits committed transactions
+     * @param pages transaction-dirty pages examined at commit
+     * @param redoRecords REDO records written at commit
+     * @param redoBytes bytes of those records
+     * @param prepareNanos per dirty page: copying the pre-image to disk form, ending the dirty state
+     *     (write-protecting the frame again), taking the stable image
+     * @param diffNanos page diffing and REDO record encoding
+     * @param appendNanos appending the records to the log buffer (including writes of full buffers)
+     * @param flushNanos the COMMIT record and the group-commit flush: log write and fsync
+     * @param logNanos the whole log part of commit (the four above plus loop overhead)
+     * @param checkpointNanos checkpoints taken after commits (write-back of dirty pages, log truncation)
+     * @param totalNanos the whole of commit after the refusal check: log, end of transaction, checkpoint
+     */
+    public record CommitStats(
+            long commits,
+            long pages,
+            long redoRecords,
+            long redoBytes,
+            long prepareNanos,
+            long diffNanos,
+            long appendNanos,
+            long flushNanos,
+            long logNanos,
+            long checkpointNanos,
+            long totalNanos) {}
+
+    /** A snapshot of the commit counters ({@link CommitStats}). */
+    public CommitStats commitStats() {
+        latch.lock();
+        try {
+            return new CommitStats(
+                    commits,
+                    txns.commitPages,
+                    txns.redoRecords,
+                    txns.redoBytes,
+                    txns.commitPrepareNanos,
+                    txns.commitDiffNanos,
+                    txns.commitAppendNanos,
+                    txns.commitFlushNanos,
+                    commitLogNanos,
+                    commitCheckpointNanos,
+                    commitTotalNanos);
+        } finally {
+            latch.unlock();
+        }
     }
 
     /** Starts the store's transaction; fails if one is already running. */

@@ -5,6 +5,7 @@ import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.DuplicateKeyException;
 import dev.quickstore.core.Index;
 import dev.quickstore.core.KeyType;
+import dev.quickstore.core.Store;
 import dev.quickstore.core.StoreInspector;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.inspect.StoreStats;
@@ -77,6 +78,10 @@ import java.util.stream.Stream;
  * operating system's page cache unless {@code dropCaches} was requested and {@code /proc/sys/vm/drop_caches}
  * is writable (root): then it syncs and writes {@code 1} there first ({@link #coldDropsOsCache()} says which
  * happened). {@link #counters()} sums the arena's fault counters and the log's counters over every opening.
+ * The commit breakdown ({@code commitPrepareNanos}, {@code commitDiffNanos}, {@code commitAppendNanos},
+ * {@code commitFlushNanos}, their enclosing {@code commitLogNanos}, {@code commitCheckpointNanos} and the
+ * storage manager's whole {@code commitStoreNanos}) comes from {@link Store#commitStats()}; {@code
+ * commitNanos} is the object-level commit measured around {@link ObjectTransaction#commit()}.
  *
  * <p>One transaction at a time, one store per process (the arena is process-wide). Not thread-safe.
  */
@@ -126,7 +131,24 @@ public final class MappedOo7Store implements Oo7Store {
     private long commits;
 
     private static final String[] COUNTER_NAMES = {
-        "readFaults", "writeFaults", "pagesRead", "preimageBytes", "logRecords", "logBytes", "commits", "commitNanos"
+        "readFaults",
+        "writeFaults",
+        "pagesRead",
+        "preimageBytes",
+        "logRecords",
+        "logBytes",
+        "commits",
+        "commitNanos",
+        "commitPages",
+        "commitPrepareNanos",
+        "commitDiffNanos",
+        "commitAppendNanos",
+        "commitFlushNanos",
+        "commitLogNanos",
+        "commitCheckpointNanos",
+        "commitStoreNanos",
+        "referenceFaults",
+        "evictions"
     };
 
     private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, PersistentStore db) {
@@ -481,6 +503,12 @@ public final class MappedOo7Store implements Oo7Store {
         return true;
     }
 
+    /** Pages the storage manager placed away from their preferred frames at the last opening (relocation). */
+    public long relocatedPages() {
+        checkOpen();
+        return db.storageManager().relocatedPages();
+    }
+
     /** Whether the last {@link #makeCold()} also dropped the operating system's page cache. */
     public boolean coldDropsOsCache() {
         return lastColdDroppedOsCache;
@@ -533,6 +561,7 @@ public final class MappedOo7Store implements Oo7Store {
         FaultCounters f = db.storageManager().faultCounters();
         StoreStats s = StoreInspector.stats(db.storageManager());
         long pageSize = db.storageManager().pageSize();
+        Store.CommitStats k = db.storageManager().commitStats();
         long[] c = {
             f == null ? 0 : f.readFaults(),
             f == null ? 0 : f.writeFaults(),
@@ -541,7 +570,17 @@ public final class MappedOo7Store implements Oo7Store {
             s.redoRecords(),
             s.logEndLsn(),
             0,
-            0
+            0,
+            k.pages(),
+            k.prepareNanos(),
+            k.diffNanos(),
+            k.appendNanos(),
+            k.flushNanos(),
+            k.logNanos(),
+            k.checkpointNanos(),
+            k.totalNanos(),
+            f == null ? 0 : f.referenceFaults(),
+            f == null ? 0 : f.evictions()
         };
         // the log's LSNs continue across openings; the arena's and the pool's counters restart
         long[] out = new long[c.length];
