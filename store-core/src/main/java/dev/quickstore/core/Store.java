@@ -603,14 +603,16 @@ public final class Store implements AutoCloseable {
     /**
      * Where commit time went, cumulative since this store was opened (White and DeWitt 1994, Table 6 style).
      * All times are {@link System#nanoTime()} differences taken inside {@link Transaction#commit()} under the
-     * store latch; {@code prepare + diff + append + flush <= log} and {@code log + checkpoint <= total}.
+     * store latch; {@code preimage + reprotect + stable + diff + append + flush <= log} and {@code log +
+     * checkpoint <= total}.
      *
      * @param commits committed transactions
      * @param pages transaction-dirty pages examined at commit
      * @param redoRecords REDO records written at commit
      * @param redoBytes bytes of those records
-     * @param prepareNanos per dirty page: copying the pre-image to disk form, ending the dirty state
-     *     (write-protecting the frame again), taking the stable image
+     * @param preimageNanos per dirty page: copying the pre-image and converting it to disk form
+     * @param reprotectNanos per dirty page: ending the dirty state (write-protecting the frame again)
+     * @param stableNanos per dirty page: taking the stable (disk-form) image of the current page
      * @param diffNanos page diffing and REDO record encoding
      * @param appendNanos appending the records to the log buffer (including writes of full buffers)
      * @param flushNanos the COMMIT record and the group-commit flush: log write and fsync
@@ -623,13 +625,45 @@ public final class Store implements AutoCloseable {
             long pages,
             long redoRecords,
             long redoBytes,
-            long prepareNanos,
+            long preimageNanos,
+            long reprotectNanos,
+            long stableNanos,
             long diffNanos,
             long appendNanos,
             long flushNanos,
             long logNanos,
             long checkpointNanos,
             long totalNanos) {}
+
+    /**
+     * Buffer replacement counters, cumulative since this store was opened.
+     *
+     * @param capacity the pool's frames ({@code bufferPoolPages})
+     * @param resident frames holding bytes now (including pages the fault path loaded for the application)
+     * @param evictions pages the pool evicted to make room
+     * @param reprotectAlls global reprotections of the simplified clock
+     * @param reprotectRuns {@code mprotect} runs of the classic clock
+     * @param framesCleared frames whose reference bit the classic clock cleared
+     */
+    public record PoolStats(
+            int capacity, int resident, long evictions, long reprotectAlls, long reprotectRuns, long framesCleared) {}
+
+    /** A snapshot of the replacement counters ({@link PoolStats}). */
+    public PoolStats poolStats() {
+        latch.lock();
+        try {
+            Replacer r = pool.replacer();
+            return new PoolStats(
+                    pool.frames().capacity(),
+                    pool.frames().residentCount(),
+                    pool.evictions,
+                    r.reprotectAlls(),
+                    r.reprotectRuns(),
+                    r.framesCleared());
+        } finally {
+            latch.unlock();
+        }
+    }
 
     /** A snapshot of the commit counters ({@link CommitStats}). */
     public CommitStats commitStats() {
@@ -640,7 +674,9 @@ public final class Store implements AutoCloseable {
                     txns.commitPages,
                     txns.redoRecords,
                     txns.redoBytes,
-                    txns.commitPrepareNanos,
+                    txns.commitPreimageNanos,
+                    txns.commitReprotectNanos,
+                    txns.commitStableNanos,
                     txns.commitDiffNanos,
                     txns.commitAppendNanos,
                     txns.commitFlushNanos,

@@ -34,7 +34,9 @@ final class TxnLog implements BufferPool.Stealer {
     long redoBytes;
     long redoRecords;
     // commit-path timing (cumulative, System.nanoTime; read through Store.commitStats())
-    long commitPrepareNanos; // pre-image copy to disk form, end of the dirty state (reprotect), stable image
+    long commitPreimageNanos; // copying the pre-image and converting it to disk form
+    long commitReprotectNanos; // ending the page's dirty state (write-protecting the frame again)
+    long commitStableNanos; // taking the stable image (disk form) of the current page
     long commitDiffNanos; // PageDiff.diff plus LogRecord encoding of the REDO records
     long commitAppendNanos; // appending the records to the log buffer (incl. writes of full buffers)
     long commitFlushNanos; // COMMIT record and the group-commit flush (write + fsync)
@@ -110,10 +112,14 @@ final class TxnLog implements BufferPool.Stealer {
         long t0 = System.nanoTime();
         for (long p : frames.dirtyPages()) {
             frames.toDisk(preCopy.copyFrom(frames.preImage(p))); // both sides of the diff in disk form
+            long ta = System.nanoTime();
             frames.clearDirty(p);
+            long tb = System.nanoTime();
             MemorySegment cur = frames.stableImage(p, curCopy);
             long t1 = System.nanoTime();
-            commitPrepareNanos += t1 - t0;
+            commitPreimageNanos += ta - t0;
+            commitReprotectNanos += tb - ta;
+            commitStableNanos += t1 - tb;
             commitPages++;
             PageDiff.diff(preCopy, cur, PageDiff.mergeGap(1), ranges);
             if (ranges.count > 0) {

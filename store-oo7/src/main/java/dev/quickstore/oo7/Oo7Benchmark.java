@@ -413,7 +413,9 @@ public final class Oo7Benchmark {
 
     /** Commit-breakdown counters (see {@code MappedOo7Store}), in the column order of {@link #commitBreakdown}. */
     static final List<String> COMMIT_COUNTERS = List.of(
-            "commitPrepareNanos",
+            "commitPreimageNanos",
+            "commitReprotectNanos",
+            "commitStableNanos",
             "commitDiffNanos",
             "commitAppendNanos",
             "commitFlushNanos",
@@ -423,8 +425,9 @@ public final class Oo7Benchmark {
     /**
      * Where commit time went (White and DeWitt 1994, Table 6): per store that reports the commit counters and
      * per operation whose commit examined dirty pages, the median commit time measured by the driver around
-     * {@link Oo7Store#commit()}, then the medians of the storage manager's parts: prepare (pre-image to disk
-     * form, reprotection, stable image), diff (page diff and REDO record encoding), append (to the log
+     * {@link Oo7Store#commit()}, then the medians of the storage manager's parts: preimage (copying the
+     * pre-image to disk form), reprotect (write-protecting the committed page again), stable (the current
+     * page's disk-form image), diff (page diff and REDO record encoding), append (to the log
      * buffer), flush (COMMIT record, log write and fsync), checkpoint (write-back when due) and the storage
      * manager's whole commit ("store"); the rest of the driver's time ("other") is the object layer's commit
      * (refusal check, end of the view transaction). Each column is a median over the runs on its own, so the
@@ -437,7 +440,9 @@ public final class Oo7Benchmark {
             "phase",
             "system",
             "commit ms",
-            "prepare",
+            "preimage",
+            "reprotect",
+            "stable",
             "diff",
             "append",
             "flush",
@@ -487,8 +492,8 @@ public final class Oo7Benchmark {
     static final int PAGE_BYTES = 8192;
 
     /** Counters shown by {@link #comparison}: the fault and log figures of White and DeWitt 1994 section 5. */
-    static final List<String> COMPARED_COUNTERS =
-            List.of("readFaults", "writeFaults", "logRecords", "logBytes", "referenceFaults", "evictions");
+    static final List<String> COMPARED_COUNTERS = List.of(
+            "readFaults", "writeFaults", "logRecords", "logBytes", "referenceFaults", "evictions", "reprotectAlls");
 
     private static String align(List<String[]> rows) {
         int[] width = new int[rows.get(0).length];

@@ -152,7 +152,13 @@ class MappedOo7StoreTest extends Oo7SmallContract {
         for (String k : Oo7Benchmark.COMMIT_COUNTERS) {
             assertTrue(d.get(k) >= 0, k + " " + d);
         }
-        for (String k : List.of("commitPrepareNanos", "commitDiffNanos", "commitAppendNanos", "commitFlushNanos")) {
+        for (String k : List.of(
+                "commitPreimageNanos",
+                "commitReprotectNanos",
+                "commitStableNanos",
+                "commitDiffNanos",
+                "commitAppendNanos",
+                "commitFlushNanos")) {
             parts += d.get(k);
         }
         assertTrue(d.get("commitDiffNanos") > 0 && d.get("commitFlushNanos") > 0, "diffed and flushed: " + d);

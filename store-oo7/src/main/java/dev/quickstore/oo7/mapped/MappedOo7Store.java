@@ -78,10 +78,15 @@ import java.util.stream.Stream;
  * operating system's page cache unless {@code dropCaches} was requested and {@code /proc/sys/vm/drop_caches}
  * is writable (root): then it syncs and writes {@code 1} there first ({@link #coldDropsOsCache()} says which
  * happened). {@link #counters()} sums the arena's fault counters and the log's counters over every opening.
- * The commit breakdown ({@code commitPrepareNanos}, {@code commitDiffNanos}, {@code commitAppendNanos},
+ * The commit breakdown ({@code commitPreimageNanos}, {@code commitReprotectNanos}, {@code
+ * commitStableNanos}, {@code commitDiffNanos}, {@code commitAppendNanos},
  * {@code commitFlushNanos}, their enclosing {@code commitLogNanos}, {@code commitCheckpointNanos} and the
  * storage manager's whole {@code commitStoreNanos}) comes from {@link Store#commitStats()}; {@code
- * commitNanos} is the object-level commit measured around {@link ObjectTransaction#commit()}.
+ * commitNanos} is the object-level commit measured around {@link ObjectTransaction#commit()}. Replacement:
+ * {@code evictions}, {@code reprotectAlls} (simplified clock) and {@code framesCleared} (classic clock) from
+ * {@link Store#poolStats()}, {@code referenceFaults} from the arena. The pool evicts only when the storage
+ * manager itself needs a frame (a fix: allocation, index access, commit); pages the application faults in
+ * through the view count against the pool but do not evict on their own.
  *
  * <p>One transaction at a time, one store per process (the arena is process-wide). Not thread-safe.
  */
@@ -140,7 +145,9 @@ public final class MappedOo7Store implements Oo7Store {
         "commits",
         "commitNanos",
         "commitPages",
-        "commitPrepareNanos",
+        "commitPreimageNanos",
+        "commitReprotectNanos",
+        "commitStableNanos",
         "commitDiffNanos",
         "commitAppendNanos",
         "commitFlushNanos",
@@ -148,7 +155,9 @@ public final class MappedOo7Store implements Oo7Store {
         "commitCheckpointNanos",
         "commitStoreNanos",
         "referenceFaults",
-        "evictions"
+        "evictions",
+        "reprotectAlls",
+        "framesCleared"
     };
 
     private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, PersistentStore db) {
@@ -562,6 +571,7 @@ public final class MappedOo7Store implements Oo7Store {
         StoreStats s = StoreInspector.stats(db.storageManager());
         long pageSize = db.storageManager().pageSize();
         Store.CommitStats k = db.storageManager().commitStats();
+        Store.PoolStats pool = db.storageManager().poolStats();
         long[] c = {
             f == null ? 0 : f.readFaults(),
             f == null ? 0 : f.writeFaults(),
@@ -572,7 +582,9 @@ public final class MappedOo7Store implements Oo7Store {
             0,
             0,
             k.pages(),
-            k.prepareNanos(),
+            k.preimageNanos(),
+            k.reprotectNanos(),
+            k.stableNanos(),
             k.diffNanos(),
             k.appendNanos(),
             k.flushNanos(),
@@ -580,7 +592,9 @@ public final class MappedOo7Store implements Oo7Store {
             k.checkpointNanos(),
             k.totalNanos(),
             f == null ? 0 : f.referenceFaults(),
-            f == null ? 0 : f.evictions()
+            pool.evictions(),
+            pool.reprotectAlls(),
+            pool.framesCleared()
         };
         // the log's LSNs continue across openings; the arena's and the pool's counters restart
         long[] out = new long[c.length];
