@@ -204,6 +204,27 @@ final class Oo7Command implements Runnable {
                 description = "SM1 composite parts inserted (default: ${DEFAULT-VALUE})")
         int sm1;
 
+        @Option(
+                names = "--pool-pages",
+                paramLabel = "N",
+                description = "qs: buffer pool frames (8 KiB pages; default 4096 = 32 MiB)")
+        Integer poolPages;
+
+        @Option(
+                names = "--replacement",
+                paramLabel = "POLICY",
+                description = "qs: buffer replacement: simplified (QuickStore's clock, default), classic (second"
+                        + " chance with per-frame reprotection) or store (store fixes only)")
+        String replacement;
+
+        @Option(
+                names = "--relocate",
+                paramLabel = "FRACTION",
+                description = "qs: open with this fraction (0..1) of the pages relocated on purpose, pointers"
+                        + " translated at fault time (QS-CR; applies to every cold reopen; QS-OR is not"
+                        + " implemented)")
+        Double relocate;
+
         @Option(names = "--csv", paramLabel = "FILE", description = "also write the results as CSV to FILE")
         Path csv;
 
@@ -246,6 +267,9 @@ final class Oo7Command implements Runnable {
                             .toList();
             Oo7Benchmark.Options options = new Oo7Benchmark.Options(operations, reps, warmup);
             List<Oo7Store> stores = new ArrayList<>();
+            Map<String, String> storeOptions = storeOptions();
+            Map<String, String> saved = new java.util.HashMap<>();
+            storeOptions.forEach((k, v) -> saved.put(k, System.setProperty(k, v)));
             try {
                 List<Oo7Operations> runs = new ArrayList<>();
                 for (SystemUnderTest system : list) {
@@ -274,18 +298,33 @@ final class Oo7Command implements Runnable {
                 }
                 out.printf(
                         Locale.ROOT,
-                        "seed %d, T2 %s, Q4 %d, SM1 %d; %d cold (qs), %d warm-up, %d hot rounds%n",
+                        "seed %d, T2 %s, Q4 %d, SM1 %d; %d cold (qs), %d warm-up, %d hot rounds%s%n",
                         seedValue,
                         params.t2Update().name().toLowerCase(Locale.ROOT),
                         params.q4Lookups(),
                         params.sm1Size(),
                         reps,
                         warmup,
-                        reps);
+                        reps,
+                        storeOptions.isEmpty() ? "" : "; qs options " + storeOptions);
                 out.flush();
                 Map<String, List<Oo7Benchmark.Result>> results = Oo7Benchmark.runAll(runs, options);
                 out.print(Oo7Benchmark.comparison(results));
+                String breakdown = Oo7Benchmark.commitBreakdown(results);
+                if (!breakdown.isEmpty()) {
+                    out.println();
+                    out.println("commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):");
+                    out.print(breakdown);
+                }
                 for (Oo7Store s : stores) {
+                    if (s instanceof MappedOo7Store m && relocate != null) {
+                        out.printf(
+                                Locale.ROOT,
+                                "relocation (QS-CR): %d pages placed away from their preferred frames at the last"
+                                        + " open (--relocate %s)%n",
+                                m.relocatedPages(),
+                                relocate);
+                    }
                     if (s instanceof MappedOo7Store m && m.supportsCold()) {
                         out.println(
                                 m.coldDropsOsCache()
@@ -302,11 +341,50 @@ final class Oo7Command implements Runnable {
                     Files.writeString(json, Oo7Benchmark.jsonAll(config, seedValue, results), StandardCharsets.UTF_8);
                 }
             } finally {
-                for (Oo7Store s : stores) {
-                    s.close();
+                try {
+                    for (Oo7Store s : stores) {
+                        s.close();
+                    }
+                } finally {
+                    saved.forEach((k, v) -> {
+                        if (v == null) {
+                            System.clearProperty(k);
+                        } else {
+                            System.setProperty(k, v);
+                        }
+                    });
                 }
             }
             return ExitCodes.OK;
+        }
+
+        /** The storage-manager options of --pool-pages, --replacement, --relocate as store-core properties. */
+        Map<String, String> storeOptions() {
+            Map<String, String> m = new java.util.LinkedHashMap<>();
+            if (poolPages != null) {
+                if (poolPages < 8) {
+                    throw new IllegalArgumentException("--pool-pages " + poolPages + ": at least 8");
+                }
+                m.put("qs.poolPages", Integer.toString(poolPages));
+            }
+            if (replacement != null) {
+                String r = switch (replacement.trim().toLowerCase(Locale.ROOT)) {
+                    case "simplified", "simplified_clock" -> "SIMPLIFIED_CLOCK";
+                    case "classic", "classic_clock" -> "CLASSIC_CLOCK";
+                    case "store", "store_clock" -> "STORE_CLOCK";
+                    default ->
+                        throw new IllegalArgumentException("--replacement: unknown value '" + replacement
+                                + "'; expected one of [simplified, classic, store]");
+                };
+                m.put("qs.replacement", r);
+            }
+            if (relocate != null) {
+                if (!(relocate >= 0 && relocate <= 1)) {
+                    throw new IllegalArgumentException("--relocate " + relocate + ": a fraction in [0, 1]");
+                }
+                m.put("qs.relocateFraction", Double.toString(relocate));
+            }
+            return m;
         }
     }
 }

@@ -172,4 +172,43 @@ class QsCommandTest {
         assertEquals(ExitCodes.USAGE, r.code());
         assertTrue(r.err().contains("--ops: unknown value 'T99'") && r.err().contains("t1"), r.err());
     }
+
+    @Test
+    void oo7RunWithPoolReplacementAndRelocationPrintsTheCommitBreakdown() throws Exception {
+        Run r = qs(
+                "oo7",
+                "run",
+                "--system",
+                "qs",
+                "--ops",
+                "T1,T2B",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--t2",
+                "increment",
+                "--pool-pages",
+                "1024",
+                "--replacement",
+                "classic",
+                "--relocate",
+                "0.5");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("qs options {qs.poolPages=1024, qs.replacement=CLASSIC_CLOCK,"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*")), r.out());
+        assertTrue(
+                r.out().lines().anyMatch(l -> l.matches("relocation \\(QS-CR\\): [1-9]\\d* pages placed .*")), r.out());
+        assertTrue(r.out().contains("commit breakdown"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T2B\\s+hot\\s+qs\\s+\\d+\\.\\d{3}\\s.*")), r.out());
+        assertEquals(null, System.getProperty("qs.poolPages"), "the run restores the system properties");
+    }
+
+    @Test
+    void oo7UnknownReplacementIsAUsageError() {
+        Run r = qs("oo7", "run", "--system", "qs", "--replacement", "lru");
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("--replacement: unknown value 'lru'"), r.err());
+    }
 }

@@ -208,8 +208,23 @@ public final class Store implements AutoCloseable {
                     bufferPoolPages, logSegmentBytes, checkpointLogBytes, frames, arenaBytes, replacement, r, fraction);
         }
 
+        /**
+         * 4096 pool frames, 64 MiB log segments and checkpoint interval, the frames mode of {@code qs.frames};
+         * for experiments through APIs that take no options (the object API, the OO7 driver) the system
+         * properties {@code qs.poolPages} (frames), {@code qs.replacement} ({@link Replacement} name) and
+         * {@code qs.relocateFraction} (QS-CR with that fraction relocated on purpose) override the defaults.
+         */
         public static Options defaults() {
-            return new Options(4096, 64L << 20, 64L << 20);
+            Options o = new Options(Integer.getInteger("qs.poolPages", 4096), 64L << 20, 64L << 20);
+            String r = System.getProperty("qs.replacement");
+            if (r != null) {
+                o = o.withReplacement(Replacement.valueOf(r.trim().toUpperCase(java.util.Locale.ROOT)));
+            }
+            String f = System.getProperty("qs.relocateFraction");
+            if (f != null) {
+                o = o.withRelocation(Relocation.CONTINUAL, Double.parseDouble(f.trim()));
+            }
+            return o;
         }
     }
 
@@ -371,7 +386,27 @@ public final class Store implements AutoCloseable {
                 diskBase, mf.arena().base(), pageSize, mf.arena().frameCount());
         double fraction = options.relocateFraction();
         long threshold = (long) (fraction * (1L << 20));
-        mf.relocate(m, pages, p -> p > 0 && (mix(p) & ((1L << 20) - 1)) < threshold, (p, buf) -> {
+        // A multi-page large object is read through the view as one contiguous run (the object API's blob
+        // readers step from page to page by address), so its pages are chosen together, by the hash of the
+        // run's head page: relocated runs get frames in page order, so the run stays contiguous.
+        java.util.BitSet chosen = new java.util.BitSet();
+        if (threshold > 0) {
+            MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
+            long written = volume.fileSize() / pageSize;
+            for (long p = 1; p < pages; p++) {
+                long key = p;
+                if (p < written) {
+                    volume.read(p, img);
+                    if (PageHeader.type(img) == PageHeader.LARGE && PageHeader.aux(img) > 0) {
+                        key = PageHeader.aux(img);
+                    }
+                }
+                if ((mix(key) & ((1L << 20) - 1)) < threshold) {
+                    chosen.set(Math.toIntExact(p));
+                }
+            }
+        }
+        mf.relocate(m, pages, p -> chosen.get(Math.toIntExact(p)), (p, buf) -> {
             if (p >= volume.fileSize() / pageSize) {
                 return false;
             }
@@ -386,6 +421,11 @@ public final class Store implements AutoCloseable {
 
     /** Pages placed away from their preferred frame at open (0 without relocation). */
     long relocatedPages;
+
+    /** Pages placed away from their preferred frame when this store was opened (0 without relocation). */
+    public long relocatedPages() {
+        return relocatedPages;
+    }
 
     private static long mix(long z) { // splitmix64 finaliser: a fixed, well-spread choice of pages
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
@@ -552,6 +592,100 @@ public final class Store implements AutoCloseable {
 
     public RecoveryStats recoveryStats() {
         return recovery;
+    }
+
+    // commit timing (Transaction.commit, under the latch); the per-phase parts are in TxnLog
+    long commits;
+    long commitLogNanos;
+    long commitCheckpointNanos;
+    long commitTotalNanos;
+
+    /**
+     * Where commit time went, cumulative since this store was opened (White and DeWitt 1994, Table 6 style).
+     * All times are {@link System#nanoTime()} differences taken inside {@link Transaction#commit()} under the
+     * store latch; {@code preimage + reprotect + stable + diff + append + flush <= log} and {@code log +
+     * checkpoint <= total}.
+     *
+     * @param commits committed transactions
+     * @param pages transaction-dirty pages examined at commit
+     * @param redoRecords REDO records written at commit
+     * @param redoBytes bytes of those records
+     * @param preimageNanos per dirty page: copying the pre-image and converting it to disk form
+     * @param reprotectNanos per dirty page: ending the dirty state (write-protecting the frame again)
+     * @param stableNanos per dirty page: taking the stable (disk-form) image of the current page
+     * @param diffNanos page diffing and REDO record encoding
+     * @param appendNanos appending the records to the log buffer (including writes of full buffers)
+     * @param flushNanos the COMMIT record and the group-commit flush: log write and fsync
+     * @param logNanos the whole log part of commit (the four above plus loop overhead)
+     * @param checkpointNanos checkpoints taken after commits (write-back of dirty pages, log truncation)
+     * @param totalNanos the whole of commit after the refusal check: log, end of transaction, checkpoint
+     */
+    public record CommitStats(
+            long commits,
+            long pages,
+            long redoRecords,
+            long redoBytes,
+            long preimageNanos,
+            long reprotectNanos,
+            long stableNanos,
+            long diffNanos,
+            long appendNanos,
+            long flushNanos,
+            long logNanos,
+            long checkpointNanos,
+            long totalNanos) {}
+
+    /**
+     * Buffer replacement counters, cumulative since this store was opened.
+     *
+     * @param capacity the pool's frames ({@code bufferPoolPages})
+     * @param resident frames holding bytes now (including pages the fault path loaded for the application)
+     * @param evictions pages the pool evicted to make room
+     * @param reprotectAlls global reprotections of the simplified clock
+     * @param reprotectRuns {@code mprotect} runs of the classic clock
+     * @param framesCleared frames whose reference bit the classic clock cleared
+     */
+    public record PoolStats(
+            int capacity, int resident, long evictions, long reprotectAlls, long reprotectRuns, long framesCleared) {}
+
+    /** A snapshot of the replacement counters ({@link PoolStats}). */
+    public PoolStats poolStats() {
+        latch.lock();
+        try {
+            Replacer r = pool.replacer();
+            return new PoolStats(
+                    pool.frames().capacity(),
+                    pool.frames().residentCount(),
+                    pool.evictions,
+                    r.reprotectAlls(),
+                    r.reprotectRuns(),
+                    r.framesCleared());
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    /** A snapshot of the commit counters ({@link CommitStats}). */
+    public CommitStats commitStats() {
+        latch.lock();
+        try {
+            return new CommitStats(
+                    commits,
+                    txns.commitPages,
+                    txns.redoRecords,
+                    txns.redoBytes,
+                    txns.commitPreimageNanos,
+                    txns.commitReprotectNanos,
+                    txns.commitStableNanos,
+                    txns.commitDiffNanos,
+                    txns.commitAppendNanos,
+                    txns.commitFlushNanos,
+                    commitLogNanos,
+                    commitCheckpointNanos,
+                    commitTotalNanos);
+        } finally {
+            latch.unlock();
+        }
     }
 
     /** Starts the store's transaction; fails if one is already running. */

@@ -261,9 +261,17 @@ public final class Transaction implements AutoCloseable {
                         "transaction " + id + " failed earlier and was aborted instead of committed", doomedBy);
             }
             state = State.COMMITTED;
+            long t0 = System.nanoTime();
             store.txns.commit();
+            long t1 = System.nanoTime();
             store.finished(this);
+            long t2 = System.nanoTime();
             store.maybeCheckpoint();
+            long t3 = System.nanoTime();
+            store.commits++;
+            store.commitLogNanos += t1 - t0;
+            store.commitCheckpointNanos += t3 - t2;
+            store.commitTotalNanos += t3 - t0;
             return null;
         });
     }

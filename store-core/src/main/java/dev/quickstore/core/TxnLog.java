@@ -33,6 +33,14 @@ final class TxnLog implements BufferPool.Stealer {
     long nextTxnId;
     long redoBytes;
     long redoRecords;
+    // commit-path timing (cumulative, System.nanoTime; read through Store.commitStats())
+    long commitPreimageNanos; // copying the pre-image and converting it to disk form
+    long commitReprotectNanos; // ending the page's dirty state (write-protecting the frame again)
+    long commitStableNanos; // taking the stable image (disk form) of the current page
+    long commitDiffNanos; // PageDiff.diff plus LogRecord encoding of the REDO records
+    long commitAppendNanos; // appending the records to the log buffer (incl. writes of full buffers)
+    long commitFlushNanos; // COMMIT record and the group-commit flush (write + fsync)
+    long commitPages; // transaction-dirty pages examined at commit
 
     TxnLog(BufferPool pool, LogWriter log, LogReader reader, long nextTxnId) {
         this.pool = pool;
@@ -101,23 +109,39 @@ final class TxnLog implements BufferPool.Stealer {
             preCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
             curCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
         }
+        long t0 = System.nanoTime();
         for (long p : frames.dirtyPages()) {
             frames.toDisk(preCopy.copyFrom(frames.preImage(p))); // both sides of the diff in disk form
+            long ta = System.nanoTime();
             frames.clearDirty(p);
+            long tb = System.nanoTime();
             MemorySegment cur = frames.stableImage(p, curCopy);
+            long t1 = System.nanoTime();
+            commitPreimageNanos += ta - t0;
+            commitReprotectNanos += tb - ta;
+            commitStableNanos += t1 - tb;
+            commitPages++;
             PageDiff.diff(preCopy, cur, PageDiff.mergeGap(1), ranges);
             if (ranges.count > 0) {
                 byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
+                long t2 = System.nanoTime();
+                commitDiffNanos += t2 - t1;
                 long lsn = appendForTxn(rec);
                 redoBytes += rec.length;
                 redoRecords++;
                 PageHeader.setLsn(frames.resident(p), lsn);
                 pool.noteLogged(p, lsn);
+                t0 = System.nanoTime();
+                commitAppendNanos += t0 - t2;
+            } else {
+                t0 = System.nanoTime();
+                commitDiffNanos += t0 - t1;
             }
         }
         if (lastLsn != 0) {
             long lsn = appendForTxn(LogRecord.encodeCommit(txnId, lastLsn, System.currentTimeMillis()));
             log.flush(lsn + 1);
+            commitFlushNanos += System.nanoTime() - t0;
         }
         active = false;
     }

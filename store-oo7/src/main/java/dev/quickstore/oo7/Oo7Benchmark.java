@@ -411,8 +411,89 @@ public final class Oo7Benchmark {
         return sb.toString();
     }
 
+    /** Commit-breakdown counters (see {@code MappedOo7Store}), in the column order of {@link #commitBreakdown}. */
+    static final List<String> COMMIT_COUNTERS = List.of(
+            "commitPreimageNanos",
+            "commitReprotectNanos",
+            "commitStableNanos",
+            "commitDiffNanos",
+            "commitAppendNanos",
+            "commitFlushNanos",
+            "commitCheckpointNanos",
+            "commitStoreNanos");
+
+    /**
+     * Where commit time went (White and DeWitt 1994, Table 6): per store that reports the commit counters and
+     * per operation whose commit examined dirty pages, the median commit time measured by the driver around
+     * {@link Oo7Store#commit()}, then the medians of the storage manager's parts: preimage (copying the
+     * pre-image to disk form), reprotect (write-protecting the committed page again), stable (the current
+     * page's disk-form image), diff (page diff and REDO record encoding), append (to the log
+     * buffer), flush (COMMIT record, log write and fsync), checkpoint (write-back when due) and the storage
+     * manager's whole commit ("store"); the rest of the driver's time ("other") is the object layer's commit
+     * (refusal check, end of the view transaction). Each column is a median over the runs on its own, so the
+     * parts need not add up exactly. Empty if no operation committed a dirty page.
+     */
+    public static String commitBreakdown(Map<String, List<Result>> bySystem) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {
+            "op",
+            "phase",
+            "system",
+            "commit ms",
+            "preimage",
+            "reprotect",
+            "stable",
+            "diff",
+            "append",
+            "flush",
+            "checkpoint",
+            "store",
+            "other",
+            "pages",
+            "logRecords",
+            "logBytes",
+            "diff MB/s"
+        });
+        for (Phase phase : List.of(Phase.HOT, Phase.COLD)) {
+            bySystem.forEach((name, results) -> {
+                for (Result r : results) {
+                    Map<String, Long> c = r.counters();
+                    if (r.phase() != phase || c.getOrDefault("commitPages", 0L) == 0) {
+                        continue;
+                    }
+                    List<String> row = new ArrayList<>(List.of(
+                            r.operation().name(),
+                            phase.name().toLowerCase(Locale.ROOT),
+                            name,
+                            ms(r.medianCommitNanos())));
+                    for (String k : COMMIT_COUNTERS) {
+                        row.add(ms(c.getOrDefault(k, 0L)));
+                    }
+                    row.add(ms(Math.max(0, r.medianCommitNanos() - c.getOrDefault("commitStoreNanos", 0L))));
+                    row.add(Long.toString(c.get("commitPages")));
+                    row.add(Long.toString(c.getOrDefault("logRecords", 0L)));
+                    row.add(Long.toString(c.getOrDefault("logBytes", 0L)));
+                    long diff = c.getOrDefault("commitDiffNanos", 0L);
+                    row.add(
+                            diff == 0
+                                    ? "-"
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "%.0f",
+                                            c.get("commitPages") * (double) PAGE_BYTES / diff * 1e3));
+                    rows.add(row.toArray(String[]::new));
+                }
+            });
+        }
+        return rows.size() == 1 ? "" : align(rows);
+    }
+
+    /** The page size used for the diff rate of {@link #commitBreakdown} (the store's default). */
+    static final int PAGE_BYTES = 8192;
+
     /** Counters shown by {@link #comparison}: the fault and log figures of White and DeWitt 1994 section 5. */
-    static final List<String> COMPARED_COUNTERS = List.of("readFaults", "writeFaults", "logRecords", "logBytes");
+    static final List<String> COMPARED_COUNTERS = List.of(
+            "readFaults", "writeFaults", "logRecords", "logBytes", "referenceFaults", "evictions", "reprotectAlls");
 
     private static String align(List<String[]> rows) {
         int[] width = new int[rows.get(0).length];

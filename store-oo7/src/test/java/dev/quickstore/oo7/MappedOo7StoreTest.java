@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.VolumeFile;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import dev.quickstore.oo7.schema.AtomicPart;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -126,5 +129,72 @@ class MappedOo7StoreTest extends Oo7SmallContract {
         store.commit();
         assertEquals(1, seen[0], "the index entry of the aborted update is gone");
         assertThrows(IllegalStateException.class, store::commit);
+    }
+
+    @Test
+    void commitBreakdownOfT2bIsNonNegativeAndWithinTheMeasuredCommitTime() {
+        MappedOo7Store store = (MappedOo7Store) build(SEED);
+        Oo7Operations ops = ops(store, new Oo7Operations.Parameters(Oo7Operations.T2Update.INCREMENT, 10, 5));
+        Map<String, Long> before = store.counters();
+        store.begin();
+        assertEquals(43_740, Oo7Operation.T2B.apply(ops));
+        long t0 = System.nanoTime();
+        store.commit();
+        long measured = System.nanoTime() - t0;
+        Map<String, Long> after = store.counters();
+        Map<String, Long> d = new HashMap<>();
+        after.forEach((k, v) -> d.put(k, v - before.get(k)));
+
+        assertEquals(1, d.get("commits"));
+        assertTrue(d.get("commitPages") > 0, "T2b dirties pages: " + d);
+        assertTrue(d.get("logRecords") > 0 && d.get("logBytes") > 0, "T2b increments are logged: " + d);
+        long parts = 0;
+        for (String k : Oo7Benchmark.COMMIT_COUNTERS) {
+            assertTrue(d.get(k) >= 0, k + " " + d);
+        }
+        for (String k : List.of(
+                "commitPreimageNanos",
+                "commitReprotectNanos",
+                "commitStableNanos",
+                "commitDiffNanos",
+                "commitAppendNanos",
+                "commitFlushNanos")) {
+            parts += d.get(k);
+        }
+        assertTrue(d.get("commitDiffNanos") > 0 && d.get("commitFlushNanos") > 0, "diffed and flushed: " + d);
+        assertTrue(parts <= d.get("commitLogNanos"), "parts " + parts + " within the log part " + d);
+        assertTrue(
+                d.get("commitLogNanos") + d.get("commitCheckpointNanos") <= d.get("commitStoreNanos"),
+                "log + checkpoint within the store's commit " + d);
+        assertTrue(d.get("commitStoreNanos") <= d.get("commitNanos"), "store commit within the object commit " + d);
+        assertTrue(d.get("commitNanos") <= measured, "object commit " + d.get("commitNanos") + " <= " + measured);
+    }
+
+    @Test
+    void halfThePagesRelocatedGiveTheSameT1AndDigestAsTheHeap() throws IOException {
+        Oo7Store heap = new dev.quickstore.oo7.heap.HeapOo7Store();
+        new Oo7Builder(Oo7Config.SMALL, SEED).build(heap, Oo7Builder.Progress.NONE);
+        String heapDigest = digest(heap);
+        MappedOo7Store store = (MappedOo7Store) build(SEED);
+        assertEquals(0, store.relocatedPages());
+        String previous = System.setProperty("qs.relocateFraction", "0.5");
+        try {
+            store.makeCold(); // reopens with Store.Options.defaults(), which reads the property
+            long relocated = store.relocatedPages();
+            long pages = Files.size(VolumeFile.volumePath(store.dir())) / 8192;
+            assertTrue(
+                    relocated > pages / 4 && relocated < pages * 3 / 4,
+                    relocated + " of " + pages + " pages relocated");
+            assertEquals(43_740, ops(store).run(Oo7Operation.T1));
+            assertEquals(heapDigest, digest(store));
+            store.makeCold();
+            assertEquals(43_740, ops(store).run(Oo7Operation.T1), "cold T1 again, relocated afresh");
+        } finally {
+            if (previous == null) {
+                System.clearProperty("qs.relocateFraction");
+            } else {
+                System.setProperty("qs.relocateFraction", previous);
+            }
+        }
     }
 }

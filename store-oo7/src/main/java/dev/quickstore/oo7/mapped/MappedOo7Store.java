@@ -5,6 +5,7 @@ import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.DuplicateKeyException;
 import dev.quickstore.core.Index;
 import dev.quickstore.core.KeyType;
+import dev.quickstore.core.Store;
 import dev.quickstore.core.StoreInspector;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.inspect.StoreStats;
@@ -77,6 +78,15 @@ import java.util.stream.Stream;
  * operating system's page cache unless {@code dropCaches} was requested and {@code /proc/sys/vm/drop_caches}
  * is writable (root): then it syncs and writes {@code 1} there first ({@link #coldDropsOsCache()} says which
  * happened). {@link #counters()} sums the arena's fault counters and the log's counters over every opening.
+ * The commit breakdown ({@code commitPreimageNanos}, {@code commitReprotectNanos}, {@code
+ * commitStableNanos}, {@code commitDiffNanos}, {@code commitAppendNanos},
+ * {@code commitFlushNanos}, their enclosing {@code commitLogNanos}, {@code commitCheckpointNanos} and the
+ * storage manager's whole {@code commitStoreNanos}) comes from {@link Store#commitStats()}; {@code
+ * commitNanos} is the object-level commit measured around {@link ObjectTransaction#commit()}. Replacement:
+ * {@code evictions}, {@code reprotectAlls} (simplified clock) and {@code framesCleared} (classic clock) from
+ * {@link Store#poolStats()}, {@code referenceFaults} from the arena. The pool evicts only when the storage
+ * manager itself needs a frame (a fix: allocation, index access, commit); pages the application faults in
+ * through the view count against the pool but do not evict on their own.
  *
  * <p>One transaction at a time, one store per process (the arena is process-wide). Not thread-safe.
  */
@@ -126,7 +136,28 @@ public final class MappedOo7Store implements Oo7Store {
     private long commits;
 
     private static final String[] COUNTER_NAMES = {
-        "readFaults", "writeFaults", "pagesRead", "preimageBytes", "logRecords", "logBytes", "commits", "commitNanos"
+        "readFaults",
+        "writeFaults",
+        "pagesRead",
+        "preimageBytes",
+        "logRecords",
+        "logBytes",
+        "commits",
+        "commitNanos",
+        "commitPages",
+        "commitPreimageNanos",
+        "commitReprotectNanos",
+        "commitStableNanos",
+        "commitDiffNanos",
+        "commitAppendNanos",
+        "commitFlushNanos",
+        "commitLogNanos",
+        "commitCheckpointNanos",
+        "commitStoreNanos",
+        "referenceFaults",
+        "evictions",
+        "reprotectAlls",
+        "framesCleared"
     };
 
     private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, PersistentStore db) {
@@ -481,6 +512,12 @@ public final class MappedOo7Store implements Oo7Store {
         return true;
     }
 
+    /** Pages the storage manager placed away from their preferred frames at the last opening (relocation). */
+    public long relocatedPages() {
+        checkOpen();
+        return db.storageManager().relocatedPages();
+    }
+
     /** Whether the last {@link #makeCold()} also dropped the operating system's page cache. */
     public boolean coldDropsOsCache() {
         return lastColdDroppedOsCache;
@@ -533,6 +570,8 @@ public final class MappedOo7Store implements Oo7Store {
         FaultCounters f = db.storageManager().faultCounters();
         StoreStats s = StoreInspector.stats(db.storageManager());
         long pageSize = db.storageManager().pageSize();
+        Store.CommitStats k = db.storageManager().commitStats();
+        Store.PoolStats pool = db.storageManager().poolStats();
         long[] c = {
             f == null ? 0 : f.readFaults(),
             f == null ? 0 : f.writeFaults(),
@@ -541,7 +580,21 @@ public final class MappedOo7Store implements Oo7Store {
             s.redoRecords(),
             s.logEndLsn(),
             0,
-            0
+            0,
+            k.pages(),
+            k.preimageNanos(),
+            k.reprotectNanos(),
+            k.stableNanos(),
+            k.diffNanos(),
+            k.appendNanos(),
+            k.flushNanos(),
+            k.logNanos(),
+            k.checkpointNanos(),
+            k.totalNanos(),
+            f == null ? 0 : f.referenceFaults(),
+            pool.evictions(),
+            pool.reprotectAlls(),
+            pool.framesCleared()
         };
         // the log's LSNs continue across openings; the arena's and the pool's counters restart
         long[] out = new long[c.length];
