@@ -67,6 +67,9 @@ public final class PersistentProcessor extends AbstractProcessor {
         if (persistent == null) {
             return false;
         }
+        // analyse every type of the round first: a type's generated factory inlines the tags of its
+        // sub-interfaces compiled with it (polymorphic references without a table lookup)
+        Map<TypeElement, PersistentType> models = new LinkedHashMap<>();
         for (Element e : round.getElementsAnnotatedWith(persistent)) {
             if (e.getKind() != ElementKind.INTERFACE) {
                 messager.printMessage(Diagnostic.Kind.ERROR, "@Persistent applies to interfaces only", e);
@@ -74,16 +77,44 @@ public final class PersistentProcessor extends AbstractProcessor {
             }
             TypeElement type = (TypeElement) e;
             try {
-                PersistentType model = analyse(type);
-                write(model, type);
+                models.put(type, analyse(type));
             } catch (ModelException ex) {
                 messager.printMessage(Diagnostic.Kind.ERROR, ex.getMessage(), ex.element != null ? ex.element : type);
+            }
+        }
+        for (Map.Entry<TypeElement, PersistentType> en : models.entrySet()) {
+            TypeElement type = en.getKey();
+            List<PersistentType> subtypes = new ArrayList<>();
+            String name = type.getQualifiedName().toString();
+            for (Map.Entry<TypeElement, PersistentType> other : models.entrySet()) {
+                if (other.getKey() != type && superNames(other.getKey()).contains(name)) {
+                    subtypes.add(other.getValue());
+                }
+            }
+            try {
+                write(en.getValue(), subtypes, type);
             } catch (IOException ex) {
                 messager.printMessage(
                         Diagnostic.Kind.ERROR, "cannot write " + implName(type) + ": " + ex.getMessage(), type);
             }
         }
         return true;
+    }
+
+    /** Qualified names of every super-interface of {@code type}, transitively. */
+    private static Set<String> superNames(TypeElement type) {
+        Set<String> out = new java.util.HashSet<>();
+        java.util.ArrayDeque<TypeElement> todo = new java.util.ArrayDeque<>();
+        todo.add(type);
+        while (!todo.isEmpty()) {
+            for (TypeMirror sup : todo.poll().getInterfaces()) {
+                TypeElement el = (TypeElement) ((DeclaredType) sup).asElement();
+                if (out.add(el.getQualifiedName().toString())) {
+                    todo.add(el);
+                }
+            }
+        }
+        return out;
     }
 
     static final class ModelException extends Exception {
@@ -288,9 +319,9 @@ public final class PersistentProcessor extends AbstractProcessor {
         return pkg.isEmpty() ? implName(type) : pkg + "." + implName(type);
     }
 
-    private void write(PersistentType model, TypeElement origin) throws IOException {
+    private void write(PersistentType model, List<PersistentType> subtypes, TypeElement origin) throws IOException {
         String fqcn = model.pkg().isEmpty() ? model.implName() : model.pkg() + "." + model.implName();
-        String source = SourceWriter.generate(model);
+        String source = SourceWriter.generate(model, subtypes);
         try (Writer w = filer.createSourceFile(fqcn, origin).openWriter()) {
             w.write(source);
         }

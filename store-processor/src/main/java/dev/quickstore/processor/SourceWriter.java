@@ -23,7 +23,15 @@ final class SourceWriter {
         };
     }
 
-    static String generate(PersistentType t) {
+    private static String qualifiedImpl(PersistentType t) {
+        return t.pkg().isEmpty() ? t.implName() : t.pkg() + "." + t.implName();
+    }
+
+    /**
+     * @param subtypes the persistent sub-interfaces of {@code t} compiled in the same round: their tags are
+     *     inlined into {@code of}, so a polymorphic reference to one of them needs no table lookup
+     */
+    static String generate(PersistentType t, java.util.List<PersistentType> subtypes) {
         Layout l = t.layout();
         String iface = t.qualifiedName();
         String impl = t.implName();
@@ -101,6 +109,7 @@ final class SourceWriter {
         s.append("    public ")
                 .append(impl)
                 .append("(Session session, long address) {\n        super(session, address);\n    }\n");
+        factory(s, t, subtypes);
         for (FieldModel f : l.fields()) {
             getter(s, f);
             setter(s, f);
@@ -110,6 +119,49 @@ final class SourceWriter {
     }
 
     private static final String AT = "address - View.base() + ";
+
+    /**
+     * {@code static of(session, a)}: the proxy of the object at {@code a} (not 0) by its type tag, with this
+     * type's and the round's subtypes' tags as switch cases (a static call C2 inlines; no megamorphic factory
+     * call), anything else through {@code TYPE.resolve}; and {@code Refs}, the reference list of elements of
+     * this type, whose {@code make} calls {@code of}.
+     */
+    private static void factory(StringBuilder s, PersistentType t, java.util.List<PersistentType> subtypes) {
+        String iface = t.qualifiedName();
+        String impl = t.implName();
+        s.append("\n    /**\n     * The proxy of the object at {@code a} (not 0): a {@code ")
+                .append(impl)
+                .append("} or, by its type tag, one of the\n")
+                .append(
+                        "     * sub-interfaces compiled with it; any other tag goes through {@link TypeDescriptor#resolve}.\n")
+                .append("     */\n    public static ")
+                .append(iface)
+                .append(" of(Session session, long a) {\n")
+                .append("        return switch (View.segment().get(JAVA_INT, a - View.base())) {\n")
+                .append("            case TAG -> new ")
+                .append(impl)
+                .append("(session, a);\n");
+        java.util.Set<Integer> tags = new java.util.HashSet<>();
+        tags.add(t.layout().tag());
+        for (PersistentType sub : subtypes) {
+            if (tags.add(sub.layout().tag())) { // a colliding tag is left to resolve (which refuses it)
+                s.append(String.format(
+                                "            case 0x%08x -> new ", sub.layout().tag()))
+                        .append(qualifiedImpl(sub))
+                        .append("(session, a);\n");
+            }
+        }
+        s.append("            default -> TYPE.resolve(session, a);\n        };\n    }\n");
+        s.append("\n    /** A live list of references to {@code ")
+                .append(iface)
+                .append("} objects. */\n    public static final class Refs extends RefList<")
+                .append(iface)
+                .append("> {\n        public Refs(Session session, long field) {\n")
+                .append("            super(session, field, TYPE);\n        }\n\n")
+                .append("        @Override\n        protected ")
+                .append(iface)
+                .append(" make(Session session, long a) {\n            return of(session, a);\n        }\n    }\n");
+    }
 
     private static void getter(StringBuilder s, FieldModel f) {
         String c = constant(f);
@@ -145,25 +197,19 @@ final class SourceWriter {
                         .append(c)
                         .append("));\n");
             case REF ->
+                // polymorphic: the target's type tag picks the class (see of())
                 s.append("        long a = View.segment().get(JAVA_LONG, ")
                         .append(AT)
                         .append(c)
-                        .append(");\n        if (a == 0) {\n            return null;\n        }\n")
-                        // polymorphic: the target's type tag picks the class; the declared type's own
-                        // class is the inlined fast path, a subtype goes through the descriptor's table
-                        .append("        return View.segment().get(JAVA_INT, a - View.base()) == ")
+                        .append(");\n        return a == 0 ? null : ")
                         .append(f.refImpl())
-                        .append(".TAG\n                ? new ")
-                        .append(f.refImpl())
-                        .append("(session, a)\n                : ")
-                        .append(f.refImpl())
-                        .append(".TYPE.resolve(session, a);\n");
+                        .append(".of(session, a);\n");
             case LIST ->
-                s.append("        return new RefList<>(session, address + ")
-                        .append(c)
-                        .append(", ")
+                s.append("        return new ")
                         .append(f.refImpl())
-                        .append(".TYPE);\n");
+                        .append(".Refs(session, address + ")
+                        .append(c)
+                        .append(");\n");
             default ->
                 s.append("        return View.segment().get(")
                         .append(layout(f.kind()))

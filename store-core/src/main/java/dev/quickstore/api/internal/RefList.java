@@ -23,7 +23,7 @@ import java.util.RandomAccess;
  * references with 8 KiB pages); longer lists are not in this slice. Elements must be proxies of the list's
  * element type from the same transaction.
  */
-public final class RefList<T> extends AbstractList<T> implements RandomAccess {
+public class RefList<T> extends AbstractList<T> implements RandomAccess {
     private static final int HEADER = 8;
 
     private final Session session;
@@ -66,7 +66,16 @@ public final class RefList<T> extends AbstractList<T> implements RandomAccess {
             throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
         }
         long a = View.segment().get(JAVA_LONG, arr - View.base() + HEADER + 8L * index);
-        return a == 0 ? null : element.resolve(session, a);
+        return a == 0 ? null : make(session, a);
+    }
+
+    /**
+     * The proxy of element {@code a} (not 0), a {@code T} or a subtype by its type tag. Generated classes
+     * override it in their {@code Refs} subclass with a static factory C2 inlines; this one goes through the
+     * descriptor (a shared, megamorphic factory call).
+     */
+    protected T make(Session session, long a) {
+        return element.resolve(session, a);
     }
 
     /**
@@ -84,9 +93,7 @@ public final class RefList<T> extends AbstractList<T> implements RandomAccess {
         if (a == 0) {
             return null;
         }
-        return View.segment().get(JAVA_INT, a - View.base()) == 0
-                ? element.create(session, a)
-                : element.resolve(session, a);
+        return View.segment().get(JAVA_INT, a - View.base()) == 0 ? element.create(session, a) : make(session, a);
     }
 
     private long addressOf(T value) {

@@ -1,0 +1,123 @@
+package dev.quickstore.processor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The generated static factory {@code of(session, a)}: a case for the type's own tag and one for every
+ * persistent sub-interface of the same round (transitively), none for supertypes or unrelated types; reference
+ * getters call it and list getters return the element type's {@code Refs}. Runs the processor only
+ * ({@code -proc:only}, with stubs for the run-time names the generated imports need): this module does not
+ * depend on store-core, whose tests compile and run generated classes.
+ */
+class FactoryGenerationTest {
+    @TempDir
+    Path dir;
+
+    private static final String SOURCES = """
+            package h;
+            import dev.quickstore.api.Persistent;
+            import java.util.List;
+            @Persistent interface Shape { int id(); void id(int v); Shape next(); void next(Shape s); List<Shape> all(); }
+            @Persistent interface Box extends Shape { int w(); void w(int v); }
+            @Persistent interface Cube extends Box { int d(); void d(int v); }
+            @Persistent interface Other { long x(); void x(long v); }
+            """;
+
+    private void write(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+    }
+
+    private Path generate() throws IOException {
+        Path src = dir.resolve("src");
+        write(
+                src.resolve("dev/quickstore/api/Persistent.java"),
+                "package dev.quickstore.api; public @interface Persistent {}");
+        write(
+                src.resolve("dev/quickstore/api/PersistentObject.java"),
+                "package dev.quickstore.api; public abstract class PersistentObject {}");
+        for (String name :
+                List.of("Accessors", "FieldDescriptor", "FieldKind", "Session", "View", "RefList", "TypeDescriptor")) {
+            String params = name.equals("RefList") || name.equals("TypeDescriptor") ? "<T>" : "";
+            write(
+                    src.resolve("dev/quickstore/api/internal/" + name + ".java"),
+                    "package dev.quickstore.api.internal; public class " + name + params + " {}");
+        }
+        write(src.resolve("h/Shapes.java"), SOURCES);
+        Path out = dir.resolve("gen");
+        Files.createDirectories(out);
+        List<String> args = new ArrayList<>(List.of(
+                "-proc:only",
+                "-processor",
+                PersistentProcessor.class.getName(),
+                "-processorpath",
+                System.getProperty("java.class.path"),
+                "-s",
+                out.toString()));
+        try (Stream<Path> files = Files.walk(src)) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> args.add(f.toString()));
+        }
+        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new)));
+        return out.resolve("h");
+    }
+
+    private static String factory(String source) {
+        Matcher m = Pattern.compile(
+                        "public static h\\.\\w+ of\\(Session session, long a\\) \\{(.*?)\\n    }", Pattern.DOTALL)
+                .matcher(source);
+        assertTrue(m.find(), source);
+        return m.group(1);
+    }
+
+    private static int arms(String factory) {
+        return factory.split("->", -1).length - 1;
+    }
+
+    private static String subCase(String subSource, String subImpl) {
+        Matcher m = Pattern.compile("public static final int TAG = (0x[0-9a-f]{8});")
+                .matcher(subSource);
+        assertTrue(m.find(), subSource);
+        return "case " + m.group(1) + " -> new h." + subImpl + "(session, a);";
+    }
+
+    @Test
+    void factoryCasesAreOwnAndSameRoundSubtypeTags() throws IOException {
+        Path h = generate();
+        String shape = Files.readString(h.resolve("Shape$Impl.java"));
+        String box = Files.readString(h.resolve("Box$Impl.java"));
+        String cube = Files.readString(h.resolve("Cube$Impl.java"));
+        String other = Files.readString(h.resolve("Other$Impl.java"));
+
+        String shapeOf = factory(shape);
+        assertTrue(shapeOf.contains("case TAG -> new Shape$Impl(session, a);"), shapeOf);
+        assertTrue(shapeOf.contains(subCase(box, "Box$Impl")), shapeOf);
+        assertTrue(shapeOf.contains(subCase(cube, "Cube$Impl")), shapeOf);
+        assertTrue(shapeOf.contains("default -> TYPE.resolve(session, a);"), shapeOf);
+        assertEquals(4, arms(shapeOf), shapeOf);
+
+        String boxOf = factory(box);
+        assertTrue(boxOf.contains(subCase(cube, "Cube$Impl")), boxOf);
+        assertFalse(boxOf.contains("Shape$Impl"), boxOf);
+        assertEquals(3, arms(boxOf), boxOf);
+        assertEquals(2, arms(factory(cube)));
+        assertEquals(2, arms(factory(other)));
+
+        assertTrue(shape.contains("return a == 0 ? null : h.Shape$Impl.of(session, a);"), shape);
+        assertTrue(shape.contains("return new h.Shape$Impl.Refs(session, address + OFF_ALL);"), shape);
+        assertTrue(shape.contains("public static final class Refs extends RefList<h.Shape>"), shape);
+    }
+}
