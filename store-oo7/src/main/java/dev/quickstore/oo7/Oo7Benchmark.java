@@ -303,27 +303,7 @@ public final class Oo7Benchmark {
             }
             rows.add(row.toArray(String[]::new));
         }
-        int[] width = new int[rows.get(0).length];
-        for (String[] row : rows) {
-            for (int c = 0; c < row.length; c++) {
-                width[c] = Math.max(width[c], row[c].length());
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < rows.size(); i++) {
-            String[] row = rows.get(i);
-            for (int c = 0; c < row.length; c++) {
-                String cell = row[c];
-                boolean left = c < 2;
-                String pad = " ".repeat(width[c] - cell.length());
-                sb.append(c == 0 ? "" : "  ").append(left ? cell + pad : pad + cell);
-            }
-            sb.append('\n');
-            if (i == 0) {
-                sb.append("-".repeat(Arrays.stream(width).sum() + 2 * (width.length - 1)))
-                        .append('\n');
-            }
-        }
+        StringBuilder sb = new StringBuilder(align(rows));
         if (results.stream().anyMatch(r -> !r.countStable())) {
             sb.append("* count varied between runs (random operation); the last run's count is shown\n");
         }
