@@ -84,6 +84,19 @@ public final class PersistentStore implements AutoCloseable {
         return new PersistentStore(Store.open(dir), types);
     }
 
+    /**
+     * Creates a store with explicit storage-manager options (frames mode, write detection, replacement,
+     * relocation; {@link Store.Options#defaults()} reads the {@code qs.*} system properties).
+     */
+    public static PersistentStore create(Path dir, Store.Options options, Class<?>... types) throws IOException {
+        return new PersistentStore(Store.create(dir, dev.quickstore.core.VolumeFile.DEFAULT_PAGE_SIZE, options), types);
+    }
+
+    /** Opens an existing store with explicit storage-manager options; see {@link #create(Path, Store.Options, Class[])}. */
+    public static PersistentStore open(Path dir, Store.Options options, Class<?>... types) throws IOException {
+        return new PersistentStore(Store.open(dir, options), types);
+    }
+
     /** Starts the store's transaction. */
     public ObjectTransaction begin() {
         if (closed) {
