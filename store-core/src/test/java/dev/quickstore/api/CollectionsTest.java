@@ -339,7 +339,7 @@ class CollectionsTest {
                 }
                 tx.root("h2", tx.create(Holder.class));
                 tx.delete(h);
-                tx.root("h", null);
+                tx.root("h", (Object) null);
                 tx.commit();
             }
             // the holder and its three node trees are gone; the elements are not (they are objects of their own)

@@ -75,6 +75,9 @@ final class RefArray {
         int h = seg.get(JAVA_BYTE, root - base + 6);
         long node = root;
         int mask = (1 << shift) - 1;
+        if (h == 0) {
+            return node - base + HEADER + 8L * i; // a root leaf (of a format-0 array: may exceed the fan-out)
+        }
         while (h > 0) {
             node = seg.get(JAVA_LONG, node - base + HEADER + 8L * ((i >>> (shift * h)) & mask));
             h--;
@@ -299,19 +302,50 @@ final class RefArray {
         s.storeTransaction().delete(node);
     }
 
+    /** Indexes per leaf: the root leaf's capacity at height 0, else the fan-out. */
+    private static int span(long root, int shift) {
+        return height(root) == 0 ? Integer.MAX_VALUE : 1 << shift;
+    }
+
     /** Moves elements {@code [from, n)} one place up (insert at {@code from}); the size must be n + 1 already. */
     static void shiftUp(long root, int from, int n, int shift) {
         var seg = View.segment();
-        for (int j = n; j > from; j--) {
-            seg.set(JAVA_LONG, slot(root, j, shift), seg.get(JAVA_LONG, slot(root, j - 1, shift)));
+        int span = span(root, shift);
+        int j = n;
+        while (j > from) {
+            int leafStart = (j - 1) / span * span;
+            int lo = Math.max(from, leafStart);
+            if (span != Integer.MAX_VALUE && j == leafStart + span) { // the last one crosses into the next leaf
+                seg.set(JAVA_LONG, slot(root, j, shift), seg.get(JAVA_LONG, slot(root, j - 1, shift)));
+                move(seg, slot(root, lo, shift), 8, j - 1 - lo);
+            } else {
+                move(seg, slot(root, lo, shift), 8, j - lo);
+            }
+            j = lo;
         }
     }
 
     /** Moves elements {@code (at, n)} one place down (remove at {@code at}); the last word keeps its value. */
     static void shiftDown(long root, int at, int n, int shift) {
         var seg = View.segment();
-        for (int j = at; j < n - 1; j++) {
-            seg.set(JAVA_LONG, slot(root, j, shift), seg.get(JAVA_LONG, slot(root, j + 1, shift)));
+        int span = span(root, shift);
+        int j = at;
+        while (j < n - 1) {
+            int leafEnd = (int) Math.min((long) j / span * span + span, n);
+            if (leafEnd - 1 > j) {
+                move(seg, slot(root, j + 1, shift), -8, leafEnd - 1 - j);
+            }
+            if (leafEnd < n) { // the first of the next leaf crosses into this one
+                seg.set(JAVA_LONG, slot(root, leafEnd - 1, shift), seg.get(JAVA_LONG, slot(root, leafEnd, shift)));
+            }
+            j = leafEnd;
+        }
+    }
+
+    /** Moves {@code count} words starting at view offset {@code from} by {@code delta} bytes (within a node). */
+    private static void move(MemorySegment seg, long from, int delta, int count) {
+        if (count > 0) {
+            MemorySegment.copy(seg, from, seg, from + delta, 8L * count); // copy() handles the overlap
         }
     }
 }

@@ -53,12 +53,15 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         }
         // RefArray.slot, inlined: one load per level of the tree
         int h = seg.get(JAVA_BYTE, node - base + 6);
-        int mask = (1 << shift) - 1;
-        while (h > 0) {
-            node = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * ((index >>> (shift * h)) & mask));
-            h--;
+        int low = index;
+        if (h > 0) {
+            int mask = (1 << shift) - 1;
+            do {
+                node = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * ((index >>> (shift * h)) & mask));
+            } while (--h > 0);
+            low = index & mask;
         }
-        long a = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * (index & mask));
+        long a = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * low);
         return a == 0 ? null : make(session, a);
     }
 
