@@ -429,6 +429,7 @@ class CollectionsTest {
             StringBuilder out = new StringBuilder();
             Store.Options relocated = o.withRelocation(Store.Relocation.CONTINUAL, fraction);
             try (PersistentStore s = PersistentStore.open(db, relocated, Holder.class, Leaf.class)) {
+                assertEquals(fraction > 0, s.storageManager().relocatedPages() > 0, "relocated pages at " + fraction);
                 try (ObjectTransaction tx = s.begin()) {
                     Holder h = tx.root("h", Holder.class);
                     out.append(digest(h)).append('\n');
