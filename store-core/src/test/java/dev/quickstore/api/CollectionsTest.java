@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.api.internal.View;
 import dev.quickstore.core.Store;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -390,6 +392,67 @@ class CollectionsTest {
                 assertEquals(bag, counts(h.bag()));
             }
             assertEquals(before, objects(s));
+        }
+    }
+
+    /**
+     * A reference array written before node format 1 ({@code u32 size, u32 capacity}, here 1,000 entries, more
+     * than the fan-out) reads as a leaf, and becomes a tree of 512-entry leaves when it outgrows its capacity.
+     */
+    @Test
+    void formatZeroArraysAreReadAndConvertedWhenTheyGrow() throws Exception {
+        Path db = dir.resolve("db");
+        Store.Options o = Store.Options.defaults().withFrames(Store.FramesMode.MAPPED);
+        int n = 1001;
+        long[] addr = new long[n];
+        try (PersistentStore s = PersistentStore.create(db, o, Holder.class, Leaf.class)) {
+            try (ObjectTransaction tx = s.begin()) {
+                Holder h = tx.create(Holder.class);
+                Leaf[] x = leaves(tx, h, n);
+                for (int k = 0; k < n; k++) {
+                    addr[k] = tx.addressOf(x[k]);
+                }
+                tx.root("h", h);
+                tx.commit();
+            }
+            long empty = objects(s);
+            try (ObjectTransaction tx = s.begin()) {
+                Holder h = tx.root("h", Holder.class);
+                int cap = 1000;
+                int[] pointers = new int[cap];
+                for (int k = 0; k < cap; k++) {
+                    pointers[k] = 8 + 8 * k;
+                }
+                long owner = tx.addressOf(h);
+                long arr = tx.storeTransaction().allocate(8 + 8 * cap, owner, pointers);
+                var seg = View.segment();
+                long at = arr - View.base();
+                seg.set(ValueLayout.JAVA_INT, at, 700);
+                seg.set(ValueLayout.JAVA_INT, at + 4, cap);
+                for (int k = 0; k < 700; k++) {
+                    seg.set(ValueLayout.JAVA_LONG, at + 8 + 8L * k, addr[k]);
+                }
+                seg.set(ValueLayout.JAVA_LONG, owner - View.base() + Holder$Impl.OFF_LIST, arr);
+                List<Leaf> l = h.list();
+                assertEquals(700, l.size());
+                assertEquals(699, l.get(699).v());
+                for (int k = 700; k < n; k++) {
+                    l.add(tx.get(addr[k], Leaf.class));
+                }
+                assertEquals(n, l.size());
+                for (int k = 0; k < n; k++) {
+                    assertEquals(k, l.get(k).v(), "element " + k);
+                }
+                tx.commit();
+            }
+            assertEquals(empty + 3, objects(s), "the format-0 array became a root and two 512-entry leaves");
+        }
+        try (PersistentStore s = PersistentStore.open(db, o, Holder.class, Leaf.class);
+                ObjectTransaction tx = s.begin()) {
+            List<Leaf> l = tx.root("h", Holder.class).list();
+            for (int k = 0; k < n; k++) {
+                assertEquals(k, l.get(k).v(), "element " + k);
+            }
         }
     }
 
