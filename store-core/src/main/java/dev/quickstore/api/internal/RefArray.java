@@ -96,7 +96,7 @@ final class RefArray {
 
     /** Stores {@code value} at index {@code i} (in bounds). The single store path for element words. */
     static void put(long root, int i, int shift, long value) {
-        View.segment().set(JAVA_LONG, slot(root, i, shift), value);
+        setWord(slot(root, i, shift), value);
     }
 
     /** Index of the first element word equal to {@code address}, or -1. Scans leaf by leaf. */
@@ -127,6 +127,7 @@ final class RefArray {
         long a = s.allocate(HEADER + 8 * capacity, near, pointers);
         var seg = View.segment();
         long off = a - View.base();
+        written(off, HEADER + 8L * capacity); // a new object: all of it
         seg.set(JAVA_SHORT, off + 4, (short) capacity);
         seg.set(JAVA_BYTE, off + 6, (byte) height);
         seg.set(JAVA_BYTE, off + 7, FORMAT);
@@ -135,8 +136,9 @@ final class RefArray {
 
     private static void setRoot(long field, long root, int size) {
         var seg = View.segment();
-        seg.set(JAVA_LONG, field - View.base(), root);
+        setWord(field - View.base(), root);
         if (root != 0) {
+            written(root - View.base(), 4);
             seg.set(JAVA_INT, root - View.base(), size);
         }
     }
@@ -171,8 +173,7 @@ final class RefArray {
         if (h == 0 && capacity(root) < per) {
             int cap = Math.min(per, Math.max(MIN_CAPACITY, capacity(root) * 2));
             long fresh = node(s, field, cap, 0);
-            var seg = View.segment();
-            MemorySegment.copy(seg, root - View.base() + HEADER, seg, fresh - View.base() + HEADER, 8L * n);
+            copyWords(root - View.base() + HEADER, fresh - View.base() + HEADER, n);
             setRoot(field, fresh, n + 1);
             s.storeTransaction().delete(root);
             return fresh;
@@ -183,7 +184,8 @@ final class RefArray {
         }
         if (n >= reach(h, shift)) {
             long parent = node(s, field, per, h + 1);
-            View.segment().set(JAVA_LONG, parent - View.base() + HEADER, root);
+            setWord(parent - View.base() + HEADER, root);
+            written(root - View.base(), 4);
             View.segment().set(JAVA_INT, root - View.base(), 0);
             root = parent;
             h++;
@@ -196,7 +198,7 @@ final class RefArray {
             long child = seg.get(JAVA_LONG, entry);
             if (child == 0) {
                 child = node(s, node, per, l - 1);
-                seg.set(JAVA_LONG, entry, child);
+                setWord(entry, child);
             }
             node = child;
         }
@@ -208,16 +210,10 @@ final class RefArray {
     private static long splitLegacy(Session s, long field, long leaf, int n, int shift) {
         int per = 1 << shift;
         long parent = node(s, field, per, 1);
-        var seg = View.segment();
         for (int lo = 0, k = 0; lo < n; lo += per, k++) {
             long child = node(s, parent, per, 0);
-            MemorySegment.copy(
-                    seg,
-                    leaf - View.base() + HEADER + 8L * lo,
-                    seg,
-                    child - View.base() + HEADER,
-                    8L * Math.min(per, n - lo));
-            seg.set(JAVA_LONG, parent - View.base() + HEADER + 8L * k, child);
+            copyWords(leaf - View.base() + HEADER + 8L * lo, child - View.base() + HEADER, Math.min(per, n - lo));
+            setWord(parent - View.base() + HEADER + 8L * k, child);
         }
         setRoot(field, parent, n);
         s.storeTransaction().delete(leaf);
@@ -230,7 +226,7 @@ final class RefArray {
         int n = size(root);
         var seg = View.segment();
         int last = n - 1;
-        seg.set(JAVA_LONG, slot(root, last, shift), 0L);
+        setWord(slot(root, last, shift), 0L);
         if (last == 0) {
             setRoot(field, 0, 0);
             freeTree(s, root);
@@ -242,7 +238,7 @@ final class RefArray {
             int cap = capacity(root);
             if (cap > MIN_CAPACITY && last <= cap / 4) {
                 long fresh = node(s, field, cap / 2, 0);
-                MemorySegment.copy(seg, root - View.base() + HEADER, seg, fresh - View.base() + HEADER, 8L * last);
+                copyWords(root - View.base() + HEADER, fresh - View.base() + HEADER, last);
                 setRoot(field, fresh, last);
                 s.storeTransaction().delete(root);
             } else {
@@ -262,10 +258,7 @@ final class RefArray {
             if (last % covered != 0) {
                 break;
             }
-            seg.set(
-                    JAVA_LONG,
-                    path[l + 1] - View.base() + HEADER + 8L * ((last >>> (shift * (l + 1))) & (per - 1)),
-                    0L);
+            setWord(path[l + 1] - View.base() + HEADER + 8L * ((last >>> (shift * (l + 1))) & (per - 1)), 0L);
             s.storeTransaction().delete(path[l]);
         }
         // a root whose elements all fit in child 0 is replaced by it
@@ -282,7 +275,7 @@ final class RefArray {
     static void clear(Session s, long field) {
         long root = root(field);
         if (root != 0) {
-            View.segment().set(JAVA_LONG, field - View.base(), 0L);
+            setWord(field - View.base(), 0L);
             freeTree(s, root);
         }
     }
@@ -316,10 +309,10 @@ final class RefArray {
             int leafStart = (j - 1) / span * span;
             int lo = Math.max(from, leafStart);
             if (span != Integer.MAX_VALUE && j == leafStart + span) { // the last one crosses into the next leaf
-                seg.set(JAVA_LONG, slot(root, j, shift), seg.get(JAVA_LONG, slot(root, j - 1, shift)));
-                move(seg, slot(root, lo, shift), 8, j - 1 - lo);
+                setWord(slot(root, j, shift), seg.get(JAVA_LONG, slot(root, j - 1, shift)));
+                move(slot(root, lo, shift), 8, j - 1 - lo);
             } else {
-                move(seg, slot(root, lo, shift), 8, j - lo);
+                move(slot(root, lo, shift), 8, j - lo);
             }
             j = lo;
         }
@@ -333,19 +326,41 @@ final class RefArray {
         while (j < n - 1) {
             int leafEnd = (int) Math.min((long) j / span * span + span, n);
             if (leafEnd - 1 > j) {
-                move(seg, slot(root, j + 1, shift), -8, leafEnd - 1 - j);
+                move(slot(root, j + 1, shift), -8, leafEnd - 1 - j);
             }
             if (leafEnd < n) { // the first of the next leaf crosses into this one
-                seg.set(JAVA_LONG, slot(root, leafEnd - 1, shift), seg.get(JAVA_LONG, slot(root, leafEnd, shift)));
+                setWord(slot(root, leafEnd - 1, shift), seg.get(JAVA_LONG, slot(root, leafEnd, shift)));
             }
             j = leafEnd;
         }
     }
 
     /** Moves {@code count} words starting at view offset {@code from} by {@code delta} bytes (within a node). */
-    private static void move(MemorySegment seg, long from, int delta, int count) {
+    private static void move(long from, int delta, int count) {
         if (count > 0) {
+            written(from + delta, 8L * count);
+            var seg = View.segment();
             MemorySegment.copy(seg, from, seg, from + delta, 8L * count); // copy() handles the overlap
         }
     }
+
+    private static void setWord(long off, long value) {
+        written(off, 8);
+        View.segment().set(JAVA_LONG, off, value);
+    }
+
+    private static void copyWords(long from, long to, int count) {
+        if (count > 0) {
+            written(to, 8L * count);
+            var seg = View.segment();
+            MemorySegment.copy(seg, from, seg, to, 8L * count);
+        }
+    }
+
+    /**
+     * View bytes {@code [off, off + bytes)} are about to be stored to: every store of this class is preceded by
+     * a call. Nothing to do under page protection (the first write faults and the page is captured); the place
+     * for a software write barrier (card marking) to mark the range.
+     */
+    private static void written(long off, long bytes) {}
 }
