@@ -105,7 +105,9 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         session.checkWritable();
         T old = old(index);
         long at = array() - View.base() + HEADER + 8L * index;
-        View.segment().set(JAVA_LONG, at, addressOf(value));
+        long v = addressOf(value);
+        View.mark(View.base() + at);
+        View.segment().set(JAVA_LONG, at, v);
         return old;
     }
 
@@ -124,6 +126,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         }
         long base = arr - View.base() + HEADER;
         var seg = View.segment();
+        View.markRange(arr, HEADER + 8L * (n + 1)); // header and elements index..n
         move(seg, base + 8L * index, base + 8L * (index + 1), 8L * (n - index));
         seg.set(JAVA_LONG, base + 8L * index, v);
         seg.set(JAVA_INT, arr - View.base(), n + 1);
@@ -144,6 +147,8 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         long owner = field; // near the owning object
         long fresh = session.allocate(HEADER + 8 * newCap, owner, pointers);
         var seg = View.segment();
+        View.markRange(fresh, HEADER + 8L * n);
+        View.mark(field);
         if (arr != 0) {
             MemorySegment.copy(seg, arr - View.base() + HEADER, seg, fresh - View.base() + HEADER, 8L * n);
         }
@@ -170,6 +175,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         int n = sizeOf(arr);
         long base = arr - View.base() + HEADER;
         var seg = View.segment();
+        View.markRange(arr, HEADER + 8L * n);
         move(seg, base + 8L * (index + 1), base + 8L * index, 8L * (n - index - 1));
         seg.set(JAVA_LONG, base + 8L * (n - 1), 0L);
         seg.set(JAVA_INT, arr - View.base(), n - 1);
@@ -182,6 +188,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         session.checkWritable();
         long arr = array();
         if (arr != 0) {
+            View.mark(field);
             View.segment().set(JAVA_LONG, field - View.base(), 0L);
             session.storeTransaction().delete(arr);
             modCount++;
