@@ -152,6 +152,9 @@ static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint
     }
     atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
     atomic_fetch_or(&f->flags, QS_F_REF);
+    /* card marking: a write fault means a store that bypassed the barrier hit an inaccessible frame
+     * (not resident, or reprotected by the clock); no card says where, so commit diffs the whole page */
+    if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
     qs_count(a, QS_C_WRITE_FAULTS, 1);
     qs_frame_unlock(f, QS_DIRTY);
     return 1;
