@@ -50,7 +50,7 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
 #define QS_F_RELOCATED  0x4u  /* pointer map + translation table apply when the page is loaded  */
 #define QS_F_RELEASED   0x8u  /* frame was released (a fault reports RELEASED, not NOT_RESERVED) */
 #define QS_F_SCRATCH_COW 0x10u /* REFUSED frame carries a private copy-on-write copy, not zeros  */
-#define QS_F_WHOLE      0x20u /* card marking: the store dirtied the frame itself (qs_mark_dirty): diff it whole */
+#define QS_F_WHOLE      0x20u /* card marking: dirtied by qs_mark_dirty or a write fault, not the barrier: diff it whole */
 
 /* ---- refusal reasons (also RefusalReason in Java; keep in sync) ------------------------------ */
 enum qs_reason {
