@@ -335,9 +335,10 @@ final class Oo7Command implements Runnable {
                 }
                 for (SystemUnderTest system : mappedSystems) {
                     Store.Options o = Store.Options.defaults();
-                    if (system == SystemUnderTest.qs_cards) {
-                        o = o.withWriteDetection(Store.WriteDetection.CARD_MARKING);
-                    }
+                    o = o.withWriteDetection(
+                            system == SystemUnderTest.qs_cards
+                                    ? Store.WriteDetection.CARD_MARKING
+                                    : Store.WriteDetection.PAGE_PROTECTION);
                     MappedOo7Store m;
                     String how;
                     if (store != null) {
@@ -364,11 +365,11 @@ final class Oo7Command implements Runnable {
                         if (relocate != null) {
                             notes.add(String.format(
                                     Locale.ROOT,
-                                    "relocation (QS-CR) on %s: %d pages placed away from their preferred frames at"
-                                            + " the last open (--relocate %s)",
-                                    m.name(),
+                                    "relocation (QS-CR): %d pages placed away from their preferred frames at the"
+                                            + " last open (--relocate %s; %s)",
                                     m.relocatedPages(),
-                                    relocate));
+                                    relocate,
+                                    m.name()));
                         }
                         if (m.supportsCold()) {
                             notes.add(

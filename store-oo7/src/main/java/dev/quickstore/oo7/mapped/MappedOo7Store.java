@@ -127,7 +127,7 @@ public final class MappedOo7Store implements Oo7Store {
     private final Path dir;
     private final boolean temporary;
     private final boolean dropCaches;
-    /** Storage-manager options of every opening ({@link Store.Options#defaults()} unless given). */
+    /** Storage-manager options of every opening; null: {@link Store.Options#defaults()} read at each opening. */
     private final Store.Options options;
 
     private PersistentStore db;
@@ -178,7 +178,7 @@ public final class MappedOo7Store implements Oo7Store {
 
     /** Creates an empty OO7 store in {@code dir} (which must not hold a store): catalog and indexes. */
     public static MappedOo7Store create(Path dir, boolean dropCaches) throws IOException {
-        return create(dir, false, dropCaches, Store.Options.defaults());
+        return create(dir, false, dropCaches, null);
     }
 
     /**
@@ -191,7 +191,7 @@ public final class MappedOo7Store implements Oo7Store {
 
     /** Creates an empty OO7 store in a new temporary directory, deleted again by {@link #close()}. */
     public static MappedOo7Store createTemporary(boolean dropCaches) throws IOException {
-        return createTemporary(dropCaches, Store.Options.defaults());
+        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches, null);
     }
 
     /** {@link #createTemporary(boolean)} with explicit storage-manager options. */
@@ -201,7 +201,7 @@ public final class MappedOo7Store implements Oo7Store {
 
     private static MappedOo7Store create(Path dir, boolean temporary, boolean dropCaches, Store.Options options)
             throws IOException {
-        PersistentStore db = PersistentStore.create(dir, options, TYPES);
+        PersistentStore db = PersistentStore.create(dir, effective(options), TYPES);
         boolean ok = false;
         try (ObjectTransaction t = db.begin()) {
             Transaction st = t.storeTransaction();
@@ -224,7 +224,7 @@ public final class MappedOo7Store implements Oo7Store {
 
     /** Opens an OO7 store created by {@link #create} (running recovery if needed). */
     public static MappedOo7Store open(Path dir, boolean dropCaches) throws IOException {
-        return open(dir, dropCaches, Store.Options.defaults());
+        return new MappedOo7Store(dir, false, dropCaches, null, PersistentStore.open(dir, TYPES));
     }
 
     /** {@link #open(Path, boolean)} with explicit storage-manager options. */
@@ -235,7 +235,11 @@ public final class MappedOo7Store implements Oo7Store {
     /** {@code qs} (page protection, QuickStore) or {@code qs-cards} (card marking, Hosking and Moss). */
     @Override
     public String name() {
-        return options.writeDetection() == Store.WriteDetection.CARD_MARKING ? "qs-cards" : "qs";
+        return effective(options).writeDetection() == Store.WriteDetection.CARD_MARKING ? "qs-cards" : "qs";
+    }
+
+    private static Store.Options effective(Store.Options o) {
+        return o != null ? o : Store.Options.defaults();
     }
 
     /** The store's directory. */
@@ -570,7 +574,7 @@ public final class MappedOo7Store implements Oo7Store {
             db.close();
             db = null;
             lastColdDroppedOsCache = dropCaches && dropOsCache();
-            db = PersistentStore.open(dir, options, TYPES);
+            db = PersistentStore.open(dir, effective(options), TYPES);
         } catch (IOException e) {
             closed = true;
             throw new UncheckedIOException("reopening the OO7 store in " + dir, e);
