@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 3), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (ABI 6), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
@@ -49,6 +49,11 @@ int qs_install(struct qs_arena *a, uint64_t i, const void *src);
 int qs_mark_dirty(struct qs_arena *a, uint64_t i);
 int64_t qs_resident_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max);
 int64_t qs_repair_refused(struct qs_arena *a, uint64_t first, uint64_t n);
+/* write detection: card marking beside page protection (qs_cards.c; ABI 6) */
+int qs_arena_set_write_detection(struct qs_arena *a, uint32_t card_shift);
+uint64_t qs_arena_cards(struct qs_arena *a);
+uint32_t qs_arena_card_shift(struct qs_arena *a);
+int qs_mark_card(struct qs_arena *a, uint64_t off);
 
 /* sources, checksums, translation, counters, signals */
 int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset);

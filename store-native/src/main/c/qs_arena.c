@@ -163,6 +163,7 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
     a->nframes = size / frame_size;
     a->mode = mode;
     a->memfd = -1;
+    a->clean_prot = PROT_READ;
     atomic_store(&a->verify, 1);
     pthread_mutex_init(&a->ctl_lock, NULL);
     a->memfd = (int)syscall(SYS_memfd_create, "quickstore-arena", MFD_CLOEXEC);
@@ -219,6 +220,7 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
         if (t) munmap(t, sizeof *t + t->n * sizeof(struct qs_xrange));
     }
     qs_preimage_destroy(a);
+    if (a->cards) munmap(a->cards, a->size >> a->card_shift);
     munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
     munmap(a->ptrmaps, a->nframes * (a->frame_size / 64));
     munmap(a->frames, a->nframes * sizeof(struct qs_frame));

@@ -50,6 +50,7 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
 #define QS_F_RELOCATED  0x4u  /* pointer map + translation table apply when the page is loaded  */
 #define QS_F_RELEASED   0x8u  /* frame was released (a fault reports RELEASED, not NOT_RESERVED) */
 #define QS_F_SCRATCH_COW 0x10u /* REFUSED frame carries a private copy-on-write copy, not zeros  */
+#define QS_F_WHOLE      0x20u /* card marking: dirtied by qs_mark_dirty or a write fault, not the barrier: diff it whole */
 
 /* ---- refusal reasons (also RefusalReason in Java; keep in sync) ------------------------------ */
 enum qs_reason {
@@ -154,6 +155,12 @@ struct qs_arena {
     _Atomic int in_txn;         /* faults outside a transaction are refused              */
     _Atomic uint64_t max_resident; /* soft budget of resident frames (0 = unlimited)     */
     _Atomic uint64_t preimage_budget; /* soft budget of pre-image bytes (0 = unlimited)   */
+    /* write detection (qs_cards.c; Hosking & Moss 1993): PROT_READ for page protection, PROT_READ|
+     * PROT_WRITE for card marking, where an accessible clean frame is writable and the application's
+     * write barrier marks cards (one byte per 2^card_shift bytes of the arena) instead of faulting. */
+    int clean_prot;
+    uint32_t card_shift;        /* 0 = page protection (no card table)                  */
+    uint8_t *cards;             /* (size >> card_shift) bytes, mmap'ed NORESERVE         */
 
     struct qs_frame *frames;    /* nframes descriptors, mmap'ed                          */
     uint8_t *ptrmaps;           /* nframes * (frame_size / 64) bytes of pointer bitmaps  */
@@ -226,6 +233,8 @@ int qs_preimage_capture(struct qs_arena *a, uint64_t i);
 void qs_preimage_free(struct qs_arena *a, struct qs_frame *f);
 void *qs_preimage_addr(struct qs_arena *a, uint32_t slot1);
 void qs_preimage_destroy(struct qs_arena *a);
+/* cards: clears the card bytes of frame i (no-op without a card table) [signal-safe] */
+void qs_cards_clear(struct qs_arena *a, uint64_t i);
 /* registry of open arenas for the signal handler */
 struct qs_arena *qs_registry_find(const void *addr);
 int qs_registry_add(struct qs_arena *a);

@@ -152,6 +152,9 @@ static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint
     }
     atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
     atomic_fetch_or(&f->flags, QS_F_REF);
+    /* card marking: a write fault means a store that bypassed the barrier hit an inaccessible frame
+     * (not resident, or reprotected by the clock); no card says where, so commit diffs the whole page */
+    if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
     qs_count(a, QS_C_WRITE_FAULTS, 1);
     qs_frame_unlock(f, QS_DIRTY);
     return 1;
@@ -209,7 +212,7 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             }
             atomic_fetch_add(&a->resident, 1);
             if (is_write) return upgrade_to_dirty(a, i, QS_CLEAN, addr); /* bytes are resident now */
-            int e = qs_protect_frame(a, i, PROT_READ);
+            int e = qs_protect_frame(a, i, a->clean_prot);
             if (e) {
                 qs_punch(a, i, 1);
                 atomic_fetch_sub(&a->resident, 1);
@@ -228,7 +231,7 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
             if (!txn) return refuse(a, i, s, QS_R_NO_TXN, 0, addr, 1);
             if (needs_write) return upgrade_to_dirty(a, i, s, addr);
-            int e = qs_protect_frame(a, i, s == QS_DIRTY ? PROT_READ | PROT_WRITE : PROT_READ);
+            int e = qs_protect_frame(a, i, s == QS_DIRTY ? PROT_READ | PROT_WRITE : a->clean_prot);
             if (e) return refuse(a, i, s, QS_R_VMA_LIMIT, e, addr, 1);
             atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
             atomic_fetch_or(&f->flags, QS_F_REF);

@@ -272,7 +272,8 @@ QS_EXPORT int qs_mark_clean(struct qs_arena *a, uint64_t i) {
     struct qs_frame *f = qs_frame_at(a, i);
     uint32_t was = qs_frame_lock(a, f);
     if (was != QS_DIRTY) { qs_frame_unlock(f, was); return 0; }
-    if (!(atomic_load(&f->flags) & QS_F_PROTNONE)) {
+    /* card marking: a clean frame stays writable (no mprotect at all) */
+    if (!(atomic_load(&f->flags) & QS_F_PROTNONE) && !(a->clean_prot & PROT_WRITE)) {
         int e = qs_protect_frame(a, i, PROT_READ);
         if (e) { qs_frame_unlock(f, was); return -e; }
     }
@@ -298,7 +299,7 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
         if (s == QS_CLEAN || s == QS_DIRTY) {
             if (!(atomic_load(&f->flags) & QS_F_PROTNONE)) return 0;
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
-            if (mprotect(qs_app_addr(a, i), a->frame_size, s == QS_DIRTY ? PROT_READ | PROT_WRITE : PROT_READ) != 0) {
+            if (mprotect(qs_app_addr(a, i), a->frame_size, s == QS_DIRTY ? PROT_READ | PROT_WRITE : a->clean_prot) != 0) {
                 *err = errno;
                 qs_frame_unlock(f, s);
                 return QS_R_VMA_LIMIT;
@@ -310,7 +311,7 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
         /* RESERVED */
         if (!atomic_compare_exchange_weak(&f->state, &s, QS_LOADING)) continue;
         int r = qs_load_frame(a, i, err);
-        if (r == 0 && mprotect(qs_app_addr(a, i), a->frame_size, PROT_READ) != 0) {
+        if (r == 0 && mprotect(qs_app_addr(a, i), a->frame_size, a->clean_prot) != 0) {
             *err = errno;
             r = QS_R_VMA_LIMIT;
         }
@@ -381,7 +382,7 @@ QS_EXPORT int qs_install(struct qs_arena *a, uint64_t i, const void *src) {
         if (is_resident(was)) { qs_frame_unlock(f, was); return 0; }
         if (was != QS_RESERVED) { qs_frame_unlock(f, was); return -ENOENT; }
         memcpy(qs_alias_addr(a, i), src, a->frame_size);
-        int e = qs_protect_frame(a, i, PROT_READ);
+        int e = qs_protect_frame(a, i, a->clean_prot);
         if (e) {
             qs_punch(a, i, 1);
             qs_frame_unlock(f, QS_RESERVED);
@@ -410,10 +411,16 @@ QS_EXPORT int qs_mark_dirty(struct qs_arena *a, uint64_t i) {
             repair_locked(a, i);
             continue;
         }
-        if (was == QS_DIRTY) { qs_frame_unlock(f, was); return 0; }
+        /* card marking: the store's own change may be anywhere on the page: commit diffs it whole */
+        if (was == QS_DIRTY) {
+            if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
+            qs_frame_unlock(f, was);
+            return 0;
+        }
         if (was != QS_CLEAN) { qs_frame_unlock(f, was); return -ENOENT; }
         if (qs_preimage_capture(a, i) != 0) { qs_frame_unlock(f, was); return -ENOMEM; }
-        if (!(atomic_load(&f->flags) & QS_F_PROTNONE)) {
+        if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
+        if (!(atomic_load(&f->flags) & QS_F_PROTNONE) && !(a->clean_prot & PROT_WRITE)) {
             int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
             if (e) {
                 qs_preimage_free(a, f);

@@ -78,6 +78,9 @@ int qs_preimage_capture(struct qs_arena *a, uint64_t i) {
 void qs_preimage_free(struct qs_arena *a, struct qs_frame *f) {
     uint32_t slot1 = f->preimage_slot;
     if (!slot1) return;
+    /* a frame leaves DIRTY exactly here: its cards are clean again (card marking) */
+    qs_cards_clear(a, (uint64_t)(f - a->frames));
+    atomic_fetch_and(&f->flags, ~QS_F_WHOLE);
     f->preimage_slot = 0;
     /* the slot's pages stay mapped and populated: the next capture must not take kernel faults */
     atomic_fetch_sub(&a->pre.used_bytes, a->frame_size);

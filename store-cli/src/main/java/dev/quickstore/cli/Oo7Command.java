@@ -1,5 +1,6 @@
 package dev.quickstore.cli;
 
+import dev.quickstore.core.Store;
 import dev.quickstore.oo7.Oo7Benchmark;
 import dev.quickstore.oo7.Oo7Builder;
 import dev.quickstore.oo7.Oo7Config;
@@ -56,7 +57,31 @@ final class Oo7Command implements Runnable {
         /** The OO7 model as plain Java heap objects: the transient baseline. */
         heap,
         /** The mapped persistent store (QuickStore/J): generated objects in the memory-mapped arena. */
-        qs
+        qs,
+        /** {@code qs-cards}: the mapped store with card marking instead of page protection (Hosking and Moss). */
+        qs_cards;
+
+        /** The name on the command line and in tables, CSV and JSON ({@code qs-cards}). */
+        String label() {
+            return name().replace('_', '-');
+        }
+
+        static SystemUnderTest parse(String s) {
+            for (SystemUnderTest v : values()) {
+                if (v.label().equalsIgnoreCase(s.trim())) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("unknown system '" + s + "'; expected heap, qs or qs-cards");
+        }
+    }
+
+    /** Parses {@code --system} names: heap, qs, qs-cards. */
+    static final class SystemConverter implements picocli.CommandLine.ITypeConverter<SystemUnderTest> {
+        @Override
+        public SystemUnderTest convert(String value) {
+            return SystemUnderTest.parse(value);
+        }
     }
 
     /** The file in a store directory built by {@code qs oo7 build} that records the size and seed. */
@@ -152,8 +177,11 @@ final class Oo7Command implements Runnable {
                 names = "--system",
                 defaultValue = "heap,qs",
                 split = ",",
-                description = "systems to measure, the first is the baseline: ${COMPLETION-CANDIDATES}"
-                        + " (default: ${DEFAULT-VALUE})")
+                converter = SystemConverter.class,
+                description = "systems to measure, the first is the baseline: heap, qs (page protection),"
+                        + " qs-cards (card marking) (default: ${DEFAULT-VALUE}). Mapped systems share the"
+                        + " process-wide view, so each runs in its own group after the previous one closed,"
+                        + " with the heap baseline interleaved again")
         List<SystemUnderTest> systems;
 
         @Option(names = "--size", description = "small, medium or large (default: small, or the size of --store)")
@@ -271,30 +299,22 @@ final class Oo7Command implements Runnable {
             Map<String, String> saved = new java.util.HashMap<>();
             storeOptions.forEach((k, v) -> saved.put(k, System.setProperty(k, v)));
             try {
-                List<Oo7Operations> runs = new ArrayList<>();
+                // the heap baseline first; mapped systems one group at a time (one application view per
+                // process): each group is [heap, mapped] so every ratio is taken against a baseline measured
+                // in the same interleaved run; the heap's results are those of the first group
+                Oo7Operations heapRun = null;
+                List<SystemUnderTest> mappedSystems = new ArrayList<>();
                 for (SystemUnderTest system : list) {
-                    Oo7Store s;
-                    String how;
                     if (system == SystemUnderTest.heap) {
-                        s = new HeapOo7Store();
+                        Oo7Store s = new HeapOo7Store();
                         stores.add(s);
-                        how = String.format(Locale.ROOT, "built in %.1f ms", build(s, config, seedValue, err) / 1e6);
-                    } else if (store != null) {
-                        s = MappedOo7Store.open(store, dropCaches);
-                        stores.add(s);
-                        how = "opened " + store;
+                        String how =
+                                String.format(Locale.ROOT, "built in %.1f ms", build(s, config, seedValue, err) / 1e6);
+                        out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), s.name(), how);
+                        heapRun = new Oo7Operations(s, config, seedValue, params);
                     } else {
-                        MappedOo7Store m = MappedOo7Store.createTemporary(dropCaches);
-                        s = m;
-                        stores.add(s);
-                        how = String.format(
-                                Locale.ROOT,
-                                "built in %.1f ms in %s (temporary)",
-                                build(s, config, seedValue, err) / 1e6,
-                                m.dir());
+                        mappedSystems.add(system);
                     }
-                    out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), s.name(), how);
-                    runs.add(new Oo7Operations(s, config, seedValue, params));
                 }
                 out.printf(
                         Locale.ROOT,
@@ -308,7 +328,61 @@ final class Oo7Command implements Runnable {
                         reps,
                         storeOptions.isEmpty() ? "" : "; qs options " + storeOptions);
                 out.flush();
-                Map<String, List<Oo7Benchmark.Result>> results = Oo7Benchmark.runAll(runs, options);
+                Map<String, List<Oo7Benchmark.Result>> results = new java.util.LinkedHashMap<>();
+                List<String> notes = new ArrayList<>();
+                if (mappedSystems.isEmpty() && heapRun != null) {
+                    results.putAll(Oo7Benchmark.runAll(List.of(heapRun), options));
+                }
+                for (SystemUnderTest system : mappedSystems) {
+                    Store.Options o = Store.Options.defaults();
+                    o = o.withWriteDetection(
+                            system == SystemUnderTest.qs_cards
+                                    ? Store.WriteDetection.CARD_MARKING
+                                    : Store.WriteDetection.PAGE_PROTECTION);
+                    MappedOo7Store m;
+                    String how;
+                    if (store != null) {
+                        m = MappedOo7Store.open(store, dropCaches, o);
+                        how = "opened " + store;
+                    } else {
+                        m = MappedOo7Store.createTemporary(dropCaches, o);
+                        how = String.format(
+                                Locale.ROOT,
+                                "built in %.1f ms in %s (temporary)",
+                                build(m, config, seedValue, err) / 1e6,
+                                m.dir());
+                    }
+                    try {
+                        out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), m.name(), how);
+                        out.flush();
+                        List<Oo7Operations> runs = new ArrayList<>();
+                        if (heapRun != null) {
+                            runs.add(heapRun);
+                        }
+                        runs.add(new Oo7Operations(m, config, seedValue, params));
+                        Map<String, List<Oo7Benchmark.Result>> group = Oo7Benchmark.runAll(runs, options);
+                        group.forEach(results::putIfAbsent);
+                        if (relocate != null) {
+                            notes.add(String.format(
+                                    Locale.ROOT,
+                                    "relocation (QS-CR): %d pages placed away from their preferred frames at the"
+                                            + " last open (--relocate %s; %s)",
+                                    m.relocatedPages(),
+                                    relocate,
+                                    m.name()));
+                        }
+                        if (m.supportsCold()) {
+                            notes.add(
+                                    m.coldDropsOsCache()
+                                            ? "cold runs: store closed and reopened, OS page cache dropped"
+                                            : "cold runs: store closed and reopened; pages come from the OS page cache"
+                                                    + (dropCaches ? " (dropping it was not permitted)" : "")
+                                                    + " (--drop-caches drops it, as root)");
+                        }
+                    } finally {
+                        m.close();
+                    }
+                }
                 out.print(Oo7Benchmark.comparison(results));
                 String breakdown = Oo7Benchmark.commitBreakdown(results);
                 if (!breakdown.isEmpty()) {
@@ -316,23 +390,8 @@ final class Oo7Command implements Runnable {
                     out.println("commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):");
                     out.print(breakdown);
                 }
-                for (Oo7Store s : stores) {
-                    if (s instanceof MappedOo7Store m && relocate != null) {
-                        out.printf(
-                                Locale.ROOT,
-                                "relocation (QS-CR): %d pages placed away from their preferred frames at the last"
-                                        + " open (--relocate %s)%n",
-                                m.relocatedPages(),
-                                relocate);
-                    }
-                    if (s instanceof MappedOo7Store m && m.supportsCold()) {
-                        out.println(
-                                m.coldDropsOsCache()
-                                        ? "cold runs: store closed and reopened, OS page cache dropped"
-                                        : "cold runs: store closed and reopened; pages come from the OS page cache"
-                                                + (dropCaches ? " (dropping it was not permitted)" : "")
-                                                + " (--drop-caches drops it, as root)");
-                    }
+                for (String note : new LinkedHashSet<>(notes)) {
+                    out.println(note);
                 }
                 if (csv != null) {
                     Files.writeString(csv, Oo7Benchmark.csvAll(config, results), StandardCharsets.UTF_8);

@@ -124,6 +124,33 @@ class QsCommandTest {
     }
 
     @Test
+    void oo7RunOnQsCardsBesideQsTakesNoWriteFaultAndLogsTheSame() throws Exception {
+        Path csv = tmp.resolve("cards.csv");
+        Run r = qs(
+                "oo7",
+                "run",
+                "--system",
+                "heap,qs,qs-cards",
+                "--ops",
+                "T1,T2B",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--csv",
+                csv.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("OO7 small on qs-cards: built in"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T2B\\s+hot\\s+43740\\s.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T2B\\s+hot\\s+qs-cards\\s+\\d+\\.\\d{3}\\s.*")), r.out());
+        String csvText = Files.readString(csv);
+        assertTrue(csvText.lines().filter(l -> l.startsWith("qs-cards,small,")).count() == 4, csvText);
+        assertTrue(csvText.lines().filter(l -> l.startsWith("qs,small,")).count() == 4, csvText);
+        assertTrue(csvText.lines().filter(l -> l.startsWith("heap,small,")).count() == 2, csvText);
+        assertEquals(ExitCodes.USAGE, qs("oo7", "run", "--system", "qs-pages").code());
+    }
+
+    @Test
     void oo7BuildThenRunOnTheStoredDatabase() throws Exception {
         Path db = tmp.resolve("oo7");
         Run b = qs("oo7", "build", "--size", "small", db.toString());

@@ -302,6 +302,49 @@ final class MappedFrames implements PageFrames {
     }
 
     @Override
+    public long dirtyCards(long pageId) {
+        int shift = arena.cardShift();
+        long f = frame(pageId);
+        if (shift == 0 || arena.dirtiedWhole(f)) {
+            return -1L;
+        }
+        int per = pageSize >>> shift;
+        MemorySegment cards = arena.cards();
+        long first = f * per;
+        long mask = 0;
+        if (per == 8) {
+            mask = cards.get(CARD_WORD, first) != 0 ? cardBits(cards.get(CARD_WORD, first)) : 0;
+        } else {
+            for (int k = 0; k < per; k++) {
+                if (cards.get(java.lang.foreign.ValueLayout.JAVA_BYTE, first + k) != 0) {
+                    mask |= 1L << k;
+                }
+            }
+        }
+        return mask;
+    }
+
+    private static final java.lang.foreign.ValueLayout.OfLong CARD_WORD =
+            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Bit k set iff byte k of {@code w} is non-zero. */
+    private static long cardBits(long w) {
+        long m = 0;
+        for (int k = 0; k < 8; k++) {
+            if (((w >>> (8 * k)) & 0xff) != 0) {
+                m |= 1L << k;
+            }
+        }
+        return m;
+    }
+
+    @Override
+    public int cardBytes() {
+        int shift = arena.cardShift();
+        return shift == 0 ? pageSize : 1 << shift;
+    }
+
+    @Override
     public void clearDirty(long pageId) {
         arena.markClean(frame(pageId));
     }

@@ -117,6 +117,47 @@ final class PageDiff {
         return out;
     }
 
+    /**
+     * {@link #diff} restricted to the cards in {@code cardMask} (bit k = bytes [k * cardBytes, (k + 1) *
+     * cardBytes)), for card marking (Hosking and Moss 1993, section 3: only dirty cards are compared with the
+     * clean copy). Bytes outside the marked cards are assumed equal. Each run of consecutive marked cards is
+     * diffed as one slice; ranges of neighbouring runs are merged by the same gap rule, so the postconditions of
+     * {@link #diff} hold for the marked cards. {@code cardMask == -1} diffs the whole page.
+     */
+    static Ranges diffCards(
+            MemorySegment before, MemorySegment after, long cardMask, int cardBytes, int maxGap, Ranges out) {
+        if (cardMask == -1L) {
+            return diff(before, after, maxGap, out);
+        }
+        out.count = 0;
+        Ranges run = new Ranges();
+        long m = cardMask;
+        while (m != 0) {
+            int k = Long.numberOfTrailingZeros(m);
+            int end = k;
+            while (end < 64 && (m & (1L << end)) != 0) {
+                end++;
+            }
+            m &= end == 64 ? 0 : -1L << end;
+            long lo = (long) k * cardBytes;
+            long hi = Math.min((long) end * cardBytes, before.byteSize());
+            if (lo >= hi) {
+                break;
+            }
+            diff(before.asSlice(lo, hi - lo), after.asSlice(lo, hi - lo), maxGap, run);
+            for (int i = 0; i < run.count; i++) {
+                int s = (int) lo + run.start(i);
+                int e = (int) lo + run.end(i);
+                if (out.count > 0 && s - out.end(out.count - 1) <= maxGap) {
+                    out.bounds[2 * out.count - 1] = e;
+                } else {
+                    out.add(s, e);
+                }
+            }
+        }
+        return out;
+    }
+
     /** A reusable list of [start, end) ranges. */
     static final class Ranges {
         int[] bounds = new int[64];

@@ -54,6 +54,20 @@ interface PageFrames extends AutoCloseable {
     /** After the page's changes were logged with undo information (a steal): pre-image := contents. */
     void rebasePreImage(long pageId);
 
+    /**
+     * Card marking: bit k set = card k of the dirty page was marked by the write barrier, so only those
+     * cards can differ from the pre-image; {@code -1} (all bits, the default) = diff the whole page (page
+     * protection, or the store dirtied the page itself). Cards are {@link #cardBytes()} long.
+     */
+    default long dirtyCards(long pageId) {
+        return -1L;
+    }
+
+    /** Card size of {@link #dirtyCards} (the page size when there are no cards). */
+    default int cardBytes() {
+        return pageSize();
+    }
+
     /** Ends the page's dirty state (after commit logged it or abort restored it); drops the pre-image. */
     void clearDirty(long pageId);
 

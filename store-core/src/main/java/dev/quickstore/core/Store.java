@@ -98,6 +98,46 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * How application stores through {@link Store#view()} are detected (MAPPED mode; docs/architecture-core.md,
+     * "Write detection"; Hosking and Moss 1993).
+     *
+     * <ul>
+     *   <li>{@link #PAGE_PROTECTION} (default, QuickStore): clean resident pages are mapped READ; the first store
+     *       to a page takes a write fault whose C handler captures the pre-image; commit diffs every dirty page
+     *       and write-protects it again.</li>
+     *   <li>{@link #CARD_MARKING}: clean resident pages are mapped READ|WRITE (no write faults); every write of
+     *       the object API calls a software barrier ({@code View.mark}) that marks the 2^k-byte card it writes
+     *       and, on a page's first mark in the transaction, captures the pre-image. Commit diffs only the dirty
+     *       cards and does not write-protect. A store through the view that bypasses the barrier is not
+     *       detected (not logged).</li>
+     * </ul>
+     * The default can be changed with the system property {@code qs.writeDetection} ({@code cards} or
+     * {@code pages}), the card size with {@code qs.cardBytes} (a power of two, default {@value #DEFAULT_CARD_BYTES}).
+     */
+    public enum WriteDetection {
+        PAGE_PROTECTION,
+        CARD_MARKING;
+
+        static WriteDetection fromSystemProperty() {
+            String v = System.getProperty("qs.writeDetection", "pages").trim().toLowerCase(java.util.Locale.ROOT);
+            return switch (v) {
+                case "pages", "page_protection" -> PAGE_PROTECTION;
+                case "cards", "card_marking" -> CARD_MARKING;
+                default ->
+                    throw new IllegalArgumentException(
+                            "system property qs.writeDetection=" + v + ": expected cards or pages");
+            };
+        }
+    }
+
+    /**
+     * Default card size for {@link WriteDetection#CARD_MARKING}: 512 bytes, 16 cards per 8 KiB page. Small
+     * enough that a sparse update (an OO7 atomic part is ~80 bytes) diffs one card instead of a page, large
+     * enough that the table costs 1/512 of the arena (virtual, NORESERVE) and a page's cards fit one long.
+     */
+    public static final int DEFAULT_CARD_BYTES = 512;
+
+    /**
      * Tuning knobs.
      *
      * @param bufferPoolPages frames in the buffer pool (a transaction may dirty more: steal)
@@ -110,6 +150,9 @@ public final class Store implements AutoCloseable {
      * @param relocation how relocated pages are handled (MAPPED mode)
      * @param relocateFraction for experiments: the fraction (0..1) of pages placed at frames other than their
      *     preferred ones even when the preferred base is free (0 = relocate only if the base is taken)
+     * @param writeDetection how application stores are detected (MAPPED mode)
+     * @param cardBytes card size for {@link WriteDetection#CARD_MARKING}: a power of two, at least 64 and at least
+     *     pageSize / 64, at most pageSize
      */
     public record Options(
             int bufferPoolPages,
@@ -119,8 +162,14 @@ public final class Store implements AutoCloseable {
             long arenaBytes,
             Replacement replacement,
             Relocation relocation,
-            double relocateFraction) {
+            double relocateFraction,
+            WriteDetection writeDetection,
+            int cardBytes) {
         public Options {
+            java.util.Objects.requireNonNull(writeDetection, "writeDetection");
+            if (cardBytes < 64 || Integer.bitCount(cardBytes) != 1) {
+                throw new IllegalArgumentException("cardBytes " + cardBytes + " is not a power of two >= 64");
+            }
             if (bufferPoolPages < 8) {
                 throw new IllegalArgumentException("bufferPoolPages " + bufferPoolPages + " < 8");
             }
@@ -136,6 +185,29 @@ public final class Store implements AutoCloseable {
             if (!(relocateFraction >= 0 && relocateFraction <= 1)) {
                 throw new IllegalArgumentException("relocateFraction " + relocateFraction + " outside [0, 1]");
             }
+        }
+
+        /** Options with the default write detection ({@code qs.writeDetection}, {@code qs.cardBytes}). */
+        public Options(
+                int bufferPoolPages,
+                long logSegmentBytes,
+                long checkpointLogBytes,
+                FramesMode frames,
+                long arenaBytes,
+                Replacement replacement,
+                Relocation relocation,
+                double relocateFraction) {
+            this(
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    frames,
+                    arenaBytes,
+                    replacement,
+                    relocation,
+                    relocateFraction,
+                    WriteDetection.fromSystemProperty(),
+                    Integer.getInteger("qs.cardBytes", DEFAULT_CARD_BYTES));
         }
 
         /** Options with the default replacement (simplified clock) and relocation (QS-CR, only when needed). */
@@ -175,7 +247,9 @@ public final class Store implements AutoCloseable {
                     arenaBytes,
                     replacement,
                     relocation,
-                    relocateFraction);
+                    relocateFraction,
+                    writeDetection,
+                    cardBytes);
         }
 
         public Options withArenaBytes(long bytes) {
@@ -187,7 +261,9 @@ public final class Store implements AutoCloseable {
                     bytes,
                     replacement,
                     relocation,
-                    relocateFraction);
+                    relocateFraction,
+                    writeDetection,
+                    cardBytes);
         }
 
         public Options withReplacement(Replacement r) {
@@ -199,13 +275,54 @@ public final class Store implements AutoCloseable {
                     arenaBytes,
                     r,
                     relocation,
-                    relocateFraction);
+                    relocateFraction,
+                    writeDetection,
+                    cardBytes);
         }
 
         /** Relocation policy and the fraction of pages relocated on purpose (experiments; 0 = only if needed). */
         public Options withRelocation(Relocation r, double fraction) {
             return new Options(
-                    bufferPoolPages, logSegmentBytes, checkpointLogBytes, frames, arenaBytes, replacement, r, fraction);
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    frames,
+                    arenaBytes,
+                    replacement,
+                    r,
+                    fraction,
+                    writeDetection,
+                    cardBytes);
+        }
+
+        /** Write detection (MAPPED mode); card marking uses {@link #cardBytes()}. */
+        public Options withWriteDetection(WriteDetection d) {
+            return new Options(
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    frames,
+                    arenaBytes,
+                    replacement,
+                    relocation,
+                    relocateFraction,
+                    d,
+                    cardBytes);
+        }
+
+        /** Card marking with cards of {@code bytes} (a power of two). */
+        public Options withCardMarking(int bytes) {
+            return new Options(
+                    bufferPoolPages,
+                    logSegmentBytes,
+                    checkpointLogBytes,
+                    frames,
+                    arenaBytes,
+                    replacement,
+                    relocation,
+                    relocateFraction,
+                    WriteDetection.CARD_MARKING,
+                    bytes);
         }
 
         /**
@@ -287,6 +404,14 @@ public final class Store implements AutoCloseable {
                         options.arenaBytes(),
                         pages,
                         dir.toString());
+                if (options.writeDetection() == WriteDetection.CARD_MARKING) {
+                    if (options.cardBytes() > pageSize || options.cardBytes() < pageSize / 64) {
+                        throw new IllegalArgumentException("cardBytes " + options.cardBytes() + " outside ["
+                                + Math.max(64, pageSize / 64) + ", " + pageSize + "] for " + pageSize
+                                + "-byte pages");
+                    }
+                    mf.arena().cardMarking(Integer.numberOfTrailingZeros(options.cardBytes()));
+                }
                 frames = mf;
                 this.addresses = new Addresses(mf.arena().base(), pageSize);
             } else {
@@ -491,6 +616,61 @@ public final class Store implements AutoCloseable {
         return addresses.arenaBase();
     }
 
+    /** The write detection in effect: CARD_MARKING only in MAPPED mode with that option. */
+    public WriteDetection writeDetection() {
+        return mappedFrames != null && mappedFrames.arena().cardShift() != 0
+                ? WriteDetection.CARD_MARKING
+                : WriteDetection.PAGE_PROTECTION;
+    }
+
+    /**
+     * The card table of {@link WriteDetection#CARD_MARKING} (one byte per card of the view, 1 = marked in
+     * this transaction), or {@link MemorySegment#NULL} under page protection.
+     */
+    public MemorySegment cardTable() {
+        return mappedFrames == null ? MemorySegment.NULL : mappedFrames.arena().cards();
+    }
+
+    /** log2 of the card size, 0 under page protection. */
+    public int cardShift() {
+        return mappedFrames == null ? 0 : mappedFrames.arena().cardShift();
+    }
+
+    /** Slow-path card marks taken (a page's or card's first mark in a transaction). */
+    public long cardMarks() {
+        return cardMarks;
+    }
+
+    private long cardMarks;
+
+    /**
+     * The write barrier's slow path (card marking): the application is about to store at view address
+     * {@code address}, whose card byte is 0. Captures the page's pre-image on its first mark in the
+     * transaction and marks the card (one downcall, no store latch: the native call locks the frame). A page
+     * that is not resident is first loaded by touching it through the view (a read fault).
+     *
+     * @throws StoreException under page protection, or if the page cannot be made resident
+     */
+    public void markCard(long address) {
+        if (mappedFrames == null || mappedFrames.arena().cardShift() == 0) {
+            throw new StoreException("markCard: store " + dir + " does not use card marking");
+        }
+        dev.quickstore.mmu.MappedArena a = mappedFrames.arena();
+        long off = address - a.base();
+        for (int attempt = 0; ; attempt++) {
+            if (a.markCard(off) >= 0) {
+                cardMarks++;
+                return;
+            }
+            if (attempt == 3) {
+                throw new StoreException(String.format(
+                        "write barrier: page of view address 0x%x (frame %d) is not resident after touching it",
+                        address, off / pageSize));
+            }
+            a.view().get(java.lang.foreign.ValueLayout.JAVA_BYTE, off); // a read fault loads it
+        }
+    }
+
     /**
      * The application view of the arena (MAPPED mode): the object at store reference {@code a} lives at
      * offset {@code a - arenaBase()}. Plain loads and stores through it fault pages in and capture
@@ -619,6 +799,9 @@ public final class Store implements AutoCloseable {
      * @param logNanos the whole log part of commit (the four above plus loop overhead)
      * @param checkpointNanos checkpoints taken after commits (write-back of dirty pages, log truncation)
      * @param totalNanos the whole of commit after the refusal check: log, end of transaction, checkpoint
+     * @param cardPages card marking: dirty pages diffed by their marked cards only (the rest of {@code pages} were
+     *     diffed whole: page protection, or pages the storage manager dirtied itself)
+     * @param cards card marking: marked cards diffed on those pages
      */
     public record CommitStats(
             long commits,
@@ -633,7 +816,9 @@ public final class Store implements AutoCloseable {
             long flushNanos,
             long logNanos,
             long checkpointNanos,
-            long totalNanos) {}
+            long totalNanos,
+            long cardPages,
+            long cards) {}
 
     /**
      * Buffer replacement counters, cumulative since this store was opened.
@@ -682,7 +867,9 @@ public final class Store implements AutoCloseable {
                     txns.commitFlushNanos,
                     commitLogNanos,
                     commitCheckpointNanos,
-                    commitTotalNanos);
+                    commitTotalNanos,
+                    txns.commitCardPages,
+                    txns.commitCards);
         } finally {
             latch.unlock();
         }

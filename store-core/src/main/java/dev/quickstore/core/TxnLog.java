@@ -41,6 +41,8 @@ final class TxnLog implements BufferPool.Stealer {
     long commitAppendNanos; // appending the records to the log buffer (incl. writes of full buffers)
     long commitFlushNanos; // COMMIT record and the group-commit flush (write + fsync)
     long commitPages; // transaction-dirty pages examined at commit
+    long commitCardPages; // of those, pages diffed by their dirty cards only (card marking)
+    long commitCards; // dirty cards diffed on those pages
 
     TxnLog(BufferPool pool, LogWriter log, LogReader reader, long nextTxnId) {
         this.pool = pool;
@@ -110,8 +112,14 @@ final class TxnLog implements BufferPool.Stealer {
             curCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
         }
         long t0 = System.nanoTime();
+        int cardBytes = frames.cardBytes();
         for (long p : frames.dirtyPages()) {
             frames.toDisk(preCopy.copyFrom(frames.preImage(p))); // both sides of the diff in disk form
+            long cards = frames.dirtyCards(p); // card marking: read before clearDirty clears them
+            if (cards != -1L) {
+                commitCardPages++;
+                commitCards += Long.bitCount(cards);
+            }
             long ta = System.nanoTime();
             frames.clearDirty(p);
             long tb = System.nanoTime();
@@ -121,7 +129,7 @@ final class TxnLog implements BufferPool.Stealer {
             commitReprotectNanos += tb - ta;
             commitStableNanos += t1 - tb;
             commitPages++;
-            PageDiff.diff(preCopy, cur, PageDiff.mergeGap(1), ranges);
+            PageDiff.diffCards(preCopy, cur, cards, cardBytes, PageDiff.mergeGap(1), ranges);
             if (ranges.count > 0) {
                 byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
                 long t2 = System.nanoTime();

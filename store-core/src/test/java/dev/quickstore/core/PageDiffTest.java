@@ -44,6 +44,59 @@ class PageDiffTest {
         }
     }
 
+    /** Card marking: changes confined to marked cards; the card diff equals the whole-page diff. */
+    @Test
+    void cardDiffOfTheMarkedCardsEqualsTheWholePageDiff() {
+        long seed = System.nanoTime();
+        SplittableRandom rnd = new SplittableRandom(seed);
+        int card = 512;
+        for (int round = 0; round < 2000; round++) {
+            byte[] before = new byte[8192];
+            rnd.nextBytes(before);
+            byte[] after = before.clone();
+            long mask = 0;
+            int changes = rnd.nextInt(12);
+            for (int c = 0; c < changes; c++) {
+                int at = rnd.nextInt(8192);
+                int len = 1 + rnd.nextInt(Math.min(40, 8192 - at));
+                for (int i = at; i < at + len; i++) {
+                    after[i] = (byte) (after[i] + 1 + rnd.nextInt(255));
+                    mask |= 1L << (i / card);
+                }
+            }
+            mask |= rnd.nextInt(16) == 0 ? 1L << rnd.nextInt(16) : 0; // a marked card without a change
+            int gap = PageDiff.mergeGap(1);
+            PageDiff.Ranges whole = PageDiff.diff(
+                    MemorySegment.ofArray(before), MemorySegment.ofArray(after), gap, new PageDiff.Ranges());
+            PageDiff.Ranges cards = PageDiff.diffCards(
+                    MemorySegment.ofArray(before),
+                    MemorySegment.ofArray(after),
+                    mask,
+                    card,
+                    gap,
+                    new PageDiff.Ranges());
+            assertEquals(whole.count, cards.count, "seed " + seed);
+            for (int i = 0; i < whole.count; i++) {
+                assertEquals(whole.start(i), cards.start(i), "seed " + seed);
+                assertEquals(whole.end(i), cards.end(i), "seed " + seed);
+            }
+            // a change outside the marked cards is not seen (that is the contract of the barrier)
+            if (mask != -1L && Long.bitCount(mask) < 16) {
+                int free = Long.numberOfTrailingZeros(~mask);
+                byte[] stray = after.clone();
+                stray[free * card + 7]++;
+                PageDiff.Ranges r = PageDiff.diffCards(
+                        MemorySegment.ofArray(before),
+                        MemorySegment.ofArray(stray),
+                        mask,
+                        card,
+                        gap,
+                        new PageDiff.Ranges());
+                assertEquals(whole.count, r.count, "seed " + seed);
+            }
+        }
+    }
+
     @Test
     void mergeRuleExamplesFromQuickStore() {
         // first, third and fifth byte changed: one range (gaps of 1 byte cost less than a range header)

@@ -503,6 +503,84 @@ public final class MappedArena implements AutoCloseable {
         return rc == 1;
     }
 
+    // ---- write detection: card marking (qs_cards.c; Hosking and Moss 1993, section 3) ------------------
+
+    private int cardShift;
+    private MemorySegment cards = MemorySegment.NULL;
+
+    /**
+     * Switches the arena to card marking before any frame is resident: an accessible clean frame is
+     * mapped READ|WRITE (application stores never fault), and the application's write barrier marks
+     * cards of {@code 2^cardShift} bytes in {@link #cards()} through {@link #markCard}. {@code cardShift}
+     * 0 keeps page protection.
+     *
+     * @throws ArenaException with EINVAL for a card size outside [64, frameSize] or more than 64 cards per
+     *     frame, EBUSY if frames are resident or card marking is on already
+     */
+    public void cardMarking(int cardShift) {
+        int rc;
+        try {
+            rc = (int) NativeCalls.SET_WRITE_DETECTION.invokeExact(handle, cardShift);
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_arena_set_write_detection", t);
+        }
+        if (rc < 0) {
+            throw ArenaException.of("selecting card marking with 2^" + cardShift + "-byte cards", -rc);
+        }
+        if (cardShift != 0) {
+            long addr;
+            try {
+                addr = (long) NativeCalls.ARENA_CARDS.invokeExact(handle);
+            } catch (Throwable t) {
+                throw NativeCalls.fail("qs_arena_cards", t);
+            }
+            this.cardShift = cardShift;
+            this.cards = MemorySegment.ofAddress(addr).reinterpret(size >>> cardShift, views, null);
+        }
+    }
+
+    /** log2 of the card size, or 0 under page protection. */
+    public int cardShift() {
+        return cardShift;
+    }
+
+    /**
+     * The card table: byte {@code (address - base()) >>> cardShift()} is 1 while that card was marked in a
+     * DIRTY frame, else 0 (cleared whenever the frame's pre-image is freed). Empty under page protection.
+     */
+    public MemorySegment cards() {
+        return cards;
+    }
+
+    /**
+     * The write barrier's slow path for a store at view offset {@code offset}: the frame's pre-image is
+     * captured on its first mark (it becomes DIRTY, protection unchanged) and the card is marked. Returns 1
+     * if the frame became dirty, 0 if it was dirty already (or refused), -1 if it is not resident (touch it
+     * through the view, which loads it, and retry).
+     *
+     * @throws ArenaException if no pre-image slot could be mapped or the arena is not in card mode
+     */
+    public int markCard(long offset) {
+        int rc;
+        try {
+            rc = (int) NativeCalls.MARK_CARD.invokeExact(handle, offset);
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_mark_card", t);
+        }
+        if (rc == -2 /* ENOENT */) {
+            return -1;
+        }
+        if (rc < 0) {
+            throw ArenaException.of("marking the card of view offset " + offset, -rc);
+        }
+        return rc;
+    }
+
+    /** Whether a DIRTY frame was (also) dirtied by the store itself ({@link #markDirty}) in card mode. */
+    public boolean dirtiedWhole(long frame) {
+        return ((rawState(frame) >>> 8) & 0x20) != 0;
+    }
+
     /** The indices of all resident (CLEAN or DIRTY) frames, ascending. */
     public long[] residentFrameList() {
         return list(NativeCalls.RESIDENT_LIST, "qs_resident_list");

@@ -75,6 +75,10 @@ final class NativeCalls {
     static final MethodHandle MARK_DIRTY = h("qs_mark_dirty", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
     static final MethodHandle RESIDENT_LIST =
             h("qs_resident_list", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
+    static final MethodHandle SET_WRITE_DETECTION =
+            h("qs_arena_set_write_detection", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT));
+    static final MethodHandle ARENA_CARDS = h("qs_arena_cards", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle MARK_CARD = h("qs_mark_card", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
     static final MethodHandle REPAIR_REFUSED =
             h("qs_repair_refused", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 

@@ -1,5 +1,6 @@
 package dev.quickstore.mmu;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.io.RandomAccessFile;
@@ -34,6 +35,7 @@ public final class ArenaChild {
                 case "stress" -> stress(dir, Integer.parseInt(args[1]));
                 case "refusals" -> refusals(dir);
                 case "enomem" -> enomem(dir);
+                case "cards" -> cards(dir);
                 default -> throw new IllegalArgumentException(args[0]);
             }
             jvmStillWorks();
@@ -56,6 +58,71 @@ public final class ArenaChild {
 
     static long off(long frame, int word) {
         return frame * FS + 8L * word;
+    }
+
+    // ---- card marking (qs_cards.c) -------------------------------------------------------------------
+
+    static void cards(Path dir) throws Exception {
+        Path file = PageFiles.write(dir.resolve("pages"), 64, FS);
+        try (MappedArena a = MappedArena.open(64L * FS, FS, 0)) {
+            MemorySegment v = a.view();
+            int src = a.addFileSource(file, 0);
+            a.reserve(0, 64, src, 0);
+            a.cardMarking(9);
+            check(a.cardShift() == 9 && a.cards().byteSize() == 64L * FS / 512, "card table covers the arena");
+            a.transaction(true);
+            check(v.get(JAVA_LONG, off(3, 7)) == PageFiles.word(3, 7), "read fault value");
+            check(a.state(3) == FrameState.CLEAN, "clean after read");
+            // the barrier's slow path, then the store: no write fault, pre-image captured, card marked
+            check(a.markCard(off(3, 7)) == 1 && a.state(3) == FrameState.DIRTY, "first mark dirties the frame");
+            v.set(JAVA_LONG, off(3, 7), 42L);
+            check(a.preimage(3).get(JAVA_LONG, 56) == PageFiles.word(3, 7), "pre-image holds the old value");
+            check(a.cards().get(JAVA_BYTE, off(3, 7) >>> 9) == 1, "card marked");
+            check(a.markCard(off(3, 700)) == 0 && a.cards().get(JAVA_BYTE, off(3, 700) >>> 9) == 1, "second card");
+            check(!a.dirtiedWhole(3), "marked through the barrier only");
+            // a clean resident frame is writable: a store without the barrier does not fault
+            v.get(JAVA_LONG, off(5, 0));
+            v.set(JAVA_LONG, off(5, 1), 7L);
+            check(a.state(5) == FrameState.CLEAN && a.preimage(5).equals(MemorySegment.NULL), "undetected store");
+            // the store's own write: whole-page diff
+            v.get(JAVA_LONG, off(6, 0));
+            check(a.markDirty(6) && a.dirtiedWhole(6), "markDirty sets WHOLE");
+            // clean: cards cleared, frame stays writable (no write fault on the next store either)
+            check(a.markClean(3) && a.state(3) == FrameState.CLEAN, "mark clean");
+            check(a.cards().get(JAVA_BYTE, off(3, 7) >>> 9) == 0, "cards cleared with the pre-image");
+            check(a.markClean(6) && !a.dirtiedWhole(6), "WHOLE cleared");
+            v.set(JAVA_LONG, off(3, 8), 43L);
+            check(a.state(3) == FrameState.CLEAN, "still writable after commit");
+            // not resident: -1, the caller touches the page and retries
+            check(a.markCard(off(20, 0)) == -1, "not resident");
+            v.get(JAVA_LONG, off(20, 0));
+            check(a.markCard(off(20, 0)) == 1, "resident after touching");
+            // the clock's reprotection: PROT_NONE, the reference fault restores READ|WRITE for a clean frame
+            a.markClean(20);
+            check(a.reprotectAll() > 0 && a.reprotected(5), "reprotected");
+            v.get(JAVA_LONG, off(5, 2));
+            check(!a.reprotected(5), "reference fault");
+            v.set(JAVA_LONG, off(5, 2), 8L);
+            check(a.state(5) == FrameState.CLEAN, "the reference fault made the clean frame writable");
+            // a store without the barrier to an inaccessible frame: a write fault, diffed whole at commit
+            check(a.reprotected(3), "frame 3 reprotected");
+            v.set(JAVA_LONG, off(3, 9), 44L);
+            check(a.state(3) == FrameState.DIRTY && a.dirtiedWhole(3), "write fault in card mode: whole page");
+            // evicting a dirty frame clears its cards too
+            check(a.markCard(off(9, 0)) == -1, "frame 9 not resident");
+            v.get(JAVA_LONG, off(9, 0));
+            a.markCard(off(9, 0));
+            a.evict(9, 1, true);
+            check(a.cards().get(JAVA_BYTE, off(9, 0) >>> 9) == 0, "eviction cleared the card");
+            FaultCounters c = a.counters();
+            check(c.writeFaults() == 1 && c.referenceFaults() == 1, "only the barrier-less store faulted: " + c);
+            try {
+                a.cardMarking(9);
+                check(false, "card marking set twice");
+            } catch (ArenaException expected) {
+                // EBUSY
+            }
+        }
     }
 
     // ---- basics ---------------------------------------------------------------------------------

@@ -65,6 +65,12 @@ class FaultPathForkedTest {
         assertTrue(r.stdout().contains("signalMode=INTERPOSED"), r::describe);
     }
 
+    @Test
+    void cardMarkingWritableCleanFramesMarkCardCapturesAndCleanClearsCards() throws Exception {
+        ForkedJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx256m"), "cards");
+        assertOk(r, "cards");
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("jitAndGc")
     void concurrentFaultsEvictionsAndAllocationGiveNoWrongValueCrashOrHang(Jit jit, String gc) throws Exception {

@@ -272,6 +272,10 @@ final class SourceWriter {
                 .append('(')
                 .append(param)
                 .append(" value) {\n        session.checkWritable();\n");
+        if (f.kind() != Kind.CHARS && f.kind() != Kind.STRING && f.kind() != Kind.BYTES) {
+            // the write barrier (card marking); the CHARS/STRING/BYTES helpers call it themselves
+            s.append("        View.mark(address + ").append(c).append(");\n");
+        }
         switch (f.kind()) {
             case BOOLEAN ->
                 s.append("        View.segment().set(JAVA_BYTE, ")

@@ -40,6 +40,7 @@ public final class Accessors {
                 b[i] = (byte) c;
             }
         }
+        View.markRange(address, n);
         MemorySegment.copy(b, 0, View.segment(), JAVA_BYTE, address - View.base(), n);
     }
 

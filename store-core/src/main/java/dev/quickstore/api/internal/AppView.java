@@ -55,6 +55,8 @@ public interface AppView extends AutoCloseable {
             this.owner = owner;
             this.store = store;
             View.bind(owner, view, store.arenaBase(), store.pageSize());
+            // card marking: the barrier of every object-API write marks the store's card table
+            View.bindBarrier(owner, store.cardTable(), store.arenaBase(), store.cardShift(), store::markCard);
         }
 
         @Override
@@ -69,7 +71,7 @@ public interface AppView extends AutoCloseable {
 
         @Override
         public void beforeCommit(Transaction tx) {
-            // stores through the view were captured by write faults; commit diffs those pages
+            // stores through the view were captured by write faults or the card barrier; commit diffs them
         }
 
         @Override

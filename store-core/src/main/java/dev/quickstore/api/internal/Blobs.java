@@ -94,6 +94,7 @@ public final class Blobs {
         long off = a - View.base();
         if (!large) {
             if (toBlob) {
+                View.markRange(a + from, buf.length);
                 MemorySegment.copy(buf, 0, seg, JAVA_BYTE, off + from, buf.length);
             } else {
                 MemorySegment.copy(seg, JAVA_BYTE, off + from, buf, 0, buf.length);
@@ -120,6 +121,7 @@ public final class Blobs {
             }
             int n = (int) Math.min(room, buf.length - done);
             if (toBlob) {
+                View.markRange(View.base() + at, n);
                 MemorySegment.copy(buf, done, seg, JAVA_BYTE, at, n);
             } else {
                 MemorySegment.copy(seg, JAVA_BYTE, at, buf, done, n);

@@ -362,5 +362,8 @@ final class RefArray {
      * a call. Nothing to do under page protection (the first write faults and the page is captured); the place
      * for a software write barrier (card marking) to mark the range.
      */
-    private static void written(long off, long bytes) {}
+    private static void written(long off, long bytes) {
+        View.markRange(
+                View.base() + off, bytes); // the card-marking write barrier (a no-op table under page protection)
+    }
 }

@@ -121,6 +121,7 @@ public final class Session {
         long slot = owner - View.base() + offset;
         long old = View.segment().get(JAVA_LONG, slot);
         long now = value == null ? 0 : Blobs.writeText(this, owner, value);
+        View.mark(owner + offset);
         View.segment().set(JAVA_LONG, slot, now);
         if (old != 0) {
             freeBlob(old);
@@ -132,6 +133,7 @@ public final class Session {
         long slot = owner - View.base() + offset;
         long old = View.segment().get(JAVA_LONG, slot);
         long now = value == null ? 0 : Blobs.write(this, owner, Blobs.BYTES, value);
+        View.mark(owner + offset);
         View.segment().set(JAVA_LONG, slot, now);
         if (old != 0) {
             freeBlob(old);
@@ -144,6 +146,7 @@ public final class Session {
         checkWritable();
         catalog.ensure(type);
         long a = allocate(type.size(), near, type.pointerOffsetsShared());
+        View.mark(a);
         View.segment().set(JAVA_INT, a - View.base(), type.tag());
         return type.create(this, a);
     }
@@ -208,6 +211,7 @@ public final class Session {
                 default -> {}
             }
         }
+        View.mark(a);
         View.segment().set(JAVA_INT, a - View.base(), 0);
         tx.delete(a);
     }

@@ -1,6 +1,10 @@
 package dev.quickstore.api.internal;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.LongConsumer;
 
 /**
  * The application view generated accessors read and write: the object at address {@code a} lives at
@@ -11,6 +15,15 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>The fields are plain statics (not volatile): a hot getter is one static load of the segment, one of the
  * base, and the bounds-checked load itself, which C2 hoists out of loops.
+ *
+ * <p><b>Write barrier</b> (Hosking and Moss 1993, section 3, card marking). Every write of the object API
+ * calls {@link #mark} (or {@link #markRange}) with the address it is about to store to, before the store:
+ * {@code if (cards[(address - cardBase) >>> cardShift] == 0) slowPath(address)}. Under card marking the table is
+ * the store's card table (one byte per 2^k-byte card of the arena) and the slow path ({@code
+ * Store.markCard}) captures the page's pre-image on its first mark and sets the byte, so a repeated store to a
+ * marked card costs a shift, a byte load and a not-taken branch. Under page protection (and when unbound) the
+ * table is one byte that is always 1 with shift 63, so every address maps to it: the barrier is one load and a
+ * never-taken branch, and the write fault does the detection.
  */
 public final class View {
     /**
@@ -24,7 +37,63 @@ public final class View {
     private static int pageSize = 8192;
     private static Object owner;
 
+    /** Page protection's table: one byte, always 1 ("always dirty": the barrier never takes its slow path). */
+    private static final MemorySegment ALWAYS_DIRTY = Arena.global().allocate(1).fill((byte) 1);
+
+    private static MemorySegment cards = ALWAYS_DIRTY;
+    private static long cardBase;
+    private static int cardShift = 63;
+    private static LongConsumer slowPath = a -> {};
+
     private View() {}
+
+    /** The write barrier: call before storing at {@code address} (see the class comment). */
+    public static void mark(long address) {
+        if (cards.get(JAVA_BYTE, (address - cardBase) >>> cardShift) == 0) {
+            slowPath.accept(address);
+        }
+    }
+
+    /** The write barrier for a store of {@code length} bytes from {@code address}: marks every card covered. */
+    public static void markRange(long address, long length) {
+        if (length <= 0) {
+            return;
+        }
+        long first = (address - cardBase) >>> cardShift;
+        long last = (address + length - 1 - cardBase) >>> cardShift;
+        for (long c = first; c <= last; c++) {
+            if (cards.get(JAVA_BYTE, c) == 0) {
+                slowPath.accept(Math.max(address, cardBase + (c << cardShift)));
+            }
+        }
+    }
+
+    /**
+     * Installs card marking for the bound store: {@code table} byte {@code (a - tableBase) >>> shift} belongs to
+     * address a; {@code slow} marks a card whose byte is 0. {@code table} NULL restores page protection's
+     * always-dirty table.
+     */
+    public static synchronized void bindBarrier(
+            Object currentOwner, MemorySegment table, long tableBase, int shift, LongConsumer slow) {
+        if (owner != currentOwner) {
+            return;
+        }
+        if (table == null || table.equals(MemorySegment.NULL) || shift == 0) {
+            resetBarrier();
+        } else {
+            slowPath = slow;
+            cardBase = tableBase;
+            cardShift = shift;
+            cards = table;
+        }
+    }
+
+    private static void resetBarrier() {
+        cards = ALWAYS_DIRTY;
+        cardBase = 0;
+        cardShift = 63;
+        slowPath = a -> {};
+    }
 
     public static MemorySegment segment() {
         return segment;
@@ -62,6 +131,7 @@ public final class View {
             owner = null;
             segment = MemorySegment.NULL;
             base = 0;
+            resetBarrier();
         }
     }
 }

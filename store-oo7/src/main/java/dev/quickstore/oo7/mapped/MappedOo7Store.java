@@ -84,7 +84,9 @@ import java.util.stream.Stream;
  * storage manager's whole {@code commitStoreNanos}) comes from {@link Store#commitStats()}; {@code
  * commitNanos} is the object-level commit measured around {@link ObjectTransaction#commit()}. Replacement:
  * {@code evictions}, {@code reprotectAlls} (simplified clock) and {@code framesCleared} (classic clock) from
- * {@link Store#poolStats()}, {@code referenceFaults} from the arena. The pool evicts only when the storage
+ * {@link Store#poolStats()}, {@code referenceFaults} from the arena. Card marking ({@code qs-cards}):
+ * {@code commitCardPages} (dirty pages diffed by their marked cards only), {@code commitCards} (cards diffed)
+ * and {@code cardMarks} (slow paths of the write barrier). The pool evicts only when the storage
  * manager itself needs a frame (a fix: allocation, index access, commit); pages the application faults in
  * through the view count against the pool but do not evict on their own.
  *
@@ -125,6 +127,9 @@ public final class MappedOo7Store implements Oo7Store {
     private final Path dir;
     private final boolean temporary;
     private final boolean dropCaches;
+    /** Storage-manager options of every opening; null: {@link Store.Options#defaults()} read at each opening. */
+    private final Store.Options options;
+
     private PersistentStore db;
     private ObjectTransaction tx;
     private final Index[] indexes = new Index[INDEXES.length];
@@ -157,10 +162,14 @@ public final class MappedOo7Store implements Oo7Store {
         "referenceFaults",
         "evictions",
         "reprotectAlls",
-        "framesCleared"
+        "framesCleared",
+        "commitCardPages",
+        "commitCards",
+        "cardMarks"
     };
 
-    private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, PersistentStore db) {
+    private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, Store.Options options, PersistentStore db) {
+        this.options = options;
         this.dir = dir;
         this.temporary = temporary;
         this.dropCaches = dropCaches;
@@ -169,16 +178,30 @@ public final class MappedOo7Store implements Oo7Store {
 
     /** Creates an empty OO7 store in {@code dir} (which must not hold a store): catalog and indexes. */
     public static MappedOo7Store create(Path dir, boolean dropCaches) throws IOException {
-        return create(dir, false, dropCaches);
+        return create(dir, false, dropCaches, null);
+    }
+
+    /**
+     * Creates an empty OO7 store with explicit storage-manager options (used for every reopen too); with
+     * {@link Store.WriteDetection#CARD_MARKING} the system is named {@code qs-cards}.
+     */
+    public static MappedOo7Store create(Path dir, boolean dropCaches, Store.Options options) throws IOException {
+        return create(dir, false, dropCaches, options);
     }
 
     /** Creates an empty OO7 store in a new temporary directory, deleted again by {@link #close()}. */
     public static MappedOo7Store createTemporary(boolean dropCaches) throws IOException {
-        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches);
+        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches, null);
     }
 
-    private static MappedOo7Store create(Path dir, boolean temporary, boolean dropCaches) throws IOException {
-        PersistentStore db = PersistentStore.create(dir, TYPES);
+    /** {@link #createTemporary(boolean)} with explicit storage-manager options. */
+    public static MappedOo7Store createTemporary(boolean dropCaches, Store.Options options) throws IOException {
+        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches, options);
+    }
+
+    private static MappedOo7Store create(Path dir, boolean temporary, boolean dropCaches, Store.Options options)
+            throws IOException {
+        PersistentStore db = PersistentStore.create(dir, effective(options), TYPES);
         boolean ok = false;
         try (ObjectTransaction t = db.begin()) {
             Transaction st = t.storeTransaction();
@@ -196,17 +219,27 @@ public final class MappedOo7Store implements Oo7Store {
                 db.close();
             }
         }
-        return new MappedOo7Store(dir, temporary, dropCaches, db);
+        return new MappedOo7Store(dir, temporary, dropCaches, options, db);
     }
 
     /** Opens an OO7 store created by {@link #create} (running recovery if needed). */
     public static MappedOo7Store open(Path dir, boolean dropCaches) throws IOException {
-        return new MappedOo7Store(dir, false, dropCaches, PersistentStore.open(dir, TYPES));
+        return new MappedOo7Store(dir, false, dropCaches, null, PersistentStore.open(dir, TYPES));
     }
 
+    /** {@link #open(Path, boolean)} with explicit storage-manager options. */
+    public static MappedOo7Store open(Path dir, boolean dropCaches, Store.Options options) throws IOException {
+        return new MappedOo7Store(dir, false, dropCaches, options, PersistentStore.open(dir, options, TYPES));
+    }
+
+    /** {@code qs} (page protection, QuickStore) or {@code qs-cards} (card marking, Hosking and Moss). */
     @Override
     public String name() {
-        return "qs";
+        return effective(options).writeDetection() == Store.WriteDetection.CARD_MARKING ? "qs-cards" : "qs";
+    }
+
+    private static Store.Options effective(Store.Options o) {
+        return o != null ? o : Store.Options.defaults();
     }
 
     /** The store's directory. */
@@ -541,7 +574,7 @@ public final class MappedOo7Store implements Oo7Store {
             db.close();
             db = null;
             lastColdDroppedOsCache = dropCaches && dropOsCache();
-            db = PersistentStore.open(dir, TYPES);
+            db = PersistentStore.open(dir, effective(options), TYPES);
         } catch (IOException e) {
             closed = true;
             throw new UncheckedIOException("reopening the OO7 store in " + dir, e);
@@ -594,7 +627,10 @@ public final class MappedOo7Store implements Oo7Store {
             f == null ? 0 : f.referenceFaults(),
             pool.evictions(),
             pool.reprotectAlls(),
-            pool.framesCleared()
+            pool.framesCleared(),
+            k.cardPages(),
+            k.cards(),
+            db.storageManager().cardMarks()
         };
         // the log's LSNs continue across openings; the arena's and the pool's counters restart
         long[] out = new long[c.length];
