@@ -95,8 +95,12 @@ class CrashTortureTest {
             if (!child.waitFor(30, TimeUnit.SECONDS)) {
                 fail("child did not die after SIGKILL");
             }
-            pump.join(TimeUnit.SECONDS.toMillis(10));
+            pump.join(TimeUnit.SECONDS.toMillis(60));
+            assertTrue(
+                    !pump.isAlive(),
+                    "crash " + crash + ": the child's output was not drained within 60 s of its death");
             for (String l = lines.poll(); l != null; l = lines.poll()) {
+                transcript.add(l);
                 if (l.startsWith("committed ")) {
                     acknowledged = Long.parseLong(l.substring(10));
                 }
@@ -105,8 +109,8 @@ class CrashTortureTest {
                 long k = Workload.committedIn(s);
                 assertTrue(
                         k == acknowledged || k == acknowledged + 1,
-                        "crash " + crash + ": recovered " + k + " committed transactions, acknowledged "
-                                + acknowledged);
+                        "crash " + crash + ": recovered " + k + " committed transactions, acknowledged " + acknowledged
+                                + " (transcript " + transcript + ")");
                 if (k == acknowledged + 1) {
                     inFlightDurable++;
                 }
