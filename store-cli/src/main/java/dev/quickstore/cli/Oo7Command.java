@@ -220,10 +220,18 @@ final class Oo7Command implements Runnable {
         @Option(
                 names = "--relocate",
                 paramLabel = "FRACTION",
-                description = "qs: open with this fraction (0..1) of the pages relocated on purpose, pointers"
-                        + " translated at fault time (QS-CR; applies to every cold reopen; QS-OR is not"
-                        + " implemented)")
+                description = "qs: open with this fraction (0..1) of the pages relocated on purpose (aligned"
+                        + " groups of 16 pages), pointers translated at fault time (applies to every cold reopen;"
+                        + " see --relocation)")
         Double relocate;
+
+        @Option(
+                names = "--relocation",
+                paramLabel = "POLICY",
+                description = "qs: continual (QS-CR, default: translate on every load, commit the original"
+                        + " addresses) or one-time (QS-OR: commit the translated pages and the placement at the"
+                        + " first run; later runs translate nothing)")
+        String relocation;
 
         @Option(names = "--csv", paramLabel = "FILE", description = "also write the results as CSV to FILE")
         Path csv;
@@ -320,10 +328,13 @@ final class Oo7Command implements Runnable {
                     if (s instanceof MappedOo7Store m && relocate != null) {
                         out.printf(
                                 Locale.ROOT,
-                                "relocation (QS-CR): %d pages placed away from their preferred frames at the last"
-                                        + " open (--relocate %s)%n",
+                                "relocation (%s): %d pages placed away from their preferred frames at the last"
+                                        + " open (--relocate %s); %d pages still translated at load%n",
+                                "ONE_TIME".equals(storeOptions.get("qs.relocation")) ? "QS-OR" : "QS-CR",
                                 m.relocatedPages(),
-                                relocate);
+                                relocate,
+                                m.pagesNeedingTranslation());
+                        out.print(Oo7Benchmark.firstAndLaterColdRuns(results.get(m.name())));
                     }
                     if (s instanceof MappedOo7Store m && m.supportsCold()) {
                         out.println(
@@ -358,7 +369,10 @@ final class Oo7Command implements Runnable {
             return ExitCodes.OK;
         }
 
-        /** The storage-manager options of --pool-pages, --replacement, --relocate as store-core properties. */
+        /**
+         * The storage-manager options of --pool-pages, --replacement, --relocate, --relocation as store-core
+         * properties.
+         */
         Map<String, String> storeOptions() {
             Map<String, String> m = new java.util.LinkedHashMap<>();
             if (poolPages != null) {
@@ -383,6 +397,16 @@ final class Oo7Command implements Runnable {
                     throw new IllegalArgumentException("--relocate " + relocate + ": a fraction in [0, 1]");
                 }
                 m.put("qs.relocateFraction", Double.toString(relocate));
+            }
+            if (relocation != null) {
+                String r = switch (relocation.trim().toLowerCase(Locale.ROOT)) {
+                    case "continual", "qs-cr", "cr" -> "CONTINUAL";
+                    case "one-time", "one_time", "onetime", "qs-or", "or" -> "ONE_TIME";
+                    default ->
+                        throw new IllegalArgumentException("--relocation: unknown value '" + relocation
+                                + "'; expected one of [continual, one-time]");
+                };
+                m.put("qs.relocation", r);
             }
             return m;
         }

@@ -354,14 +354,15 @@ public final class Store implements AutoCloseable {
                 mf.inTransaction(txns::active);
                 mf.reserveThrough(extents.pageCount()); // every page of the volume is reachable through the view
             }
-            if (extents.pageCount() <= 1) {
+            boolean created = extents.pageCount() <= 1; // relocateFraction applies to existing stores only
+            if (created) {
                 txns.begin();
                 extents.bootstrap();
                 txns.commit();
                 pool.unpinAll();
             }
             checkpointer.checkpoint();
-            if (mf != null && (mf.movedArena() || options.relocateFraction() > 0 || placement != null)) {
+            if (mf != null && (mf.movedArena() || (options.relocateFraction() > 0 && !created) || placement != null)) {
                 relocate(mf, header.preferredArenaBase(), placement);
             }
             ok = true;
@@ -416,7 +417,7 @@ public final class Store implements AutoCloseable {
             m.placeAll(pages, choosePages(pages, options.relocateFraction()));
             m.buildRanges();
             checkMappingLimit(m.descriptors());
-            if (options.relocation() == Relocation.ONE_TIME) {
+            if (options.relocation() == Relocation.ONE_TIME && (m.descriptors() > 0 || mf.movedArena())) {
                 // durable before any page can be faulted in, so no page or log record in the new address
                 // space can exist without it (PlacementFile: the invariant)
                 new PlacementFile(pageSize, mf.arena().base(), m.relocatedRuns(), m.ranges()).write(io, dir);

@@ -512,6 +512,12 @@ public final class MappedOo7Store implements Oo7Store {
         return true;
     }
 
+    /** Pages whose loads still involve pointer translation (0 once QS-OR committed every translated page). */
+    public long pagesNeedingTranslation() {
+        checkOpen();
+        return db.storageManager().pagesNeedingTranslation();
+    }
+
     /** Pages the storage manager placed away from their preferred frames at the last opening (relocation). */
     public long relocatedPages() {
         checkOpen();
