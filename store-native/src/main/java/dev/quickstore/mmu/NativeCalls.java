@@ -75,6 +75,9 @@ final class NativeCalls {
     static final MethodHandle MARK_DIRTY = h("qs_mark_dirty", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
     static final MethodHandle RESIDENT_LIST =
             h("qs_resident_list", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
+    static final MethodHandle VMA_RESERVE_COUNT = h("qs_vma_reserve_count", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    static final MethodHandle TEST_FAIL_SCRATCH =
+            h("qs_test_fail_scratch", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT));
     static final MethodHandle REPAIR_REFUSED =
             h("qs_repair_refused", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 
