@@ -512,6 +512,11 @@ public final class MappedOo7Store implements Oo7Store {
         return true;
     }
 
+    /** The store address of a persistent object of this store (inside a transaction): clustering checks. */
+    public long addressOf(Object o) {
+        return tx().addressOf(o);
+    }
+
     /** Pages whose loads still involve pointer translation (0 once QS-OR committed every translated page). */
     public long pagesNeedingTranslation() {
         checkOpen();
