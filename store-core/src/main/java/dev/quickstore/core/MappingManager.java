@@ -57,13 +57,21 @@ final class MappingManager {
     private long[] rdelta = new long[0];
 
     MappingManager(long diskBase, long runtimeBase, int pageSize, long frameCount) {
+        this(diskBase, runtimeBase, pageSize, frameCount, frameCount / 2);
+    }
+
+    /** With the relocated region of a committed placement ({@link PlacementFile#relocatedRegion}). */
+    MappingManager(long diskBase, long runtimeBase, int pageSize, long frameCount, long relocatedRegion) {
         this.diskBase = diskBase;
         this.runtimeBase = runtimeBase;
         this.pageSize = pageSize;
         this.pageShift = Integer.numberOfTrailingZeros(pageSize);
-        this.relocatedRegion = frameCount / 2;
+        this.frameCount = frameCount;
+        this.relocatedRegion = relocatedRegion;
         this.nextRelocatedFrame = relocatedRegion;
     }
+
+    private final long frameCount;
 
     /**
      * Places every page in {@code [0, pages)} that {@code chosen} selects at frames of the relocated region,
@@ -88,10 +96,10 @@ final class MappingManager {
             throw new StoreException("page " + (d.firstPage + d.pages - 1) + " lies beyond the identity half of the"
                     + " arena (" + relocatedRegion + " pages): open with a larger Options.arenaBytes to relocate");
         }
-        if (d.firstFrame < relocatedRegion || d.firstFrame + d.pages > 2 * relocatedRegion) {
-            throw new StoreException("relocated run " + d + " lies outside the relocated half of the arena (frames "
-                    + relocatedRegion + ".." + 2 * relocatedRegion + "): open with the Options.arenaBytes it was"
-                    + " placed with");
+        if (d.firstFrame < relocatedRegion || d.firstFrame + d.pages > frameCount) {
+            throw new StoreException("relocated run " + d + " lies outside the relocated region of the arena (frames "
+                    + relocatedRegion + ".." + frameCount + "): open with an Options.arenaBytes at least as large as"
+                    + " the one it was placed with");
         }
         byFrame.put(d.firstFrame, d);
         byPage.put(d.firstPage, d);

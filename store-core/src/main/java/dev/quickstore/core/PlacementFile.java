@@ -21,9 +21,10 @@ import java.util.zip.CRC32C;
  *  8 4 version 1
  * 12 4 pageSize
  * 16 8 arenaBase      the runtime base the placement is valid at (the next open maps the arena there)
- * 24 4 runs R         relocated runs (pages placed away from frame = page id)
- * 28 4 ranges N       legacy translation ranges
- * 32 24*R             runs: firstPage, pages, firstFrame (8 bytes each)
+ * 24 8 relocatedRegion frames at and above it hold relocated pages; disk pages lie below it
+ * 32 4 runs R         relocated runs (pages placed away from frame = page id)
+ * 36 4 ranges N       legacy translation ranges
+ * 40 24*R             runs: firstPage, pages, firstFrame (8 bytes each)
  *    24*N             ranges: lo, hi, delta (8 bytes each): a stored pointer v in [lo, hi) of an older
  *                     address space means v + delta in the current one
  *  ... 4 CRC32C of every byte before it
@@ -35,7 +36,8 @@ import java.util.zip.CRC32C;
  * idempotent and a page may mix both forms word by word. Pages are converted lazily (QS-OR commits the
  * pages a transaction faulted in); the legacy ranges stay until the file is rewritten.
  */
-record PlacementFile(int pageSize, long arenaBase, List<MappingManager.Descriptor> runs, long[][] ranges) {
+record PlacementFile(
+        int pageSize, long arenaBase, long relocatedRegion, List<MappingManager.Descriptor> runs, long[][] ranges) {
     static final String NAME = "placement.qs";
     static final byte[] MAGIC = "QSPLACE1".getBytes(StandardCharsets.US_ASCII);
     static final int VERSION = 1;
@@ -46,12 +48,13 @@ record PlacementFile(int pageSize, long arenaBase, List<MappingManager.Descripto
 
     byte[] encode() {
         int n = ranges[0].length;
-        int size = 32 + 24 * runs.size() + 24 * n + 4;
+        int size = 40 + 24 * runs.size() + 24 * n + 4;
         ByteBuffer b = ByteBuffer.allocate(size).order(ByteOrder.LITTLE_ENDIAN);
         b.put(MAGIC)
                 .putInt(VERSION)
                 .putInt(pageSize)
                 .putLong(arenaBase)
+                .putLong(relocatedRegion)
                 .putInt(runs.size())
                 .putInt(n);
         for (MappingManager.Descriptor d : runs) {
@@ -92,8 +95,8 @@ record PlacementFile(int pageSize, long arenaBase, List<MappingManager.Descripto
     }
 
     static PlacementFile decode(String name, byte[] bytes) {
-        if (bytes.length < 36) {
-            throw new StoreFormatException(name, -1, 0, "placement file", ">= 36 bytes", bytes.length + " bytes");
+        if (bytes.length < 44) {
+            throw new StoreFormatException(name, -1, 0, "placement file", ">= 44 bytes", bytes.length + " bytes");
         }
         for (int i = 0; i < MAGIC.length; i++) {
             if (bytes[i] != MAGIC[i]) {
@@ -125,14 +128,15 @@ record PlacementFile(int pageSize, long arenaBase, List<MappingManager.Descripto
         }
         int pageSize = b.getInt(12);
         long base = b.getLong(16);
-        int r = b.getInt(24);
-        int n = b.getInt(28);
-        long expected = 32L + 24L * r + 24L * n + 4;
+        long region = b.getLong(24);
+        int r = b.getInt(32);
+        int n = b.getInt(36);
+        long expected = 40L + 24L * r + 24L * n + 4;
         if (r < 0 || n < 0 || expected != bytes.length) {
             throw new StoreFormatException(
-                    name, -1, 24, "placement file length", expected + " bytes", bytes.length + " bytes");
+                    name, -1, 32, "placement file length", expected + " bytes", bytes.length + " bytes");
         }
-        b.position(32);
+        b.position(40);
         List<MappingManager.Descriptor> runs = new ArrayList<>(r);
         for (int i = 0; i < r; i++) {
             runs.add(new MappingManager.Descriptor(b.getLong(), b.getLong(), b.getLong()));
@@ -143,6 +147,6 @@ record PlacementFile(int pageSize, long arenaBase, List<MappingManager.Descripto
             ranges[1][i] = b.getLong();
             ranges[2][i] = b.getLong();
         }
-        return new PlacementFile(pageSize, base, runs, ranges);
+        return new PlacementFile(pageSize, base, region, runs, ranges);
     }
 }

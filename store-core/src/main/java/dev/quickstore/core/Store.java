@@ -395,8 +395,11 @@ public final class Store implements AutoCloseable {
         long pages = extents.pageCount(); // (reads page 0: before the arena is emptied)
         pool.unpinAll();
         pool.evictAll();
-        MappingManager m = new MappingManager(
-                diskBase, mf.arena().base(), pageSize, mf.arena().frameCount());
+        MappingManager m = placement == null
+                ? new MappingManager(
+                        diskBase, mf.arena().base(), pageSize, mf.arena().frameCount())
+                : new MappingManager(
+                        diskBase, mf.arena().base(), pageSize, mf.arena().frameCount(), placement.relocatedRegion());
         if (placement != null) {
             // the committed placement (QS-OR) applies whatever the options ask for
             if (placement.pageSize() != pageSize) {
@@ -420,7 +423,8 @@ public final class Store implements AutoCloseable {
             if (options.relocation() == Relocation.ONE_TIME && (m.descriptors() > 0 || mf.movedArena())) {
                 // durable before any page can be faulted in, so no page or log record in the new address
                 // space can exist without it (PlacementFile: the invariant)
-                new PlacementFile(pageSize, mf.arena().base(), m.relocatedRuns(), m.ranges()).write(io, dir);
+                new PlacementFile(pageSize, mf.arena().base(), m.relocatedRegion, m.relocatedRuns(), m.ranges())
+                        .write(io, dir);
             }
         }
         mf.relocate(

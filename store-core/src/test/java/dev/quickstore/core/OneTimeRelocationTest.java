@@ -85,6 +85,31 @@ class OneTimeRelocationTest {
         assertEquals(
                 relocated,
                 pf.runs().stream().mapToLong(MappingManager.Descriptor::pages).sum());
+        // the offline inspector follows the committed placement: no pointer of the chain is dangling
+        long head;
+        try (Store s = Store.open(d, opts(Store.Relocation.CONTINUAL, 0));
+                Transaction tx = s.begin()) {
+            head = tx.root("head");
+            tx.commit();
+        }
+        try (StoreInspector in = StoreInspector.open(d)) {
+            long a = head;
+            for (int i = 0; i < RelocationTest.NODES; i++) {
+                var o = in.object(a);
+                for (var f : o.pointers()) {
+                    assertFalse(f.target().startsWith("dangling"), "node " + i + ": " + f);
+                }
+                a = o.pointers().stream()
+                        .filter(f -> f.fieldOffset() == RelocationTest.NEXT)
+                        .mapToLong(f -> Long.decode(f.value()))
+                        .findFirst()
+                        .orElse(0);
+                if (a == 0) {
+                    assertEquals(RelocationTest.NODES - 1, i, "chain length");
+                    break;
+                }
+            }
+        }
         for (Store.Relocation p : Store.Relocation.values()) {
             try (Store s = Store.open(d, opts(p, 0))) {
                 assertEquals(relocated, s.relocatedPages, "the committed placement applies at open");
@@ -190,5 +215,35 @@ class OneTimeRelocationTest {
         }
         assertTrue(m.buildRanges());
         assertEquals(runs, m.ranges()[0].length);
+    }
+
+    @Test
+    void placementFileRoundTripsAndNamesWhatIsDamaged() {
+        PlacementFile pf = new PlacementFile(
+                8192,
+                1L << 40,
+                1L << 21,
+                List.of(
+                        new MappingManager.Descriptor(16, 16, 1L << 21),
+                        new MappingManager.Descriptor(48, 3, (1L << 21) + 16)),
+                new long[][] {{1L << 40, 2L << 40}, {(1L << 40) + 8192, (2L << 40) + 8192}, {-5, 7}});
+        byte[] bytes = pf.encode();
+        PlacementFile back = PlacementFile.decode("p", bytes);
+        assertEquals(pf.runs(), back.runs());
+        assertEquals(pf.relocatedRegion(), back.relocatedRegion());
+        assertEquals(pf.arenaBase(), back.arenaBase());
+        assertTrue(java.util.Arrays.deepEquals(pf.ranges(), back.ranges()));
+        byte[] flipped = bytes.clone();
+        flipped[50] ^= 1;
+        StoreFormatException e = assertThrows(StoreFormatException.class, () -> PlacementFile.decode("p", flipped));
+        assertTrue(e.getMessage().contains("checksum"), e.getMessage());
+        byte[] magic = bytes.clone();
+        magic[0] = 'X';
+        e = assertThrows(StoreFormatException.class, () -> PlacementFile.decode("p", magic));
+        assertTrue(e.getMessage().contains("QSPLACE1"), e.getMessage());
+        e = assertThrows(
+                StoreFormatException.class,
+                () -> PlacementFile.decode("p", java.util.Arrays.copyOf(bytes, bytes.length - 24)));
+        assertTrue(e.getMessage().contains("placement file"), e.getMessage());
     }
 }
