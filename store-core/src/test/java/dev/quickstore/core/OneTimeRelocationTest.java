@@ -246,4 +246,32 @@ class OneTimeRelocationTest {
                 () -> PlacementFile.decode("p", java.util.Arrays.copyOf(bytes, bytes.length - 24)));
         assertTrue(e.getMessage().contains("placement file"), e.getMessage());
     }
+
+    @Test
+    void aTakenPreferredBaseUnderQsOrCommitsTheNewBase() throws Exception {
+        Path a = dir.resolve("a");
+        Path b = dir.resolve("b");
+        List<Long> expected;
+        try (Store s = Store.create(b, 8192, opts(Store.Relocation.CONTINUAL, 0))) {
+            RelocationTest.build(s);
+            expected = RelocationTest.traverse(s, false);
+        }
+        long movedBase;
+        try (Store first = Store.create(a, 8192, opts(Store.Relocation.CONTINUAL, 0))) {
+            try (Store s = Store.open(b, opts(Store.Relocation.ONE_TIME, 0))) { // base taken by the first store
+                assertTrue(s.mappedFrames().movedArena());
+                movedBase = s.arenaBase();
+                assertTrue(movedBase != first.arenaBase());
+                assertTrue(s.pagesNeedingTranslation() > 0);
+                assertEquals(expected, RelocationTest.traverse(s, false));
+                assertEquals(0, s.pagesNeedingTranslation());
+            }
+        }
+        assertEquals(movedBase, PlacementFile.read(RealFileIO.INSTANCE, b).arenaBase());
+        try (Store s = Store.open(b, opts(Store.Relocation.CONTINUAL, 0))) { // at the committed base now
+            assertEquals(movedBase, s.arenaBase());
+            assertEquals(0, s.pagesNeedingTranslation());
+            assertEquals(expected, RelocationTest.traverse(s, false));
+        }
+    }
 }
