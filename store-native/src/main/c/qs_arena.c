@@ -73,6 +73,9 @@ void qs_punch(struct qs_arena *a, uint64_t first, uint64_t n) {
 }
 
 int qs_map_scratch(struct qs_arena *a, uint64_t i, int cow) {
+    uint32_t t = atomic_load(&a->test_fail_scratch);
+    while (t > 0 && !atomic_compare_exchange_weak(&a->test_fail_scratch, &t, t - 1)) {}
+    if (t > 0) return ENOMEM;
     void *p;
     if (cow)
         p = mmap(qs_app_addr(a, i), a->frame_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
@@ -82,6 +85,43 @@ int qs_map_scratch(struct qs_arena *a, uint64_t i, int cow) {
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
     return p == MAP_FAILED ? errno : 0;
 }
+
+uint32_t qs_vma_reserve_release(struct qs_arena *a, uint32_t n) {
+    uint32_t done = 0;
+    for (int k = 0; k < QS_VMA_RESERVE && done < n; k++) {
+        void *p = atomic_exchange(&a->vma_reserve[k], NULL);
+        if (p) {
+            munmap(p, a->vma_reserve_bytes);
+            done++;
+        }
+    }
+    return done;
+}
+
+/* Each reserve page maps offset 0 of the memfd: mappings of one file merge only when their file
+ * offsets are contiguous, so no two reserve pages (nor a reserve page and a view) ever merge, and
+ * each one that is unmapped gives the kernel's mapping count back one. */
+int qs_vma_reserve_refill(struct qs_arena *a) {
+    int have = 0;
+    for (int k = 0; k < QS_VMA_RESERVE; k++) {
+        if (atomic_load(&a->vma_reserve[k]) != NULL) { have++; continue; }
+        void *p = mmap(NULL, a->vma_reserve_bytes, PROT_NONE, MAP_SHARED | MAP_NORESERVE, a->memfd, 0);
+        if (p == MAP_FAILED) continue;
+        void *expected = NULL;
+        if (atomic_compare_exchange_strong(&a->vma_reserve[k], &expected, p)) have++;
+        else munmap(p, a->vma_reserve_bytes);
+    }
+    return have;
+}
+
+QS_EXPORT int qs_vma_reserve_count(struct qs_arena *a) {
+    int have = 0;
+    for (int k = 0; k < QS_VMA_RESERVE; k++) have += atomic_load(&a->vma_reserve[k]) != NULL;
+    return have;
+}
+
+/* Tests: the next n scratch mappings of the refusal path fail with ENOMEM, as at vm.max_map_count. */
+QS_EXPORT void qs_test_fail_scratch(struct qs_arena *a, uint32_t n) { atomic_store(&a->test_fail_scratch, n); }
 
 int qs_restore_view(struct qs_arena *a, uint64_t i) {
     void *p = mmap(qs_app_addr(a, i), a->frame_size, PROT_NONE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
@@ -194,10 +234,13 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (nx == MAP_FAILED) { err = errno; goto fail; }
     a->pre.next = nx;
+    a->vma_reserve_bytes = (uint32_t)sysconf(_SC_PAGESIZE);
+    qs_vma_reserve_refill(a);
     if (qs_registry_add(a) != 0) { err = EMFILE; goto fail; }
     *out = a;
     return QS_OK;
 fail:
+    qs_vma_reserve_release(a, QS_VMA_RESERVE);
     if (a->pre.next) munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
     if (a->ptrmaps) munmap(a->ptrmaps, a->nframes * (frame_size / 64));
     if (a->frames) munmap(a->frames, a->nframes * sizeof(struct qs_frame));
@@ -221,6 +264,7 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
     }
     qs_preimage_destroy(a);
     if (a->cards) munmap(a->cards, a->size >> a->card_shift);
+    qs_vma_reserve_release(a, QS_VMA_RESERVE);
     munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
     munmap(a->ptrmaps, a->nframes * (a->frame_size / 64));
     munmap(a->frames, a->nframes * sizeof(struct qs_frame));

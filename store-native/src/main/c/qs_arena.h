@@ -140,6 +140,8 @@ struct qs_preimages {
 #define QS_MODE_STORE 0
 #define QS_MODE_BARE 1
 
+#define QS_VMA_RESERVE 32
+
 struct qs_arena {
     /* geometry */
     uint8_t *app;               /* application view (per-frame protection)             */
@@ -181,6 +183,13 @@ struct qs_arena {
     _Atomic uint32_t nxtables;
     struct qs_preimages pre;
     pthread_mutex_t ctl_lock;   /* control-plane only (sources, tables, refusal draining); never in the handler */
+
+    /* VMA reserve (design-notes 2a): single-page mappings that the refusal path unmaps when mapping its
+     * scratch page fails with ENOMEM (vm.max_map_count), so that a refusal never needs a mapping the
+     * kernel cannot give. Refilled by the control plane (qs_repair_refused, qs_reset_refused). */
+    void *_Atomic vma_reserve[QS_VMA_RESERVE];
+    uint32_t vma_reserve_bytes;
+    _Atomic uint32_t test_fail_scratch; /* tests: the next n scratch mappings fail with ENOMEM */
 };
 
 /* ---- internal functions (hidden) -------------------------------------------------------------- */
@@ -202,6 +211,11 @@ int qs_gettid(void);
  * stable state it was in. Used by control-plane calls (may wait: they run in native code). */
 uint32_t qs_frame_lock(struct qs_arena *a, struct qs_frame *f);
 void qs_frame_unlock(struct qs_frame *f, uint32_t new_state);
+
+/* [signal-safe] unmaps up to n pages of the VMA reserve; returns how many */
+uint32_t qs_vma_reserve_release(struct qs_arena *a, uint32_t n);
+/* control plane: maps the missing pages of the VMA reserve; returns how many are in place */
+int qs_vma_reserve_refill(struct qs_arena *a);
 
 /* loading, shared by the fault path and qs_prefetch; caller holds LOADING. Returns 0 or a reason. */
 int qs_load_frame(struct qs_arena *a, uint64_t i, int *err);

@@ -117,13 +117,18 @@ static void write_str(const char *s) {
 }
 
 /* Refuses the access to frame i (held BUSY or LOADING by the caller). Returns 1 if the access will
- * now succeed harmlessly, 0 if even the scratch page could not be mapped (VMA limit): the caller
- * then forwards the signal (the JVM reports a fatal error) - documented last resort. */
+ * now succeed harmlessly, 0 if even the scratch page could not be mapped: the caller then forwards
+ * the signal (the JVM reports a fatal error). At the VMA limit the scratch mapping is retried after
+ * collapsing islands and then after unmapping pages of the arena's VMA reserve (QS_VMA_RESERVE
+ * single-page mappings taken at open and refilled when Java repairs refused frames), so the last
+ * resort needs more than QS_VMA_RESERVE / 2 refusals at the limit before Java runs again. */
 static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reason, int err, uint64_t addr, int cow) {
     struct qs_frame *f = qs_frame_at(a, i);
     int e = qs_map_scratch(a, i, cow);
     if (e != 0 && cow) { cow = 0; e = qs_map_scratch(a, i, 0); }
     if (e != 0 && qs_collapse_around(a, i) > 0) e = qs_map_scratch(a, i, 0);
+    /* the VMA reserve: each page unmapped gives one mapping back (splitting a frame out needs two) */
+    while (e == ENOMEM && qs_vma_reserve_release(a, 2) > 0) e = qs_map_scratch(a, i, 0);
     qs_refusal_record(a, e ? QS_R_VMA_LIMIT : reason, e ? e : err, addr, i, f->page_no);
     if (e != 0) {
         write_str("quickstore: cannot map a scratch page over a refused frame: mmap failed with ENOMEM; the "

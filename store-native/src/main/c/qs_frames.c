@@ -172,7 +172,11 @@ QS_EXPORT int64_t qs_populate(struct qs_arena *a, uint64_t first, uint64_t n) {
 
 /* Resets REFUSED frames: the scratch page is replaced by the shared view again and the frame goes
  * back to RESERVED (page assigned: the next access re-reads it) or FREE. Returns frames reset. */
-QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) { return drop_run(a, first, n, sel_reset, 0, 0, 1); }
+QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) {
+    int64_t r = drop_run(a, first, n, sel_reset, 0, 0, 1);
+    qs_vma_reserve_refill(a);
+    return r;
+}
 
 /* Reprotects frames [lo, hi) (hi <= hwm) to PROT_NONE, one mprotect per run of lockable frames.
  * Returns the number of resident frames reprotected. */
@@ -365,6 +369,7 @@ QS_EXPORT int64_t qs_repair_refused(struct qs_arena *a, uint64_t first, uint64_t
         repair_locked(a, i);
         done++;
     }
+    qs_vma_reserve_refill(a);
     return done;
 }
 

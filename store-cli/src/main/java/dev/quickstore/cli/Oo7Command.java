@@ -248,10 +248,18 @@ final class Oo7Command implements Runnable {
         @Option(
                 names = "--relocate",
                 paramLabel = "FRACTION",
-                description = "qs: open with this fraction (0..1) of the pages relocated on purpose, pointers"
-                        + " translated at fault time (QS-CR; applies to every cold reopen; QS-OR is not"
-                        + " implemented)")
+                description = "qs: open with this fraction (0..1) of the pages relocated on purpose (aligned"
+                        + " groups of 16 pages), pointers translated at fault time (applies to every cold reopen;"
+                        + " see --relocation)")
         Double relocate;
+
+        @Option(
+                names = "--relocation",
+                paramLabel = "POLICY",
+                description = "qs: continual (QS-CR, default: translate on every load, commit the original"
+                        + " addresses) or one-time (QS-OR: commit the translated pages and the placement at the"
+                        + " first run; later runs translate nothing)")
+        String relocation;
 
         @Option(names = "--csv", paramLabel = "FILE", description = "also write the results as CSV to FILE")
         Path csv;
@@ -364,12 +372,16 @@ final class Oo7Command implements Runnable {
                         group.forEach(results::putIfAbsent);
                         if (relocate != null) {
                             notes.add(String.format(
-                                    Locale.ROOT,
-                                    "relocation (QS-CR): %d pages placed away from their preferred frames at the"
-                                            + " last open (--relocate %s; %s)",
-                                    m.relocatedPages(),
-                                    relocate,
-                                    m.name()));
+                                            Locale.ROOT,
+                                            "relocation (%s, %s): %d pages placed away from their preferred frames at"
+                                                    + " the last open (--relocate %s); %d pages still translated at"
+                                                    + " load%n",
+                                            "ONE_TIME".equals(storeOptions.get("qs.relocation")) ? "QS-OR" : "QS-CR",
+                                            m.name(),
+                                            m.relocatedPages(),
+                                            relocate,
+                                            m.pagesNeedingTranslation())
+                                    + Oo7Benchmark.firstAndLaterColdRuns(results.get(m.name())));
                         }
                         if (m.supportsCold()) {
                             notes.add(
@@ -391,7 +403,7 @@ final class Oo7Command implements Runnable {
                     out.print(breakdown);
                 }
                 for (String note : new LinkedHashSet<>(notes)) {
-                    out.println(note);
+                    out.print(note.endsWith("\n") ? note : note + "\n");
                 }
                 if (csv != null) {
                     Files.writeString(csv, Oo7Benchmark.csvAll(config, results), StandardCharsets.UTF_8);
@@ -417,7 +429,10 @@ final class Oo7Command implements Runnable {
             return ExitCodes.OK;
         }
 
-        /** The storage-manager options of --pool-pages, --replacement, --relocate as store-core properties. */
+        /**
+         * The storage-manager options of --pool-pages, --replacement, --relocate, --relocation as store-core
+         * properties.
+         */
         Map<String, String> storeOptions() {
             Map<String, String> m = new java.util.LinkedHashMap<>();
             if (poolPages != null) {
@@ -442,6 +457,16 @@ final class Oo7Command implements Runnable {
                     throw new IllegalArgumentException("--relocate " + relocate + ": a fraction in [0, 1]");
                 }
                 m.put("qs.relocateFraction", Double.toString(relocate));
+            }
+            if (relocation != null) {
+                String r = switch (relocation.trim().toLowerCase(Locale.ROOT)) {
+                    case "continual", "qs-cr", "cr" -> "CONTINUAL";
+                    case "one-time", "one_time", "onetime", "qs-or", "or" -> "ONE_TIME";
+                    default ->
+                        throw new IllegalArgumentException("--relocation: unknown value '" + relocation
+                                + "'; expected one of [continual, one-time]");
+                };
+                m.put("qs.relocation", r);
             }
             return m;
         }

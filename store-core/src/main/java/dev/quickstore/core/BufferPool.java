@@ -158,6 +158,7 @@ final class BufferPool {
                     "buffer pool of " + frames.capacity() + " pages is too small: all resident pages are in use by"
                             + " the current operation; open the store with a larger bufferPoolPages");
         }
+        frames.beforeEvict(v);
         if (frames.isDirty(v)) {
             // Copy the pre-image, end the dirty state (with store-native: stores fault again from here),
             // then take a stable image: exactly the changes up to the clean point are logged and written.

@@ -118,24 +118,21 @@ final class MappedFrames implements PageFrames {
     }
 
     /**
-     * Switches to relocated placement (no page may be resident): pages chosen by {@code relocate} move to
+     * Switches to relocated placement (no page may be resident): the runs placed in {@code m} move to
      * frames of the arena's upper half, frames are reserved for every page before any can be faulted in,
-     * a translation table (disk address range to delta) is registered, and every page with pointer words
-     * gets its pointer bitmap so that the C fault path translates it on load.
+     * the translation table (disk address range to delta) is registered, and every page that holds a
+     * pointer word in a translated range gets its pointer bitmap so that the C fault path translates it on
+     * load (pages without one are loaded as they are: nothing to translate).
      *
      * @param images reads page p's disk image (for its pointer bitmap)
+     * @param oneTime QS-OR: page images are committed in the current address space ({@link #toDisk} is the
+     *     identity) and {@link #prepareOneTimeCommit} adds the pages translated since the last commit
      */
-    void relocate(MappingManager m, long pages, java.util.function.LongPredicate relocate, PageReader images)
-            throws java.io.IOException {
+    void relocate(MappingManager m, long pages, PageReader images, boolean oneTime) throws java.io.IOException {
         if (arena.residentFrames() != 0) {
             long[] r = arena.residentFrameList();
             throw new IllegalStateException("relocate with resident frames " + java.util.Arrays.toString(r) + " "
                     + (r.length > 0 ? arena.state(r[0]) : "") + " resident count " + arena.residentFrames());
-        }
-        for (long p = 0; p < pages; p++) {
-            if (relocate.test(p)) {
-                m.place(p);
-            }
         }
         // identity frames of relocated pages hold nothing now; their new frames are reserved for them
         for (MappingManager.Descriptor d : m.relocatedRuns()) {
@@ -143,16 +140,141 @@ final class MappedFrames implements PageFrames {
             arena.reserve(d.firstFrame(), d.pages(), source, d.firstPage());
         }
         this.mapping = m;
-        if (m.buildRanges()) {
+        this.oneTime = oneTime;
+        if (m.translates()) {
             long[][] r = m.ranges();
             table = arena.addTranslationTable(r[0], r[1], r[2]);
             MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
             for (long p = 0; p < pages; p++) {
-                if (images.read(p, img)) {
+                if (images.read(p, img) && m.needsTranslation(img)) {
                     setRelocation(p, MappingManager.pointerWords(img));
                 }
             }
         }
+    }
+
+    /** QS-OR: page images leave memory in the current address space (no unswizzling). */
+    private boolean oneTime;
+    /** QS-OR: frames whose translated image is committed (they need no translation on later loads). */
+    private final Set<Long> converted = new HashSet<>();
+    /** QS-OR: frames added to the commit in progress. */
+    private final Set<Long> converting = new HashSet<>();
+
+    /**
+     * QS-OR (White and DeWitt 1994, section 5.5: "commits the changed mapping to the database"), called
+     * before the commit diffs the dirty pages: every resident page that the fault path (or the store's own
+     * reads) translated and that is not committed in translated form yet joins the commit. Pages evicted
+     * during the transaction joined it already ({@link #beforeEvict}: they are stolen, i.e. logged with
+     * undo information and written). Returns the number of pages the transaction converts.
+     */
+    int prepareOneTimeCommit() {
+        if (!oneTime || relocatedFrames.isEmpty()) {
+            return 0;
+        }
+        for (long f : relocatedFrames) {
+            if (!converted.contains(f) && !converting.contains(f)) {
+                convert(f);
+            }
+        }
+        return converting.size();
+    }
+
+    /**
+     * QS-OR: a translated page that is not committed in translated form joins the running transaction as
+     * a changed page. A clean one is made dirty with its disk form (the untranslated image) as pre-image;
+     * the pre-image of a dirty one is converted back to disk form. The diff against that pre-image then
+     * logs the translated pointers, and the page is written back with them.
+     */
+    private void convert(long f) {
+        FrameState s = stableState(f);
+        if (s == FrameState.CLEAN) {
+            MemorySegment cur = alias.asSlice(f * pageSize, pageSize);
+            if (diskImage == null) {
+                diskImage = MemorySegment.ofArray(new byte[pageSize]);
+            }
+            MemorySegment disk = diskImage.copyFrom(cur);
+            mapping.translate(disk, false);
+            if (disk.mismatch(cur) >= 0) {
+                arena.markDirty(f);
+                MemorySegment pre = arena.preimage(f);
+                if (pre.equals(MemorySegment.NULL)) {
+                    return; // not dirty after all (not under the store latch): left for the commit
+                }
+                pre.copyFrom(disk);
+            }
+            converting.add(f);
+        } else if (s == FrameState.DIRTY) {
+            MemorySegment pre = arena.preimage(f);
+            if (!pre.equals(MemorySegment.NULL)) {
+                mapping.translate(pre, false);
+                converting.add(f);
+            }
+        }
+    }
+
+    private MemorySegment diskImage;
+
+    /** Whether a transaction is running (QS-OR converts evicted pages only inside one). */
+    private java.util.function.BooleanSupplier inTransaction = () -> false;
+
+    void inTransaction(java.util.function.BooleanSupplier s) {
+        this.inTransaction = s;
+    }
+
+    @Override
+    public void beforeEvict(long pageId) {
+        long f = frame(pageId);
+        if (oneTime
+                && inTransaction.getAsBoolean()
+                && relocatedFrames.contains(f)
+                && !converted.contains(f)
+                && !converting.contains(f)) {
+            convert(f);
+        }
+    }
+
+    /** QS-OR: the running transaction committed: its converted pages need no translation any more. */
+    void oneTimeCommitted() {
+        for (long f : converting) {
+            converted.add(f);
+            if (arena.state(f) == FrameState.RESERVED) { // evicted (written back): detach its bitmap now
+                long p = mapping.pageOfFrame(f);
+                if (p >= 0) {
+                    setRelocation(p, new java.util.BitSet());
+                }
+                converted.remove(f);
+            }
+        }
+        convertedPages += converting.size();
+        converting.clear();
+    }
+
+    /**
+     * QS-OR: the running transaction aborted. Abort restored the disk-form pre-images of the pages it had
+     * converted, so they are translated again in place (translation is idempotent).
+     */
+    void oneTimeAborted() {
+        for (long f : converting) {
+            FrameState s = stableState(f);
+            if (s == FrameState.CLEAN || s == FrameState.DIRTY) {
+                mapping.translate(alias.asSlice(f * pageSize, pageSize), true);
+            }
+        }
+        converting.clear();
+    }
+
+    /** QS-OR: pages committed in translated form by this handle. */
+    long convertedPages;
+
+    /** Pages whose next load (or current residence) involves pointer translation by the fault path. */
+    long translatingPages() {
+        long n = 0;
+        for (long f : relocatedFrames) {
+            if (!converted.contains(f)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Reads page p into buf; false if the page was never written. */
@@ -184,8 +306,9 @@ final class MappedFrames implements PageFrames {
 
     @Override
     public MemorySegment toDisk(MemorySegment image) {
-        if (mapping != null) {
-            mapping.translate(image, false);
+        unswizzledWords = 0;
+        if (mapping != null && !oneTime) {
+            unswizzledWords = mapping.translate(image, false);
         }
         return image;
     }
@@ -274,7 +397,16 @@ final class MappedFrames implements PageFrames {
         java.util.BitSet words = table >= 0 ? MappingManager.pointerWords(slice(pageId)) : null;
         arena.evict(f, 1, false); // a page that became DIRTY meanwhile stays (and is adopted again)
         if (words != null && arena.state(f) == FrameState.RESERVED) {
-            setRelocation(pageId, words); // the page's current pointer map applies to its next load
+            // the page's current pointer map applies to its next load; a page committed in translated
+            // form (QS-OR) is written back before it is evicted and needs no translation any more
+            // (under QS-OR only a page whose disk image is still untranslated: one read but not committed)
+            // (under QS-CR one that was translated at load or written back with translated pointers)
+            boolean keep = oneTime
+                    ? relocatedFrames.contains(f) && !converted.contains(f)
+                    : relocatedFrames.contains(f) || unswizzled.contains(f);
+            unswizzled.remove(f);
+            setRelocation(pageId, keep ? words : new java.util.BitSet());
+            converted.remove(f);
         }
     }
 
@@ -371,8 +503,21 @@ final class MappedFrames implements PageFrames {
         return out;
     }
 
+    /** QS-CR: frames whose image was written in disk form with translated pointers (reload translates). */
+    private final Set<Long> unswizzled = new HashSet<>();
+
     @Override
     public MemorySegment stableImage(long pageId, MemorySegment buffer) {
+        MemorySegment img = stableImage0(pageId, buffer);
+        if (mapping != null && !oneTime && unswizzledWords > 0) {
+            unswizzled.add(frame(pageId));
+        }
+        return img;
+    }
+
+    private int unswizzledWords;
+
+    private MemorySegment stableImage0(long pageId, MemorySegment buffer) {
         MemorySegment img = buffer != null ? buffer : MemorySegment.ofArray(new byte[pageSize]);
         img.copyFrom(slice(pageId));
         long f = frame(pageId);

@@ -4,9 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -47,7 +45,7 @@ final class MappingManager {
     final long relocatedRegion;
 
     private final TreeMap<Long, Descriptor> byFrame = new TreeMap<>();
-    private final Map<Long, Descriptor> byPage = new HashMap<>();
+    private final TreeMap<Long, Descriptor> byPage = new TreeMap<>();
     private long nextRelocatedFrame;
 
     // translation ranges over disk addresses (sorted, disjoint) and their inverse over runtime addresses
@@ -59,38 +57,62 @@ final class MappingManager {
     private long[] rdelta = new long[0];
 
     MappingManager(long diskBase, long runtimeBase, int pageSize, long frameCount) {
+        this(diskBase, runtimeBase, pageSize, frameCount, frameCount / 2);
+    }
+
+    /** With the relocated region of a committed placement ({@link PlacementFile#relocatedRegion}). */
+    MappingManager(long diskBase, long runtimeBase, int pageSize, long frameCount, long relocatedRegion) {
         this.diskBase = diskBase;
         this.runtimeBase = runtimeBase;
         this.pageSize = pageSize;
         this.pageShift = Integer.numberOfTrailingZeros(pageSize);
-        this.relocatedRegion = frameCount / 2;
+        this.frameCount = frameCount;
+        this.relocatedRegion = relocatedRegion;
         this.nextRelocatedFrame = relocatedRegion;
     }
 
-    /** Places page {@code page} at a frame of the relocated region (splitting/extending descriptors). */
-    long place(long page) {
-        if (page >= relocatedRegion) {
-            throw new StoreException("page " + page + " lies beyond the identity half of the arena (" + relocatedRegion
-                    + " pages): open with a larger Options.arenaBytes to relocate");
-        }
-        long frame = nextRelocatedFrame++;
-        Descriptor prev = byPage.get(page - 1);
-        Descriptor d;
-        if (prev != null && prev.firstPage + prev.pages == page && prev.firstFrame + prev.pages == frame) {
-            d = new Descriptor(prev.firstPage, prev.pages + 1, prev.firstFrame); // extend the run
-            for (long p = prev.firstPage; p < page; p++) {
-                byPage.put(p, d);
+    private final long frameCount;
+
+    /**
+     * Places every page in {@code [0, pages)} that {@code chosen} selects at frames of the relocated region,
+     * in page order: consecutive chosen pages form one run (one descriptor, consecutive frames). O(n log n).
+     */
+    void placeAll(long pages, java.util.function.LongPredicate chosen) {
+        long runStart = -1;
+        for (long p = 0; p <= pages; p++) {
+            boolean c = p < pages && chosen.test(p);
+            if (c && runStart < 0) {
+                runStart = p;
+            } else if (!c && runStart >= 0) {
+                addRun(new Descriptor(runStart, p - runStart, nextRelocatedFrame));
+                runStart = -1;
             }
-        } else {
-            d = new Descriptor(page, 1, frame);
+        }
+    }
+
+    /** Adds a relocated run (placement decided now or restored from a {@link PlacementFile}). */
+    void addRun(Descriptor d) {
+        if (d.firstPage + d.pages > relocatedRegion) {
+            throw new StoreException("page " + (d.firstPage + d.pages - 1) + " lies beyond the identity half of the"
+                    + " arena (" + relocatedRegion + " pages): open with a larger Options.arenaBytes to relocate");
+        }
+        if (d.firstFrame < relocatedRegion || d.firstFrame + d.pages > frameCount) {
+            throw new StoreException("relocated run " + d + " lies outside the relocated region of the arena (frames "
+                    + relocatedRegion + ".." + frameCount + "): open with an Options.arenaBytes at least as large as"
+                    + " the one it was placed with");
         }
         byFrame.put(d.firstFrame, d);
-        byPage.put(page, d);
-        return frame;
+        byPage.put(d.firstPage, d);
+        nextRelocatedFrame = Math.max(nextRelocatedFrame, d.firstFrame + d.pages);
+    }
+
+    private Descriptor runOf(long page) {
+        var e = byPage.floorEntry(page);
+        return e != null && page < e.getValue().firstPage + e.getValue().pages ? e.getValue() : null;
     }
 
     boolean relocated(long page) {
-        return byPage.containsKey(page);
+        return runOf(page) != null;
     }
 
     /** Number of page descriptors of relocated runs (identity runs need none). */
@@ -103,14 +125,14 @@ final class MappingManager {
     }
 
     long frameOf(long page) {
-        Descriptor d = byPage.get(page);
+        Descriptor d = runOf(page);
         return d == null ? page : d.firstFrame + (page - d.firstPage);
     }
 
     /** The page in {@code frame}, or -1 if the frame holds none (a released identity frame). */
     long pageOfFrame(long frame) {
         if (frame < relocatedRegion) {
-            return byPage.containsKey(frame) ? -1 : frame;
+            return relocated(frame) ? -1 : frame;
         }
         var e = byFrame.floorEntry(frame);
         return e != null && e.getValue().holdsFrame(frame)
@@ -134,9 +156,7 @@ final class MappingManager {
         List<long[]> r = new ArrayList<>();
         long identityDelta = runtimeBase - diskBase;
         long p = 0;
-        for (Descriptor d : byFrame.values().stream()
-                .sorted((a, b) -> Long.compare(a.firstPage, b.firstPage))
-                .toList()) {
+        for (Descriptor d : byPage.values()) {
             if (identityDelta != 0 && p < d.firstPage) {
                 r.add(new long[] {diskAddress(p), diskAddress(d.firstPage), identityDelta});
             }
@@ -156,6 +176,29 @@ final class MappingManager {
             hi[i] = r.get(i)[1];
             delta[i] = r.get(i)[2];
         }
+        indexRanges();
+        return n > 0;
+    }
+
+    /** Sorts the ranges by disk address and builds the inverse (runtime address) ranges. */
+    private void indexRanges() {
+        int n = lo.length;
+        Integer[] byLo = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            byLo[i] = i;
+        }
+        java.util.Arrays.sort(byLo, (a, b) -> Long.compareUnsigned(lo[a], lo[b]));
+        long[] l = new long[n];
+        long[] h = new long[n];
+        long[] d = new long[n];
+        for (int i = 0; i < n; i++) {
+            l[i] = lo[byLo[i]];
+            h[i] = hi[byLo[i]];
+            d[i] = delta[byLo[i]];
+        }
+        lo = l;
+        hi = h;
+        delta = d;
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
@@ -170,7 +213,19 @@ final class MappingManager {
             rhi[i] = hi[k] + delta[k];
             rdelta[i] = -delta[k];
         }
-        return n > 0;
+    }
+
+    /** Whether any translation range is registered. */
+    boolean translates() {
+        return lo.length > 0;
+    }
+
+    /** Uses persisted translation ranges (a {@link PlacementFile}'s legacy ranges) instead of building them. */
+    void setRanges(long[][] r) {
+        lo = r[0].clone();
+        hi = r[1].clone();
+        delta = r[2].clone();
+        indexRanges();
     }
 
     long[][] ranges() {
@@ -212,12 +267,33 @@ final class MappingManager {
         return BitSet.valueOf(page.asSlice(PageHeader.SIZE, bytes).toArray(ValueLayout.JAVA_BYTE));
     }
 
-    /** Translates the pointer words of an image in place, disk to runtime ({@code toRuntime}) or back. */
-    void translate(MemorySegment page, boolean toRuntime) {
+    /** Whether a page image holds a pointer word in a translated range (it must be translated on load). */
+    boolean needsTranslation(MemorySegment page) {
         BitSet words = pointerWords(page);
         for (int k = words.nextSetBit(0); k >= 0; k = words.nextSetBit(k + 1)) {
             long v = page.get(PageHeader.LONG, 8L * k);
-            page.set(PageHeader.LONG, 8L * k, toRuntime ? toRuntime(v) : toDisk(v));
+            if (toRuntime(v) != v) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    /**
+     * Translates the pointer words of an image in place, disk to runtime ({@code toRuntime}) or back;
+     * returns the number of words changed.
+     */
+    int translate(MemorySegment page, boolean toRuntime) {
+        BitSet words = pointerWords(page);
+        int changed = 0;
+        for (int k = words.nextSetBit(0); k >= 0; k = words.nextSetBit(k + 1)) {
+            long v = page.get(PageHeader.LONG, 8L * k);
+            long t = toRuntime ? toRuntime(v) : toDisk(v);
+            if (t != v) {
+                page.set(PageHeader.LONG, 8L * k, t);
+                changed++;
+            }
+        }
+        return changed;
     }
 }

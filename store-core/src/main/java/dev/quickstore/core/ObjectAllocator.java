@@ -6,8 +6,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * Small-object placement on {@link SlottedPage}s with Cricket's near-hint ({@code DBmalloc(size,
  * nearHint)}, Shekita and Zwilling 1990, section 5.1.4): try the hint's page, then the other slotted
- * pages of the hint's extent, then a new page in (or as near as possible to) that extent. Without a
- * hint, objects fill the page of the previous allocation, then a fresh page. Objects never move.
+ * pages of the hint's extent, then (the extent being full) the page that took the extent's overflow last,
+ * then a new page in (or as near as possible to) that extent or that overflow page. Without a hint,
+ * objects fill the page of the previous allocation, then a fresh page. Objects never move.
  */
 final class ObjectAllocator {
     private final BufferPool pool;
@@ -16,6 +17,16 @@ final class ObjectAllocator {
     private final int pageSize;
     private final int extentPages;
     private long currentPage;
+    /**
+     * Extent (first page) to the page outside it that took its overflow last. A hint only: the page is
+     * checked like any other before use (it may have been freed or reused). Bounded, least recently used.
+     */
+    private final java.util.Map<Long, Long> overflow = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Long, Long> e) {
+            return size() > 4096;
+        }
+    };
 
     ObjectAllocator(BufferPool pool, ExtentAllocator extents, Addresses addresses, int extentPages) {
         this.pool = pool;
@@ -50,20 +61,30 @@ final class ObjectAllocator {
         if (off >= 0) {
             return addresses.address(hintPage, off);
         }
+        long extent = (hintPage / extentPages) * extentPages;
+        Long spill = null;
         if (nearHint != 0) {
-            long first = (hintPage / extentPages) * extentPages;
-            for (long p = first; p < first + extentPages; p++) {
+            for (long p = extent; p < extent + extentPages; p++) {
                 if (p != hintPage && (off = tryPage(p, size, pointerOffsets)) >= 0) {
                     return addresses.address(p, off);
                 }
             }
+            // the extent is full: continue on the page that took its overflow last (without this every
+            // further object near a full extent got a fresh page of its own)
+            spill = overflow.get(extent);
+            if (spill != null && (off = tryPage(spill, size, pointerOffsets)) >= 0) {
+                return addresses.address(spill, off);
+            }
         }
-        long page = extents.allocate(1, hintPage);
+        long page = extents.allocate(1, spill != null ? spill : hintPage); // next to the previous overflow
         MemorySegment p = pool.fixForWrite(page);
         SlottedPage.format(p, page);
         off = SlottedPage.allocate(p, size, pointerOffsets);
         assert off >= 0;
         currentPage = page;
+        if (nearHint != 0 && page / extentPages != hintPage / extentPages) {
+            overflow.put(extent, page);
+        }
         return addresses.address(page, off);
     }
 

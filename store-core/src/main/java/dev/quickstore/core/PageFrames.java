@@ -125,4 +125,10 @@ interface PageFrames extends AutoCloseable {
 
     @Override
     void close();
+
+    /**
+     * Called before the buffer pool evicts a resident page (after choosing it): QS-OR makes a page it
+     * translated join the running transaction here, so that it is written with its new addresses.
+     */
+    default void beforeEvict(long pageId) {}
 }

@@ -88,8 +88,10 @@ public final class Store implements AutoCloseable {
      *   <li>{@link #CONTINUAL} (QS-CR, default): pointers are translated on every load by the fault path and
      *       translated back before a page is diffed, logged or written; the disk keeps the original
      *       addresses.</li>
-     *   <li>{@link #ONE_TIME} (QS-OR): the new addresses would be committed. <b>Not implemented yet</b>: an
-     *       open that needs relocation with this policy fails with a {@link StoreException} saying so.</li>
+     *   <li>{@link #ONE_TIME} (QS-OR): the placement is committed ({@link PlacementFile}, written at the open
+     *       that relocates) and every page a transaction translated is committed with the new addresses, so
+     *       later loads (and later opens) need no translation for it; the first transaction pays for writing
+     *       the pages.</li>
      * </ul>
      */
     public enum Relocation {
@@ -329,7 +331,8 @@ public final class Store implements AutoCloseable {
          * 4096 pool frames, 64 MiB log segments and checkpoint interval, the frames mode of {@code qs.frames};
          * for experiments through APIs that take no options (the object API, the OO7 driver) the system
          * properties {@code qs.poolPages} (frames), {@code qs.replacement} ({@link Replacement} name) and
-         * {@code qs.relocateFraction} (QS-CR with that fraction relocated on purpose) override the defaults.
+         * {@code qs.relocateFraction} (that fraction relocated on purpose) with {@code qs.relocation}
+         * ({@code continual} or {@code one-time}; default continual) override the defaults.
          */
         public static Options defaults() {
             Options o = new Options(Integer.getInteger("qs.poolPages", 4096), 64L << 20, 64L << 20);
@@ -338,8 +341,13 @@ public final class Store implements AutoCloseable {
                 o = o.withReplacement(Replacement.valueOf(r.trim().toUpperCase(java.util.Locale.ROOT)));
             }
             String f = System.getProperty("qs.relocateFraction");
-            if (f != null) {
-                o = o.withRelocation(Relocation.CONTINUAL, Double.parseDouble(f.trim()));
+            String policy = System.getProperty("qs.relocation");
+            if (f != null || policy != null) {
+                Relocation rel = policy == null
+                        ? Relocation.CONTINUAL
+                        : Relocation.valueOf(
+                                policy.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+                o = o.withRelocation(rel, f == null ? 0 : Double.parseDouble(f.trim()));
             }
             return o;
         }
@@ -394,13 +402,15 @@ public final class Store implements AutoCloseable {
             VolumeHeader header = VolumeFile.readHeader(io, dir);
             this.pageSize = header.pageSize();
             PageFrames frames;
+            PlacementFile placement = null;
             if (options.frames() == FramesMode.MAPPED) {
                 long pages = Math.max(header.pageCount(), (vol.fileSize() + pageSize - 1) / pageSize);
+                placement = PlacementFile.read(io, dir);
                 mf = MappedFrames.open(
                         io.nativePath(VolumeFile.volumePath(dir)),
                         pageSize,
                         options.bufferPoolPages(),
-                        header.preferredArenaBase(),
+                        placement != null ? placement.arenaBase() : header.preferredArenaBase(),
                         options.arenaBytes(),
                         pages,
                         dir.toString());
@@ -466,17 +476,19 @@ public final class Store implements AutoCloseable {
             this.roots = new RootDirectory(pool, extents);
             this.checkpointer = new Checkpointer(pool, lw, txns, io, ctlPath);
             if (mf != null) {
+                mf.inTransaction(txns::active);
                 mf.reserveThrough(extents.pageCount()); // every page of the volume is reachable through the view
             }
-            if (extents.pageCount() <= 1) {
+            boolean created = extents.pageCount() <= 1; // relocateFraction applies to existing stores only
+            if (created) {
                 txns.begin();
                 extents.bootstrap();
                 txns.commit();
                 pool.unpinAll();
             }
             checkpointer.checkpoint();
-            if (mf != null && (mf.movedArena() || options.relocateFraction() > 0)) {
-                relocate(mf, header.preferredArenaBase());
+            if (mf != null && (mf.movedArena() || (options.relocateFraction() > 0 && !created) || placement != null)) {
+                relocate(mf, header.preferredArenaBase(), placement);
             }
             ok = true;
         } finally {
@@ -497,23 +509,78 @@ public final class Store implements AutoCloseable {
      * was taken, plus the {@code relocateFraction} chosen by a hash of the page id), frames are reserved for
      * every page, and the translation table and pointer bitmaps are handed to the fault path.
      */
-    private void relocate(MappedFrames mf, long diskBase) throws IOException {
-        if (options.relocation() == Relocation.ONE_TIME) {
-            throw new StoreException("store " + dir + " needs relocation (arena at 0x"
-                    + Long.toHexString(mf.arena().base()) + " instead of 0x" + Long.toHexString(diskBase)
-                    + ", relocateFraction " + options.relocateFraction() + "): Relocation.ONE_TIME (QS-OR) is not"
-                    + " implemented yet; open with Relocation.CONTINUAL (QS-CR)");
+    private void relocate(MappedFrames mf, long diskBase, PlacementFile placement) throws IOException {
+        if (placement != null && mf.movedArena()) {
+            throw new StoreException("store " + dir + " was relocated once (QS-OR, " + PlacementFile.NAME
+                    + ") for the arena base 0x" + Long.toHexString(placement.arenaBase())
+                    + ", which is taken in this process (the arena is at 0x"
+                    + Long.toHexString(mf.arena().base())
+                    + "); relocating a relocated store again is not supported");
         }
         long pages = extents.pageCount(); // (reads page 0: before the arena is emptied)
         pool.unpinAll();
         pool.evictAll();
-        MappingManager m = new MappingManager(
-                diskBase, mf.arena().base(), pageSize, mf.arena().frameCount());
-        double fraction = options.relocateFraction();
+        MappingManager m = placement == null
+                ? new MappingManager(
+                        diskBase, mf.arena().base(), pageSize, mf.arena().frameCount())
+                : new MappingManager(
+                        diskBase, mf.arena().base(), pageSize, mf.arena().frameCount(), placement.relocatedRegion());
+        if (placement != null) {
+            // the committed placement (QS-OR) applies whatever the options ask for
+            if (placement.pageSize() != pageSize) {
+                throw new StoreFormatException(
+                        PlacementFile.path(dir).toString(),
+                        -1,
+                        12,
+                        "placement page size",
+                        "" + pageSize,
+                        "" + placement.pageSize());
+            }
+            for (MappingManager.Descriptor d : placement.runs()) {
+                m.addRun(d);
+            }
+            m.setRanges(placement.ranges());
+            checkMappingLimit(m.descriptors());
+        } else {
+            m.placeAll(pages, choosePages(pages, options.relocateFraction()));
+            m.buildRanges();
+            checkMappingLimit(m.descriptors());
+            if (options.relocation() == Relocation.ONE_TIME && (m.descriptors() > 0 || mf.movedArena())) {
+                // durable before any page can be faulted in, so no page or log record in the new address
+                // space can exist without it (PlacementFile: the invariant)
+                new PlacementFile(pageSize, mf.arena().base(), m.relocatedRegion, m.relocatedRuns(), m.ranges())
+                        .write(io, dir);
+            }
+        }
+        mf.relocate(
+                m,
+                pages,
+                (p, buf) -> {
+                    if (p >= volume.fileSize() / pageSize) {
+                        return false;
+                    }
+                    volume.read(p, buf);
+                    return true;
+                },
+                options.relocation() == Relocation.ONE_TIME);
+        addresses.relocated(m);
+        relocatedPages = m.relocatedRuns().stream()
+                .mapToLong(MappingManager.Descriptor::pages)
+                .sum();
+    }
+
+    /** Pages are relocated in aligned groups of this many (fewer protection islands than single pages). */
+    static final int RELOCATION_RUN_PAGES = 16;
+
+    /**
+     * The pages {@code relocateFraction} relocates: aligned groups of {@link #RELOCATION_RUN_PAGES} pages
+     * chosen by the splitmix64 hash of the group number, so that relocated and identity pages form runs
+     * (each boundary between them costs kernel mappings once the pages are resident); page 0 never. A
+     * multi-page large object is read through the view as one contiguous run (the object API's blob readers
+     * step from page to page by address), so its pages follow the group of the run's head page.
+     */
+    private java.util.function.LongPredicate choosePages(long pages, double fraction) throws IOException {
         long threshold = (long) (fraction * (1L << 20));
-        // A multi-page large object is read through the view as one contiguous run (the object API's blob
-        // readers step from page to page by address), so its pages are chosen together, by the hash of the
-        // run's head page: relocated runs get frames in page order, so the run stays contiguous.
         java.util.BitSet chosen = new java.util.BitSet();
         if (threshold > 0) {
             MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
@@ -526,22 +593,86 @@ public final class Store implements AutoCloseable {
                         key = PageHeader.aux(img);
                     }
                 }
-                if ((mix(key) & ((1L << 20) - 1)) < threshold) {
+                if ((mix(key / RELOCATION_RUN_PAGES) & ((1L << 20) - 1)) < threshold) {
                     chosen.set(Math.toIntExact(p));
                 }
             }
         }
-        mf.relocate(m, pages, p -> chosen.get(Math.toIntExact(p)), (p, buf) -> {
-            if (p >= volume.fileSize() / pageSize) {
-                return false;
+        return p -> chosen.get(Math.toIntExact(p));
+    }
+
+    /** Kernel memory mappings kept free for the JVM and for protection islands of the buffer pool. */
+    static final long MAPPING_HEADROOM = 1024;
+
+    /**
+     * Refuses a placement whose protection islands cannot fit under {@code vm.max_map_count}: each relocated
+     * run can split the arena's mapping twice in the identity half once its neighbours are resident. The
+     * system property {@code qs.test.maxMapCount} overrides the limit (tests).
+     */
+    private void checkMappingLimit(int runs) {
+        long limit = Long.getLong("qs.test.maxMapCount", readProcLong("/proc/sys/vm/max_map_count"));
+        if (limit <= 0) {
+            return; // not Linux or unreadable: nothing to check against
+        }
+        long inUse = countMappings();
+        long needed = 2L * runs + MAPPING_HEADROOM;
+        if (inUse + needed > limit) {
+            throw new StoreException(String.format(
+                    "store %s: relocating %d runs of pages needs about %d kernel memory mappings (2 per run + %d"
+                            + " headroom) but only %d of vm.max_map_count = %d are available (%d in use by the"
+                            + " process); raise the sysctl vm.max_map_count or relocate fewer pages",
+                    dir, runs, needed, MAPPING_HEADROOM, Math.max(0, limit - inUse), limit, inUse));
+        }
+    }
+
+    private static long readProcLong(String file) {
+        try {
+            // (Files.readString trusts the size procfs reports and returned "6" for 65530)
+            try (var in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(file))) {
+                return Long.parseLong(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim());
             }
-            volume.read(p, buf);
-            return true;
-        });
-        addresses.relocated(m);
-        relocatedPages = m.relocatedRuns().stream()
-                .mapToLong(MappingManager.Descriptor::pages)
-                .sum();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static long countMappings() {
+        try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/self/maps"))) {
+            return lines.count();
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** QS-OR: adds the pages translated since the last commit to the commit (see MappedFrames). */
+    void prepareOneTimeRelocation() {
+        if (mappedFrames != null) {
+            mappedFrames.prepareOneTimeCommit();
+        }
+    }
+
+    /** QS-OR: the running transaction aborted (pages it converted are translated again). */
+    void oneTimeRelocationAborted() {
+        if (mappedFrames != null) {
+            mappedFrames.oneTimeAborted();
+        }
+    }
+
+    /** QS-OR: the commit prepared by {@link #prepareOneTimeRelocation} is durable. */
+    void oneTimeRelocationCommitted() {
+        if (mappedFrames != null) {
+            mappedFrames.oneTimeCommitted();
+        }
+    }
+
+    /** Pages whose loads involve pointer translation (0 once QS-OR committed every translated page). */
+    public long pagesNeedingTranslation() {
+        return mappedFrames == null ? 0 : mappedFrames.translatingPages();
+    }
+
+    /** Pages this handle committed in translated form (QS-OR). */
+    public long pagesRelocatedOnce() {
+        return mappedFrames == null ? 0 : mappedFrames.convertedPages;
     }
 
     /** Pages placed away from their preferred frame at open (0 without relocation). */

@@ -46,12 +46,28 @@ public final class StoreInspector implements AutoCloseable {
     private final int pageSize;
     private final long groupPages;
 
-    private StoreInspector(Path dir, VolumeHeader header, FileIO.Handle volume) {
+    private StoreInspector(Path dir, VolumeHeader header, FileIO.Handle volume) throws IOException {
         this.dir = dir;
         this.header = header;
         this.volume = volume;
         this.pageSize = header.pageSize();
-        this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
+        PlacementFile placement = PlacementFile.read(IO, dir);
+        if (placement == null) {
+            this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
+        } else { // a QS-OR store: pages at their committed frames, pointers in either form
+            this.addresses = new Addresses(placement.arenaBase(), pageSize);
+            MappingManager m = new MappingManager(
+                    header.preferredArenaBase(),
+                    placement.arenaBase(),
+                    pageSize,
+                    Long.MAX_VALUE >>> Integer.numberOfTrailingZeros(pageSize),
+                    placement.relocatedRegion());
+            for (MappingManager.Descriptor d : placement.runs()) {
+                m.addRun(d);
+            }
+            m.setRanges(placement.ranges());
+            addresses.relocated(m);
+        }
         this.groupPages = ((long) (pageSize - PageHeader.SIZE) * 8 / header.extentPages()) * header.extentPages();
     }
 
@@ -324,6 +340,11 @@ public final class StoreInspector implements AutoCloseable {
      * @throws IllegalArgumentException no object starts there
      */
     public ObjectView object(long address) throws IOException {
+        return object(address, true);
+    }
+
+    /** {@code withPointers} false: the pointer fields are not described (a target's own fields, no recursion). */
+    private ObjectView object(long address, boolean withPointers) throws IOException {
         long pageId = pageOf(address);
         int offset = offsetOf(address);
         checkPageId(pageId);
@@ -338,7 +359,7 @@ public final class StoreInspector implements AutoCloseable {
             int len = SlottedPage.slotLength(p, slot);
             List<ObjectView.PointerField> ptrs = new ArrayList<>();
             for (int w = offset / 8; w * 8 < offset + len; w++) {
-                if (SlottedPage.isPointer(p, w)) {
+                if (withPointers && SlottedPage.isPointer(p, w)) {
                     long v = p.get(PageHeader.LONG, (long) w * 8);
                     ptrs.add(pointer(w * 8 - offset, v));
                 }
@@ -383,7 +404,8 @@ public final class StoreInspector implements AutoCloseable {
         return out;
     }
 
-    private ObjectView.PointerField pointer(int fieldOffset, long v) throws IOException {
+    private ObjectView.PointerField pointer(int fieldOffset, long stored) throws IOException {
+        long v = addresses.toRuntime(stored); // (the identity unless the store was relocated once)
         if (v == 0) {
             return new ObjectView.PointerField(fieldOffset, "0x0", -1, -1, "null");
         }
@@ -397,7 +419,7 @@ public final class StoreInspector implements AutoCloseable {
             target = "dangling: page " + tp + " is past the end of the volume";
         } else {
             try {
-                ObjectView t = object(v);
+                ObjectView t = object(v, false);
                 target = t.kind().equals("small") ? "object (slot " + t.slot() + ")" : "large object";
             } catch (IllegalArgumentException | StoreFormatException e) {
                 target = "dangling: " + e.getMessage();

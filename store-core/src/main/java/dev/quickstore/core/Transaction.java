@@ -262,7 +262,9 @@ public final class Transaction implements AutoCloseable {
             }
             state = State.COMMITTED;
             long t0 = System.nanoTime();
+            store.prepareOneTimeRelocation();
             store.txns.commit();
+            store.oneTimeRelocationCommitted();
             long t1 = System.nanoTime();
             store.finished(this);
             long t2 = System.nanoTime();
@@ -291,6 +293,7 @@ public final class Transaction implements AutoCloseable {
         store.discardPending();
         try {
             store.txns.abort();
+            store.oneTimeRelocationAborted();
         } finally {
             store.finished(this);
         }

@@ -596,6 +596,28 @@ public final class MappedArena implements AutoCloseable {
                 (long) NativeCalls.REPAIR_REFUSED.invokeExact(handle, first, count));
     }
 
+    /**
+     * Pages of the VMA reserve in place (at most 32): single-page mappings the fault path unmaps when it
+     * cannot map a refused frame's scratch page at the vm.max_map_count limit; refilled by {@link
+     * #repairRefused} and {@link #resetRefused}.
+     */
+    public int vmaReserve() {
+        try {
+            return (int) NativeCalls.VMA_RESERVE_COUNT.invokeExact(handle);
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_vma_reserve_count", t);
+        }
+    }
+
+    /** Tests: the next {@code n} scratch mappings of the refusal path fail with ENOMEM. */
+    void failScratchMappings(int n) {
+        try {
+            NativeCalls.TEST_FAIL_SCRATCH.invokeExact(handle, n);
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_test_fail_scratch", t);
+        }
+    }
+
     // ---- pointer translation -------------------------------------------------------------------
 
     /**

@@ -36,6 +36,7 @@ public final class ArenaChild {
                 case "refusals" -> refusals(dir);
                 case "enomem" -> enomem(dir);
                 case "cards" -> cards(dir);
+                case "vmareserve" -> vmaReserve(dir);
                 default -> throw new IllegalArgumentException(args[0]);
             }
             jvmStillWorks();
@@ -516,6 +517,40 @@ public final class ArenaChild {
             }
             System.out.println(
                     "islands=" + islands + " collapses=" + a.counters().vmaCollapses());
+        }
+    }
+
+    /**
+     * The refusal path at the mapping limit, made deterministic: the next scratch mappings fail with
+     * ENOMEM (test hook) as they do at vm.max_map_count. Without the VMA reserve the handler had to forward
+     * the signal and the JVM died; with it the refused access reads zeros, the refusal arrives as a typed
+     * exception, the reserve gave pages back and is refilled when the frame is reset.
+     */
+    static void vmaReserve(Path dir) throws Exception {
+        int fs = 4096;
+        Path file = dir.resolve("reserve");
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(64L * fs);
+        }
+        try (MappedArena a = MappedArena.open(64L * fs, fs, 0)) {
+            int src = a.addFileSource(file, 0);
+            a.reserve(0, 64, src, 0);
+            int full = a.vmaReserve();
+            check(full == 32, "reserve at open " + full);
+            a.transaction(false); // every access is refused (no transaction)
+            a.failScratchMappings(3); // the copy-on-write, the zero-page and the post-collapse attempt fail
+            long offset = 10L * fs + 24;
+            check(Access.load(a.view(), offset) == 0, "refused load reads zero");
+            FaultRefusedException e = expectThrown(a);
+            check(e.reason() == RefusalReason.NO_TRANSACTION, "reason " + e.getMessage());
+            check(e.frame() == 10, "frame " + e.getMessage());
+            int left = a.vmaReserve();
+            check(left < full, "reserve used: " + left + " of " + full);
+            check(a.resetRefused(10, 1) == 1, "reset");
+            check(a.vmaReserve() == full, "reserve refilled: " + a.vmaReserve());
+            a.transaction(true);
+            check(a.view().get(JAVA_LONG, offset) == 0, "page loads after the reset");
+            System.out.println("vma reserve " + full + " -> " + left + " -> " + a.vmaReserve());
         }
     }
 

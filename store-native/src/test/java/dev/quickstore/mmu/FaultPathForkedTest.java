@@ -120,6 +120,13 @@ class FaultPathForkedTest {
     }
 
     @Test
+    void aRefusalWhoseScratchMappingFailsUsesTheVmaReserveInsteadOfKillingTheJvm() throws Exception {
+        ForkedJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx128m"), "vmareserve");
+        assertOk(r, "vmareserve");
+        assertTrue(r.stdout().contains("vma reserve 32 -> "), r::describe);
+    }
+
+    @Test
     void worksChainedBehindHotSpotWithLibjsigPreloaded() throws Exception {
         Path jsig = Path.of(System.getProperty("java.home"), "lib", "libjsig.so");
         assumeTrue(Files.isRegularFile(jsig), "no " + jsig);

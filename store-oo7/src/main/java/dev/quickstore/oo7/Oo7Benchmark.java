@@ -403,6 +403,34 @@ public final class Oo7Benchmark {
             "commitStoreNanos");
 
     /**
+     * Relocation (White and DeWitt 1994, Figure 17): per operation of one system, the first cold run (operation
+     * + commit: QS-OR pays for committing the translated pages there) against the median of the later cold
+     * runs, in ms. Empty if the system has no cold runs.
+     */
+    public static String firstAndLaterColdRuns(List<Result> results) {
+        StringBuilder b = new StringBuilder();
+        for (Result r : results) {
+            if (r.phase() != Phase.COLD || r.opNanos().length == 0) {
+                continue;
+            }
+            long[] total = new long[r.opNanos().length];
+            for (int k = 0; k < total.length; k++) {
+                total[k] = r.opNanos()[k] + r.commitNanos()[k];
+            }
+            long[] later = java.util.Arrays.copyOfRange(total, 1, total.length);
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%s cold, op + commit ms: first run %.3f (op %.3f, commit %.3f); later runs median %s%n",
+                    r.operation(),
+                    total[0] / 1e6,
+                    r.opNanos()[0] / 1e6,
+                    r.commitNanos()[0] / 1e6,
+                    later.length == 0 ? "-" : String.format(Locale.ROOT, "%.3f", median(later) / 1e6)));
+        }
+        return b.toString();
+    }
+
+    /**
      * Where commit time went (White and DeWitt 1994, Table 6): per store that reports the commit counters and
      * per operation whose commit examined dirty pages, the median commit time measured by the driver around
      * {@link Oo7Store#commit()}, then the medians of the storage manager's parts: preimage (copying the

@@ -197,4 +197,39 @@ class MappedOo7StoreTest extends Oo7SmallContract {
             }
         }
     }
+
+    @Test
+    void oneTimeRelocationOfHalfThePagesGivesTheSameT1AndDigestAndLaterOpensTranslateLess() throws IOException {
+        Oo7Store heap = new dev.quickstore.oo7.heap.HeapOo7Store();
+        new Oo7Builder(Oo7Config.SMALL, SEED).build(heap, Oo7Builder.Progress.NONE);
+        String heapDigest = digest(heap);
+        MappedOo7Store store = (MappedOo7Store) build(SEED);
+        Map<String, String> saved = new HashMap<>();
+        for (String[] kv : new String[][] {{"qs.relocateFraction", "0.5"}, {"qs.relocation", "one-time"}}) {
+            saved.put(kv[0], System.setProperty(kv[0], kv[1]));
+        }
+        try {
+            store.makeCold(); // relocates half the pages and persists the placement (QS-OR)
+            long relocated = store.relocatedPages();
+            long before = store.pagesNeedingTranslation();
+            assertTrue(relocated > 0 && before > 0, relocated + " relocated, " + before + " to translate");
+            assertEquals(43_740, ops(store).run(Oo7Operation.T1)); // commits the pages T1 translated
+            long afterT1 = store.pagesNeedingTranslation();
+            assertTrue(afterT1 < before, "T1 committed translated pages: " + afterT1 + " < " + before);
+            store.makeCold(); // the committed placement: same frames, pages T1 touched need no translation
+            assertEquals(relocated, store.relocatedPages());
+            assertEquals(afterT1, store.pagesNeedingTranslation(), "after reopening");
+            assertEquals(43_740, ops(store).run(Oo7Operation.T1));
+            assertEquals(afterT1, store.pagesNeedingTranslation(), "a later T1 translates nothing new");
+            assertEquals(heapDigest, digest(store));
+        } finally {
+            saved.forEach((k, v) -> {
+                if (v == null) {
+                    System.clearProperty(k);
+                } else {
+                    System.setProperty(k, v);
+                }
+            });
+        }
+    }
 }

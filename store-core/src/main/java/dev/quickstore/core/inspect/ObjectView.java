@@ -30,7 +30,8 @@ public record ObjectView(
      * A pointer field of an object.
      *
      * @param fieldOffset offset of the 8-byte field inside the object
-     * @param value the stored reference, hex ({@code 0x0} = null)
+     * @param value the stored reference, hex ({@code 0x0} = null); in the committed address space for a store
+     *     relocated once (QS-OR: {@code placement.qs})
      * @param targetPage page of the referenced address (-1 for null)
      * @param targetOffset offset of the referenced address in its page (-1 for null)
      * @param target what is there: {@code null}, {@code object (slot S)}, {@code large object}, or

@@ -545,6 +545,17 @@ public final class MappedOo7Store implements Oo7Store {
         return true;
     }
 
+    /** The store address of a persistent object of this store (inside a transaction): clustering checks. */
+    public long addressOf(Object o) {
+        return tx().addressOf(o);
+    }
+
+    /** Pages whose loads still involve pointer translation (0 once QS-OR committed every translated page). */
+    public long pagesNeedingTranslation() {
+        checkOpen();
+        return db.storageManager().pagesNeedingTranslation();
+    }
+
     /** Pages the storage manager placed away from their preferred frames at the last opening (relocation). */
     public long relocatedPages() {
         checkOpen();
