@@ -226,7 +226,8 @@ class QsCommandTest {
         assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s.*")), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*")), r.out());
         assertTrue(
-                r.out().lines().anyMatch(l -> l.matches("relocation \\(QS-CR\\): [1-9]\\d* pages placed .*")), r.out());
+                r.out().lines().anyMatch(l -> l.matches("relocation \\(QS-CR, qs\\): [1-9]\\d* pages placed .*")),
+                r.out());
         assertTrue(r.out().contains("commit breakdown"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.matches("T2B\\s+hot\\s+qs\\s+\\d+\\.\\d{3}\\s.*")), r.out());
         assertEquals(null, System.getProperty("qs.poolPages"), "the run restores the system properties");
