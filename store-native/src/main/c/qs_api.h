@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 3), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (ABI 6), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
@@ -49,6 +49,11 @@ int qs_install(struct qs_arena *a, uint64_t i, const void *src);
 int qs_mark_dirty(struct qs_arena *a, uint64_t i);
 int64_t qs_resident_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max);
 int64_t qs_repair_refused(struct qs_arena *a, uint64_t first, uint64_t n);
+
+/* replacement (qs_clock.c, ABI 6): QS_POLICY_FALLBACK 0, QS_POLICY_SIMPLIFIED 1, QS_POLICY_CLASSIC 2 */
+int qs_arena_set_policy(struct qs_arena *a, int policy);
+int64_t qs_clock_evict(struct qs_arena *a);
+int qs_frame_hold(struct qs_arena *a, uint64_t i, uint32_t bits, int on); /* QS_F_PINNED 0x20, QS_F_WAL 0x40 */
 
 /* sources, checksums, translation, counters, signals */
 int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset);

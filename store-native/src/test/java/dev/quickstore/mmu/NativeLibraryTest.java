@@ -26,6 +26,6 @@ class NativeLibraryTest {
 
     @Test
     void abiVersionConstantMatchesTheLibrary() {
-        assertEquals(5, NativeLibrary.ABI_VERSION);
+        assertEquals(6, NativeLibrary.ABI_VERSION);
     }
 }
