@@ -5,6 +5,7 @@
  * bytes read are always the page's. */
 #include "qs_test.h"
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
 
@@ -67,6 +68,34 @@ static void all_dirty(void) {
     qs_evict(A, 0, NPAGES, QS_EVICT_DISCARD);
 }
 
+/* 4 threads fault concurrently over all pages: every value right; the budget can only be exceeded by
+ * loads that found every other resident frame transient (owned by the other threads) */
+static _Atomic int bad;
+static void *racer(void *arg) {
+    uint64_t x = (uint64_t)(uintptr_t)arg * 7919 + 1;
+    for (int n = 0; n < 20000; n++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t p = (x >> 33) % NPAGES, k = 1 + (x >> 20) % (FS / 8 - 1);
+        if (rd(p, k) != qs_test_word(p, k)) atomic_fetch_add(&bad, 1);
+    }
+    return NULL;
+}
+static void concurrent(void) {
+    pthread_t t[4];
+    uint64_t victims = C(QS_C_CLOCK_VICTIMS);
+    for (int k = 0; k < 4; k++) pthread_create(&t[k], NULL, racer, (void *)(uintptr_t)k);
+    for (int k = 0; k < 4; k++) pthread_join(t[k], NULL);
+    CHECK(atomic_load(&bad) == 0, "%d wrong values under concurrent faults", atomic_load(&bad));
+    CHECK(qs_arena_resident(A) <= BUDGET + 4, "resident %lu", (unsigned long)qs_arena_resident(A));
+    CHECK(C(QS_C_CLOCK_VICTIMS) > victims + 1000, "the clock evicted under concurrency");
+    uint64_t resident = 0;
+    for (uint64_t f = 0; f < NPAGES; f++) resident += st(f) == QS_CLEAN || st(f) == QS_DIRTY;
+    CHECK(resident == qs_arena_resident(A), "resident count %lu matches the frames %lu",
+          (unsigned long)qs_arena_resident(A), (unsigned long)resident);
+    printf("test_clock: concurrent: %lu overcommits of %lu victims\n", (unsigned long)C(QS_C_OVERCOMMITS),
+           (unsigned long)(C(QS_C_CLOCK_VICTIMS) - victims));
+}
+
 static void simplified(const char *path) {
     open_arena(path, QS_POLICY_SIMPLIFIED, 0x610000000000ull);
     for (uint64_t f = 0; f < BUDGET; f++) sink = rd(f, 1);
@@ -98,6 +127,7 @@ static void simplified(const char *path) {
     walk();
     CHECK(C(QS_C_REPROTECT_ALLS) > 1 && C(QS_C_CLOCK_RUNS) == 0, "simplified never reprotects runs");
     all_dirty();
+    concurrent();
     qs_arena_close(A);
 }
 
@@ -124,6 +154,7 @@ static void classic(const char *path) {
     walk();
     CHECK(C(QS_C_REPROTECT_ALLS) == 0 && C(QS_C_CLOCK_RUNS) > 2, "classic reprotects runs only");
     all_dirty();
+    concurrent();
     qs_arena_close(A);
 }
 
