@@ -119,6 +119,7 @@ enum qs_counter {
     QS_C_REPROTECT_ALLS,    /* whole-arena reprotections of the simplified clock                      */
     QS_C_CLOCK_REPROTECTED, /* resident frames whose access the clock disabled (reference bit clear)  */
     QS_C_CLOCK_RUNS,        /* mprotect calls of the classic hand (one per run of cleared frames)     */
+    QS_C_CLOCK_FAILS,       /* sweeps that found no evictable frame (all dirty, held or transient)    */
     QS_C_COUNT
 };
 
@@ -176,6 +177,8 @@ struct qs_arena {
     _Atomic uint64_t resident;  /* frames holding bytes (LOADING..DIRTY)                  */
     _Atomic uint64_t hand;      /* clock hand shared by the fault path and Java (qs_clock.c) */
     _Atomic int policy;         /* QS_POLICY_*: replacement run when a load exceeds max_resident */
+    _Atomic uint64_t victimless; /* loads that overcommit without a sweep after one found no victim;
+                                  * reset when Java makes frames evictable (qs_clock.c) */
 
     /* refusal state: `pending` is the word Java checks at API boundaries */
     _Atomic uint64_t pending;
@@ -222,6 +225,8 @@ int64_t qs_clock_victim(struct qs_arena *a, uint64_t except);
 /* counts one more resident frame, first evicting by the policy while the budget is reached;
  * returns 1 within budget, 0 if it overcommitted (nothing evictable). [signal-safe] */
 int qs_resident_acquire(struct qs_arena *a, uint64_t except);
+/* Java made frames evictable (clean, unheld, evicted): the next over-budget load sweeps again */
+static inline void qs_clock_retry(struct qs_arena *a) { atomic_store_explicit(&a->victimless, 0, memory_order_relaxed); }
 /* reprotect [lo, hi) to PROT_NONE in runs (qs_frames.c); returns resident frames reprotected [signal-safe] */
 int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi);
 /* collapse protection islands around frame i (reprotect stable resident frames to NONE) */

@@ -67,17 +67,20 @@ static int candidate(struct qs_frame *f, uint32_t *s) {
 
 /* One sweep of the simplified clock over [0, end) from the hand: the first clean frame whose access
  * is disabled and that the store has not referenced since. */
-static int64_t sweep_disabled(struct qs_arena *a, uint64_t except, uint64_t end) {
+static int64_t sweep_disabled(struct qs_arena *a, uint64_t except, uint64_t end, int *busy) {
     uint64_t h = atomic_load_explicit(&a->hand, memory_order_relaxed) % end;
     for (uint64_t step = 0; step < end; step++) {
         uint64_t i = h + step < end ? h + step : h + step - end;
         if (i == except) continue;
         struct qs_frame *f = qs_frame_at(a, i);
         uint32_t s;
-        if (!candidate(f, &s)) continue;
+        if (!candidate(f, &s)) {
+            if (qs_state(s) == QS_LOADING || qs_state(s) == QS_BUSY) *busy = 1;
+            continue;
+        }
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
-        if (!(fl & QS_F_PROTNONE) || (fl & QS_F_REF)) continue;
-        if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) continue;
+        if (!(fl & QS_F_PROTNONE) || (fl & QS_F_REF)) { *busy = 1; continue; } /* evictable once unreferenced */
+        if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) { *busy = 1; continue; }
         if (evict_locked(a, i)) {
             atomic_store_explicit(&a->hand, i + 1, memory_order_relaxed);
             return (int64_t)i;
@@ -87,16 +90,17 @@ static int64_t sweep_disabled(struct qs_arena *a, uint64_t except, uint64_t end)
     return -1;
 }
 
-static int64_t simplified_victim(struct qs_arena *a, uint64_t except) {
+static int64_t simplified_victim(struct qs_arena *a, uint64_t except, int *busy) {
     uint64_t end = atomic_load(&a->hwm);
     if (end == 0) return -1;
-    int64_t v = sweep_disabled(a, except, end);
+    int64_t v = sweep_disabled(a, except, end, busy);
     if (v >= 0) return v;
     /* no frame is disabled: reprotect the whole space in one pass and sweep again */
     int64_t n = qs_reprotect_range(a, 0, end);
     qs_count(a, QS_C_REPROTECT_ALLS, 1);
     if (n > 0) qs_count(a, QS_C_CLOCK_REPROTECTED, (uint64_t)n);
-    return sweep_disabled(a, except, end);
+    *busy = 0; /* only the second sweep tells whether anything was evictable */
+    return sweep_disabled(a, except, end, busy);
 }
 
 /* The classic hand's pending run of referenced frames [start, start+n), held BUSY (prior state in
@@ -117,7 +121,7 @@ static void flush(struct qs_arena *a, struct run *r) {
     r->n = 0;
 }
 
-static int64_t classic_victim(struct qs_arena *a, uint64_t except) {
+static int64_t classic_victim(struct qs_arena *a, uint64_t except, int *busy) {
     uint64_t end = atomic_load(&a->hwm);
     if (end == 0) return -1;
     uint64_t h = atomic_load_explicit(&a->hand, memory_order_relaxed) % end;
@@ -128,10 +132,15 @@ static int64_t classic_victim(struct qs_arena *a, uint64_t except) {
         if (i == except) continue;
         struct qs_frame *f = qs_frame_at(a, i);
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
-        if (s != QS_CLEAN && s != QS_DIRTY) { flush(a, &r); continue; }
+        if (s != QS_CLEAN && s != QS_DIRTY) {
+            if (qs_state(s) == QS_LOADING || qs_state(s) == QS_BUSY) *busy = 1;
+            flush(a, &r);
+            continue;
+        }
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
         if (!(fl & QS_F_PROTNONE) || (fl & QS_F_REF)) { /* referenced: second chance, clear the bit */
-            if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) { flush(a, &r); continue; }
+            if (s == QS_CLEAN && !(fl & QS_F_HOLDS)) *busy = 1; /* evictable once unreferenced */
+            if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) { *busy = 1; flush(a, &r); continue; }
             f->prior_state = s;
             if (r.n == 0) r.start = i;
             r.n++;
@@ -139,7 +148,7 @@ static int64_t classic_victim(struct qs_arena *a, uint64_t except) {
         }
         flush(a, &r);
         if (s != QS_CLEAN || (fl & QS_F_HOLDS)) continue;
-        if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) continue;
+        if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) { *busy = 1; continue; }
         if (evict_locked(a, i)) {
             atomic_store_explicit(&a->hand, i + 1, memory_order_relaxed);
             return (int64_t)i;
@@ -150,13 +159,29 @@ static int64_t classic_victim(struct qs_arena *a, uint64_t except) {
     return -1;
 }
 
-int64_t qs_clock_victim(struct qs_arena *a, uint64_t except) {
+/* *busy is set when a frame was skipped only for the moment: another thread held it (transient state, a
+ * lost CAS) or it is clean and unheld but was referenced again. Without it, every resident frame was
+ * dirty or held: nothing changes until Java cleans or releases a frame. */
+static int64_t victim(struct qs_arena *a, uint64_t except, int *busy) {
+    *busy = 0;
     switch (atomic_load_explicit(&a->policy, memory_order_relaxed)) {
-    case QS_POLICY_SIMPLIFIED: return simplified_victim(a, except);
-    case QS_POLICY_CLASSIC: return classic_victim(a, except);
+    case QS_POLICY_SIMPLIFIED: return simplified_victim(a, except, busy);
+    case QS_POLICY_CLASSIC: return classic_victim(a, except, busy);
     default: return -1;
     }
 }
+
+int64_t qs_clock_victim(struct qs_arena *a, uint64_t except) {
+    int busy;
+    return victim(a, except, &busy);
+}
+
+/* After a sweep found no victim, this many over-budget loads overcommit without sweeping (a failed
+ * sweep reads every descriptor of [0, hwm) - twice for the classic clock - and the simplified one also
+ * reprotects the whole arena: repeating that on every fault while Java has not yet cleaned or released
+ * anything would make each fault O(hwm)). Java's qs_mark_clean, qs_frame_hold(off) and qs_evict reset
+ * it, and the frames loaded meanwhile become candidates at the next sweep. */
+#define QS_VICTIMLESS_SKIP 64
 
 int qs_resident_acquire(struct qs_arena *a, uint64_t except) {
     for (;;) {
@@ -166,9 +191,22 @@ int qs_resident_acquire(struct qs_arena *a, uint64_t except) {
             if (atomic_compare_exchange_weak(&a->resident, &r, r + 1)) return 1;
             continue;
         }
-        int evicted = atomic_load_explicit(&a->policy, memory_order_relaxed) == QS_POLICY_FALLBACK
-                          ? qs_evict_one(a, except)
-                          : qs_clock_victim(a, except) >= 0;
+        int policy = atomic_load_explicit(&a->policy, memory_order_relaxed);
+        uint64_t skip = atomic_load_explicit(&a->victimless, memory_order_relaxed);
+        int evicted = 0;
+        if (policy == QS_POLICY_FALLBACK) {
+            evicted = qs_evict_one(a, except);
+        } else if (skip > 0) {
+            atomic_compare_exchange_strong(&a->victimless, &skip, skip - 1);
+        } else {
+            int busy;
+            evicted = victim(a, except, &busy) >= 0;
+            if (!evicted) {
+                qs_count(a, QS_C_CLOCK_FAILS, 1);
+                /* remembered only when every resident frame was dirty or held (see victim) */
+                if (!busy) atomic_store_explicit(&a->victimless, QS_VICTIMLESS_SKIP, memory_order_relaxed);
+            }
+        }
         if (!evicted) {
             atomic_fetch_add(&a->resident, 1);
             qs_count(a, QS_C_OVERCOMMITS, 1);
@@ -202,7 +240,10 @@ QS_EXPORT int qs_frame_hold(struct qs_arena *a, uint64_t i, uint32_t bits, int o
     if (i >= a->nframes) return -ERANGE;
     if (bits == 0 || (bits & ~QS_F_HOLDS)) return -EINVAL;
     struct qs_frame *f = qs_frame_at(a, i);
-    if (on) atomic_fetch_or(&f->flags, bits | ((bits & QS_F_PINNED) ? QS_F_REF : 0));
-    else atomic_fetch_and(&f->flags, ~bits);
+    if (on) {
+        atomic_fetch_or(&f->flags, bits | ((bits & QS_F_PINNED) ? QS_F_REF : 0));
+    } else if (atomic_fetch_and(&f->flags, ~bits) & bits) {
+        qs_clock_retry(a);
+    }
     return 0;
 }

@@ -124,6 +124,7 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
     }
     atomic_fetch_sub(&a->resident, freed);
     if (count_evictions) qs_count(a, QS_C_EVICTIONS, freed);
+    if (freed) qs_clock_retry(a);
     return dropped;
 }
 
@@ -279,6 +280,7 @@ QS_EXPORT int qs_mark_clean(struct qs_arena *a, uint64_t i) {
     }
     qs_preimage_free(a, f);
     qs_frame_unlock(f, QS_CLEAN);
+    qs_clock_retry(a);
     return 1;
 }
 

@@ -57,6 +57,13 @@ static void all_dirty(void) {
     CHECK(qs_clock_evict(A) == -1, "Java's call finds no victim either");
     CHECK(rd(40, 3) == qs_test_word(40, 3), "load still served");
     CHECK(C(QS_C_OVERCOMMITS) == over + 1 && qs_arena_resident(A) == BUDGET + 1, "overcommitted");
+    /* the failed sweep is remembered: the next over-budget load overcommits without sweeping again */
+    uint64_t fails = C(QS_C_CLOCK_FAILS), alls = C(QS_C_REPROTECT_ALLS), runs = C(QS_C_CLOCK_RUNS);
+    CHECK(fails >= 1, "failed sweep counted");
+    CHECK(rd(41, 3) == qs_test_word(41, 3), "load 41");
+    CHECK(C(QS_C_CLOCK_FAILS) == fails && C(QS_C_REPROTECT_ALLS) == alls && C(QS_C_CLOCK_RUNS) == runs, "no sweep");
+    CHECK(C(QS_C_OVERCOMMITS) == over + 2 && qs_arena_resident(A) == BUDGET + 2, "overcommitted again");
+    CHECK(qs_evict(A, 41, 1, 0) == 1 && qs_arena_resident(A) == BUDGET + 1, "Java evicts 41");
     CHECK(C(QS_C_CLOCK_VICTIMS) == victims, "no dirty or held victim");
     for (uint64_t f = 0; f < BUDGET - 1; f++) CHECK(st(f) == QS_DIRTY && rd(f, 2) == 77, "dirty frame %lu kept", (unsigned long)f);
     CHECK(st(BUDGET - 1) == QS_CLEAN, "held frame kept");

@@ -187,9 +187,20 @@ final class BufferPool {
     }
 
     private boolean evictOne(boolean mustFind) throws IOException {
-        if (clock.inDataPlane() && clock.evictByPolicy() >= 0) {
-            evictions++;
-            return true;
+        if (clock.inDataPlane()) {
+            if (clock.evictByPolicy() >= 0) {
+                evictions++;
+                return true;
+            }
+            if (!dirtyPageTable.isEmpty()) {
+                // the clock found only dirty or held frames: write the disk-dirty ones back in one batch,
+                // which lifts their WAL holds, rather than one at a time below
+                writeBackAll();
+                if (clock.evictByPolicy() >= 0) {
+                    evictions++;
+                    return true;
+                }
+            }
         }
         long v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p) && !dirtyPageTable.containsKey(p));
         if (v < 0) {
