@@ -84,9 +84,10 @@ import java.util.stream.Stream;
  * storage manager's whole {@code commitStoreNanos}) comes from {@link Store#commitStats()}; {@code
  * commitNanos} is the object-level commit measured around {@link ObjectTransaction#commit()}. Replacement:
  * {@code evictions}, {@code reprotectAlls} (simplified clock) and {@code framesCleared} (classic clock) from
- * {@link Store#poolStats()}, {@code referenceFaults} from the arena. The pool evicts only when the storage
- * manager itself needs a frame (a fix: allocation, index access, commit); pages the application faults in
- * through the view count against the pool but do not evict on their own.
+ * {@link Store#poolStats()}, {@code referenceFaults} from the arena. Under the simplified and classic clocks
+ * the fault path itself evicts by the policy when a fault would exceed the pool (docs/architecture-core.md,
+ * "Replacement"), so the pool bounds the pages a traversal faults in; under {@code store} only the storage
+ * manager's own frame requests evict.
  *
  * <p>One transaction at a time, one store per process (the arena is process-wide). Not thread-safe.
  */
