@@ -55,6 +55,11 @@ uint64_t qs_arena_cards(struct qs_arena *a);
 uint32_t qs_arena_card_shift(struct qs_arena *a);
 int qs_mark_card(struct qs_arena *a, uint64_t off);
 
+/* replacement (qs_clock.c, ABI 6): QS_POLICY_FALLBACK 0, QS_POLICY_SIMPLIFIED 1, QS_POLICY_CLASSIC 2 */
+int qs_arena_set_policy(struct qs_arena *a, int policy);
+int64_t qs_clock_evict(struct qs_arena *a);
+int qs_frame_hold(struct qs_arena *a, uint64_t i, uint32_t bits, int on); /* QS_F_PINNED 0x20, QS_F_WAL 0x40 */
+
 /* sources, checksums, translation, counters, signals */
 int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset);
 uint32_t qs_crc32c(const void *p, uint64_t n);

@@ -50,7 +50,11 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
 #define QS_F_RELOCATED  0x4u  /* pointer map + translation table apply when the page is loaded  */
 #define QS_F_RELEASED   0x8u  /* frame was released (a fault reports RELEASED, not NOT_RESERVED) */
 #define QS_F_SCRATCH_COW 0x10u /* REFUSED frame carries a private copy-on-write copy, not zeros  */
-#define QS_F_WHOLE      0x20u /* card marking: dirtied by qs_mark_dirty or a write fault, not the barrier: diff it whole */
+#define QS_F_WHOLE      0x80u /* card marking: dirtied by qs_mark_dirty or a write fault, not the barrier: diff it whole */
+/* Holds set by Java (qs_frame_hold, ABI 6): the fault path's clock never evicts a held frame. */
+#define QS_F_PINNED     0x20u /* fixed by the running store operation (its alias slice is in use)  */
+#define QS_F_WAL        0x40u /* disk-dirty: committed changes only in the log; Java writes it back */
+#define QS_F_HOLDS      (QS_F_PINNED | QS_F_WAL)
 
 /* ---- refusal reasons (also RefusalReason in Java; keep in sync) ------------------------------ */
 enum qs_reason {
@@ -110,7 +114,14 @@ struct qs_xtable { uint32_t n; uint32_t pad; struct qs_xrange r[]; }; /* sorted 
 enum qs_counter {
     QS_C_READ_FAULTS, QS_C_WRITE_FAULTS, QS_C_REF_FAULTS, QS_C_SPURIOUS, QS_C_WAITS,
     QS_C_BYTES_READ, QS_C_EVICTIONS, QS_C_FAULT_EVICTIONS, QS_C_OVERCOMMITS, QS_C_PREIMAGE_BYTES,
-    QS_C_REFUSALS, QS_C_HANDLER_NS, QS_C_VMA_COLLAPSES, QS_C_FORWARDED, QS_C_COUNT
+    QS_C_REFUSALS, QS_C_HANDLER_NS, QS_C_VMA_COLLAPSES, QS_C_FORWARDED,
+    /* replacement (qs_clock.c, ABI 6) */
+    QS_C_CLOCK_VICTIMS,     /* frames the clock chose and evicted (fault path or qs_clock_evict)     */
+    QS_C_REPROTECT_ALLS,    /* whole-arena reprotections of the simplified clock                      */
+    QS_C_CLOCK_REPROTECTED, /* resident frames whose access the clock disabled (reference bit clear)  */
+    QS_C_CLOCK_RUNS,        /* mprotect calls of the classic hand (one per run of cleared frames)     */
+    QS_C_CLOCK_FAILS,       /* sweeps that found no evictable frame (all dirty, held or transient)    */
+    QS_C_COUNT
 };
 
 /* ---- refusal records: a ring written by the handler, drained by Java (qs_refusal.c) ---------- */
@@ -137,6 +148,11 @@ struct qs_preimages {
 
 /* arena mode: QS_MODE_STORE is the data plane; QS_MODE_BARE is a benchmark baseline whose fault
  * handler only does mprotect (read) or an 8 KiB copy + mprotect (write). */
+/* replacement policy (qs_clock.c) */
+#define QS_POLICY_FALLBACK 0   /* bounded scan for an unreferenced clean frame (pre-ABI-6 behaviour)   */
+#define QS_POLICY_SIMPLIFIED 1 /* QuickStore's clock: first disabled frame, else reprotect everything  */
+#define QS_POLICY_CLASSIC 2    /* second chance; a bit is cleared by reprotecting the frame            */
+
 #define QS_MODE_STORE 0
 #define QS_MODE_BARE 1
 
@@ -168,7 +184,10 @@ struct qs_arena {
     uint8_t *ptrmaps;           /* nframes * (frame_size / 64) bytes of pointer bitmaps  */
     _Atomic uint64_t hwm;       /* 1 + highest frame ever reserved                       */
     _Atomic uint64_t resident;  /* frames holding bytes (LOADING..DIRTY)                  */
-    _Atomic uint64_t hand;      /* clock hand of the fault-path fallback evictor         */
+    _Atomic uint64_t hand;      /* clock hand shared by the fault path and Java (qs_clock.c) */
+    _Atomic int policy;         /* QS_POLICY_*: replacement run when a load exceeds max_resident */
+    _Atomic uint64_t victimless; /* loads that overcommit without a sweep after one found no victim;
+                                  * reset when Java makes frames evictable (qs_clock.c) */
 
     /* refusal state: `pending` is the word Java checks at API boundaries */
     _Atomic uint64_t pending;
@@ -221,6 +240,16 @@ int qs_vma_reserve_refill(struct qs_arena *a);
 int qs_load_frame(struct qs_arena *a, uint64_t i, int *err);
 /* capacity fallback: evict one clean unreferenced frame (not `except`); returns 1 if evicted */
 int qs_evict_one(struct qs_arena *a, uint64_t except);
+/* replacement (qs_clock.c): evict one frame by the arena's policy (not `except`); returns the frame
+ * or -1 when no frame is evictable. [signal-safe] */
+int64_t qs_clock_victim(struct qs_arena *a, uint64_t except);
+/* counts one more resident frame, first evicting by the policy while the budget is reached;
+ * returns 1 within budget, 0 if it overcommitted (nothing evictable). [signal-safe] */
+int qs_resident_acquire(struct qs_arena *a, uint64_t except);
+/* Java made frames evictable (clean, unheld, evicted): the next over-budget load sweeps again */
+static inline void qs_clock_retry(struct qs_arena *a) { atomic_store_explicit(&a->victimless, 0, memory_order_relaxed); }
+/* reprotect [lo, hi) to PROT_NONE in runs (qs_frames.c); returns resident frames reprotected [signal-safe] */
+int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi);
 /* collapse protection islands around frame i (reprotect stable resident frames to NONE) */
 uint64_t qs_collapse_around(struct qs_arena *a, uint64_t i);
 /* protection change with ENOMEM recovery by collapsing islands around i; returns 0 or errno */

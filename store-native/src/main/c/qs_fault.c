@@ -204,18 +204,15 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
                 return refuse(a, i, QS_RESERVED, QS_R_NO_TXN, 0, addr, 0);
             }
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_LOADING)) continue;
-            uint64_t max = atomic_load_explicit(&a->max_resident, memory_order_relaxed);
-            if (max && atomic_load(&a->resident) >= max && !qs_evict_one(a, i)) {
-                qs_count(a, QS_C_OVERCOMMITS, 1);
-                atomic_fetch_add(&a->pressure, 1);
-            }
+            /* the buffer pool's bound: evict by the replacement policy first (qs_clock.c) */
+            qs_resident_acquire(a, i);
             int err = 0;
             int r = qs_load_frame(a, i, &err);
             if (r != 0) {
                 qs_punch(a, i, 1);
+                atomic_fetch_sub(&a->resident, 1);
                 return refuse(a, i, QS_RESERVED, (uint32_t)r, err, addr, 0);
             }
-            atomic_fetch_add(&a->resident, 1);
             if (is_write) return upgrade_to_dirty(a, i, QS_CLEAN, addr); /* bytes are resident now */
             int e = qs_protect_frame(a, i, a->clean_prot);
             if (e) {

@@ -70,7 +70,7 @@ QS_EXPORT int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uin
         f->page_no = first_page + i;
         f->source = (uint16_t)source;
         f->reason = 0;
-        atomic_store(&f->flags, 0);
+        atomic_store(&f->flags, atomic_load(&f->flags) & QS_F_HOLDS); /* Java's holds survive (ABI 6) */
         qs_frame_unlock(f, QS_RESERVED);
     }
     if (rc < 0) {
@@ -124,6 +124,7 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
     }
     atomic_fetch_sub(&a->resident, freed);
     if (count_evictions) qs_count(a, QS_C_EVICTIONS, freed);
+    if (freed) qs_clock_retry(a);
     return dropped;
 }
 
@@ -179,8 +180,9 @@ QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t 
 }
 
 /* Reprotects frames [lo, hi) (hi <= hwm) to PROT_NONE, one mprotect per run of lockable frames.
- * Returns the number of resident frames reprotected. */
-static int64_t reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
+ * Returns the number of resident frames reprotected. [signal-safe]: CAS on stable states only, never waits
+ * (the simplified clock runs it inside the fault path). */
+int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
     const uint64_t chunk = 4096;
     int64_t resident = 0;
     for (uint64_t c = lo; c < hi; c += chunk) {
@@ -225,7 +227,7 @@ static int64_t reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
 QS_EXPORT int64_t qs_reprotect_all(struct qs_arena *a) {
     if (a->mode == QS_MODE_BARE) /* benchmark baseline: no frame table, one mprotect */
         return mprotect(a->app, a->size, PROT_NONE) == 0 ? 0 : -errno;
-    return reprotect_range(a, 0, atomic_load(&a->hwm));
+    return qs_reprotect_range(a, 0, atomic_load(&a->hwm));
 }
 
 /* The per-frame clock's hand (classic clock driven by reprotection): reprotects the run [first,
@@ -237,7 +239,7 @@ QS_EXPORT int64_t qs_reprotect(struct qs_arena *a, uint64_t first, uint64_t n) {
     if (a->mode == QS_MODE_BARE) return -EINVAL;
     uint64_t end = atomic_load(&a->hwm);
     uint64_t hi = first + n < end ? first + n : end;
-    return first < hi ? reprotect_range(a, first, hi) : 0;
+    return first < hi ? qs_reprotect_range(a, first, hi) : 0;
 }
 
 /* Frame state for Java: state | flags << 8. */
@@ -283,6 +285,7 @@ QS_EXPORT int qs_mark_clean(struct qs_arena *a, uint64_t i) {
     }
     qs_preimage_free(a, f);
     qs_frame_unlock(f, QS_CLEAN);
+    qs_clock_retry(a);
     return 1;
 }
 
@@ -314,6 +317,7 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
         }
         /* RESERVED */
         if (!atomic_compare_exchange_weak(&f->state, &s, QS_LOADING)) continue;
+        qs_resident_acquire(a, i);
         int r = qs_load_frame(a, i, err);
         if (r == 0 && mprotect(qs_app_addr(a, i), a->frame_size, a->clean_prot) != 0) {
             *err = errno;
@@ -321,10 +325,10 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
         }
         if (r != 0) {
             qs_punch(a, i, 1);
+            atomic_fetch_sub(&a->resident, 1);
             qs_frame_unlock(f, QS_RESERVED);
             return r;
         }
-        atomic_fetch_add(&a->resident, 1);
         qs_frame_unlock(f, QS_CLEAN);
         return 0;
     }
@@ -386,16 +390,17 @@ QS_EXPORT int qs_install(struct qs_arena *a, uint64_t i, const void *src) {
         if (was == QS_REFUSED) { repair_locked(a, i); continue; }
         if (is_resident(was)) { qs_frame_unlock(f, was); return 0; }
         if (was != QS_RESERVED) { qs_frame_unlock(f, was); return -ENOENT; }
+        qs_resident_acquire(a, i); /* the pool's bound holds for the store's own loads too */
         memcpy(qs_alias_addr(a, i), src, a->frame_size);
         int e = qs_protect_frame(a, i, a->clean_prot);
         if (e) {
             qs_punch(a, i, 1);
+            atomic_fetch_sub(&a->resident, 1);
             qs_frame_unlock(f, QS_RESERVED);
             return -e;
         }
         atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
         atomic_fetch_or(&f->flags, QS_F_REF);
-        atomic_fetch_add(&a->resident, 1);
         qs_frame_unlock(f, QS_CLEAN);
         return 1;
     }

@@ -89,14 +89,17 @@ QS_EXPORT int qs_xlate_table_add(struct qs_arena *a, const uint64_t *lo, const u
     return rc;
 }
 
-/* Attaches a pointer map (frame_size / 64 bytes) and a table to a frame that is not resident
- * (FREE or RESERVED); table < 0 detaches. Returns 0 or -errno (-EBUSY if resident). */
+/* Attaches a pointer map (frame_size / 64 bytes) and a table to a frame (not in a transient or REFUSED
+ * state; a resident frame keeps its bytes, the map applies to its next load - ABI 6); table < 0
+ * detaches. Returns 0 or -errno (-EBUSY if REFUSED). */
 QS_EXPORT int qs_frame_set_relocation(struct qs_arena *a, uint64_t i, const uint8_t *bitmap, int table) {
     if (i >= a->nframes) return -ERANGE;
     if (table >= 0 && ((uint32_t)table >= atomic_load(&a->nxtables))) return -EINVAL;
     struct qs_frame *f = qs_frame_at(a, i);
     uint32_t was = qs_frame_lock(a, f);
-    if (was != QS_FREE && was != QS_RESERVED) { qs_frame_unlock(f, was); return -EBUSY; }
+    /* a resident frame keeps its bytes: the map applies to its next load (the fault path's clock may
+     * evict a clean frame at any time, so Java refreshes the map of a page when its contents change) */
+    if (was != QS_FREE && was != QS_RESERVED && was != QS_CLEAN && was != QS_DIRTY) { qs_frame_unlock(f, was); return -EBUSY; }
     if (table < 0) {
         atomic_fetch_and(&f->flags, ~QS_F_RELOCATED);
     } else {

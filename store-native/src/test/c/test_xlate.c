@@ -68,7 +68,14 @@ int main(void) {
     CHECK(v[3] == 0x1010, "not a pointer: unchanged");
     CHECK(v[100] == 0, "null pointer unchanged");
     CHECK(v[1023] == 0x8100, "last word");
-    CHECK(qs_frame_set_relocation(a, 5, bitmap, t) == -16, "resident frame: EBUSY");
+    /* a resident frame takes a new map (ABI 6): it applies to the next load, the bytes stay */
+    uint8_t map3[FS / 64];
+    memset(map3, 0, sizeof map3);
+    map3[0] = 1u << 3;
+    CHECK(qs_frame_set_relocation(a, 5, map3, t) == 0, "resident frame accepts a new map");
+    CHECK(v[1] == 0x11010 && v[3] == 0x1010, "resident bytes unchanged");
+    CHECK(qs_evict(a, 5, 1, 0) == 1, "evict");
+    CHECK(v[1] == 0x1010 && v[3] == 0x11010, "reload uses the new map: w1 %lx w3 %lx", (unsigned long)v[1], (unsigned long)v[3]);
     CHECK(*(volatile uint64_t *)qs_arena_pending_addr(a) == 0, "no refusal");
     qs_arena_close(a);
     qs_signal_uninstall();

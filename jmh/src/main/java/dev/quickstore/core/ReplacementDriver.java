@@ -60,13 +60,22 @@ public final class ReplacementDriver {
             }
             long ref = best.get(Store.Replacement.SIMPLIFIED_CLOCK)[0];
             System.out.printf(
-                    "%-17s %10s %7s %10s %9s %9s %9s %9s %9s%n",
-                    "policy", "ms", "ratio", "evictions", "pool rd", "hot flt", "ref flt", "reprAll", "reprRuns");
+                    "%-17s %10s %7s %10s %9s %9s %9s %9s %9s %9s%n",
+                    "policy",
+                    "ms",
+                    "ratio",
+                    "evictions",
+                    "pool rd",
+                    "hot flt",
+                    "ref flt",
+                    "reprAll",
+                    "reprRuns",
+                    "resident");
             for (var e : best.entrySet()) {
                 long[] m = e.getValue();
                 System.out.printf(
-                        "%-17s %10.1f %7.2f %10d %9d %9d %9d %9d %9d%n",
-                        e.getKey(), m[0] / 1e6, (double) m[0] / ref, m[1], m[2], m[3], m[4], m[5], m[6]);
+                        "%-17s %10.1f %7.2f %10d %9d %9d %9d %9d %9d %9d%n",
+                        e.getKey(), m[0] / 1e6, (double) m[0] / ref, m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
             }
         } finally {
             try (Stream<Path> w = Files.walk(dir)) {
@@ -75,7 +84,7 @@ public final class ReplacementDriver {
         }
     }
 
-    /** [nanos, evictions, pool reads, read faults, reference faults, reprotectAlls, reprotect runs]. */
+    /** [nanos, evictions, pool reads, read faults, reference faults, reprotectAlls, reprotect runs, resident at end]. */
     static long[] once(Path dir, Store.Options opts, long[] refs, int hot) throws IOException {
         try (Store s = Store.open(dir, opts)) {
             MemorySegment view = s.view();
@@ -107,12 +116,13 @@ public final class ReplacementDriver {
             Replacer r = s.pool.replacer();
             return new long[] {
                 t,
-                s.pool.evictions,
+                s.poolStats().evictions(), // STORE_CLOCK: the pool's; the clocks: the data plane's (faults too)
                 s.pool.reads - reads0,
                 c.readFaults() - c0.readFaults(),
                 c.referenceFaults() - c0.referenceFaults(),
                 r.reprotectAlls(),
-                r.reprotectRuns()
+                r.reprotectRuns(),
+                s.poolStats().resident()
             };
         }
     }

@@ -1,5 +1,6 @@
 package dev.quickstore.core;
 
+import dev.quickstore.mmu.MappedArena;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -23,6 +24,11 @@ import java.util.Set;
  *
  * <p>Pinning: pages fixed during one store operation stay pinned until {@link #unpinAll} at the end
  * of the operation, so segments handed out during an operation stay valid.
+ *
+ * <p>With a data-plane policy ({@link NativeClock}) the fault path evicts too, at any time: the pool then
+ * publishes pins and disk-dirty pages as holds on the frames (a held frame is never evicted there), asks
+ * the data plane's clock first when it needs a frame, and steals or writes back only when the clock finds
+ * no clean unheld victim.
  */
 final class BufferPool {
     /** Logs a transaction-dirty page with undo information before it is stolen; sets its page LSN. */
@@ -83,6 +89,10 @@ final class BufferPool {
      * until the end of the current (possibly nested) store operation or an explicit {@link #unpin}.
      */
     MemorySegment fix(long pageId) throws IOException {
+        if (pinned.add(pageId)) {
+            pinOrder.add(pageId);
+            clock.hold(pageId, MappedArena.HOLD_PINNED, true); // before the residency check (qs_clock.c)
+        }
         MemorySegment seg = frames.resident(pageId);
         if (seg == null) {
             makeRoom();
@@ -92,9 +102,6 @@ final class BufferPool {
             clock.add(pageId);
         } else {
             clock.add(pageId); // a reference; also adopts a page the fault path loaded on its own
-        }
-        if (pinned.add(pageId)) {
-            pinOrder.add(pageId);
         }
         return seg;
     }
@@ -107,10 +114,17 @@ final class BufferPool {
     }
 
     void unpin(long pageId) {
-        pinned.remove(pageId);
+        if (pinned.remove(pageId)) {
+            clock.hold(pageId, MappedArena.HOLD_PINNED, false);
+        }
     }
 
     void unpinAll() {
+        if (clock.inDataPlane()) {
+            for (long p : pinned) {
+                clock.hold(p, MappedArena.HOLD_PINNED, false);
+            }
+        }
         pinned.clear();
         pinOrder.clear();
     }
@@ -123,13 +137,15 @@ final class BufferPool {
     /** Unpins the pages pinned since {@code mark} (the end of a nested operation). */
     void releasePins(int mark) {
         for (int i = pinOrder.size() - 1; i >= mark; i--) {
-            pinned.remove(pinOrder.remove(i));
+            unpin(pinOrder.remove(i));
         }
     }
 
     /** Records that {@code pageId} holds logged changes up to a record at {@code lsn} not yet on disk. */
     void noteLogged(long pageId, long lsn) {
-        dirtyPageTable.putIfAbsent(pageId, lsn);
+        if (dirtyPageTable.putIfAbsent(pageId, lsn) == null) {
+            clock.hold(pageId, MappedArena.HOLD_WAL, true); // the data plane must not drop it before write-back
+        }
     }
 
     Map<Long, Long> dirtyPageTable() {
@@ -137,21 +153,64 @@ final class BufferPool {
     }
 
     private void makeRoom() throws IOException {
-        for (long p : frames.adoptNativeLoads()) {
-            clock.add(p);
+        if (!clock.inDataPlane()) {
+            for (long p : frames.adoptNativeLoads()) {
+                clock.add(p);
+            }
         }
         while (frames.residentCount() >= frames.capacity()) {
             evictOne();
         }
     }
 
+    /**
+     * Brings the resident count back within the capacity after the data plane overcommitted it (every
+     * resident frame was dirty or held when a fault needed one), and keeps the next faults from having to:
+     * when the pool is full, the disk-dirty pages are written back (WAL rule, double write), which lifts
+     * their holds so that the fault path may evict them. Called after every commit; does nothing while the
+     * pool has free frames.
+     */
+    void trim() throws IOException {
+        if (!clock.inDataPlane() || frames.residentCount() < frames.capacity()) {
+            return;
+        }
+        writeBackAll();
+        while (frames.residentCount() > frames.capacity()) {
+            if (!evictOne(false)) {
+                return; // everything left is pinned by the running operation
+            }
+        }
+    }
+
     private void evictOne() throws IOException {
+        evictOne(true);
+    }
+
+    private boolean evictOne(boolean mustFind) throws IOException {
+        if (clock.inDataPlane()) {
+            if (clock.evictByPolicy() >= 0) {
+                evictions++;
+                return true;
+            }
+            if (!dirtyPageTable.isEmpty()) {
+                // the clock found only dirty or held frames: write the disk-dirty ones back in one batch,
+                // which lifts their WAL holds, rather than one at a time below
+                writeBackAll();
+                if (clock.evictByPolicy() >= 0) {
+                    evictions++;
+                    return true;
+                }
+            }
+        }
         long v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p) && !dirtyPageTable.containsKey(p));
         if (v < 0) {
             v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p));
         }
         if (v < 0) {
             v = clock.victim(p -> !pinned.contains(p));
+        }
+        if (v < 0 && !mustFind) {
+            return false;
         }
         if (v < 0) {
             throw new StoreException(
@@ -175,6 +234,7 @@ final class BufferPool {
         frames.evict(v);
         clock.remove(v);
         evictions++;
+        return true;
     }
 
     /** Writes back the given disk-dirty, not transaction-dirty resident pages (WAL rule, double write). */
@@ -195,6 +255,7 @@ final class BufferPool {
         writes += ids.length;
         for (long id : ids) {
             dirtyPageTable.remove(id);
+            clock.hold(id, MappedArena.HOLD_WAL, false);
         }
     }
 

@@ -33,10 +33,11 @@ import java.util.Set;
  * copies the alias and then checks the frame: if it became DIRTY meanwhile, its pre-image - captured at
  * that first store, before it landed - is exactly the clean image and is used instead.
  *
- * <p><b>Residency.</b> The data plane has no resident budget of its own here (it never evicts): the
- * buffer pool's clock is the only evictor. Pages the fault path loaded by itself are adopted into the
- * clock by {@link #adoptNativeLoads} when the pool needs room. Every method is one or a few downcalls;
- * no native lock is held across a return to Java.
+ * <p><b>Residency.</b> With the simplified or classic clock ({@link NativeClock}) the data plane holds the
+ * pool's budget and evicts by the policy before any load, a fault included ({@link #clockEvict}, {@link
+ * #hold}); with {@code STORE_CLOCK} it has no budget and the buffer pool's clock is the only evictor, which
+ * adopts pages the fault path loaded by itself ({@link #adoptNativeLoads}) when the pool needs room. Every
+ * method is one or a few downcalls; no native lock is held across a return to Java.
  */
 final class MappedFrames implements PageFrames {
     /** Frames reserved ahead when the volume grows past the reserved range. */
@@ -479,6 +480,29 @@ final class MappedFrames implements PageFrames {
     @Override
     public void clearDirty(long pageId) {
         arena.markClean(frame(pageId));
+        if (table >= 0) {
+            // the data plane may evict the clean page at any time: its next load must use its current map
+            setRelocation(pageId, MappingManager.pointerWords(slice(pageId)));
+        }
+    }
+
+    /** Evicts one page chosen by the data plane's clock; returns it, or -1 if none is evictable. */
+    long clockEvict() {
+        long f = arena.clockEvict();
+        if (f < 0) {
+            return -1;
+        }
+        long p = pageOfFrame(f);
+        known.remove(p);
+        return p;
+    }
+
+    /** Sets or clears a hold on the page's frame (see {@link NativeClock}). */
+    void hold(long pageId, int bits, boolean on) {
+        long f = frame(pageId);
+        if (f >= 0 && f < arena.frameCount()) {
+            arena.hold(f, bits, on);
+        }
     }
 
     @Override

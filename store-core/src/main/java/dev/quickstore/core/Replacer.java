@@ -17,7 +17,7 @@ interface Replacer {
     /** A resident page accepted by {@code acceptable} to evict, or -1 if the policy finds none. */
     long victim(LongPredicate acceptable);
 
-    /** Whole-arena reprotections issued (simplified clock). */
+    /** Whole-arena reprotections issued (simplified clock), by the fault path or the pool. */
     default long reprotectAlls() {
         return 0;
     }
@@ -32,11 +32,26 @@ interface Replacer {
         return 0;
     }
 
+    /**
+     * Whether the policy runs in the data plane ({@link NativeClock}): it bounds every load itself, and the
+     * pool asks it first through {@link #evictByPolicy}.
+     */
+    default boolean inDataPlane() {
+        return false;
+    }
+
+    /** Evicts one page chosen by the data plane's policy; returns it, or -1 if none is evictable. */
+    default long evictByPolicy() {
+        return -1;
+    }
+
+    /** Sets or clears a hold ({@code MappedArena.HOLD_*}): a held page is never evicted by the data plane. */
+    default void hold(long pageId, int bits, boolean on) {}
+
     static Replacer of(Store.Replacement policy, PageFrames frames) {
-        return switch (policy) {
-            case STORE_CLOCK -> new ClockReplacer();
-            case SIMPLIFIED_CLOCK -> new ProtectionClock(frames, true);
-            case CLASSIC_CLOCK -> new ProtectionClock(frames, false);
-        };
+        if (policy == Store.Replacement.STORE_CLOCK || !(frames instanceof MappedFrames mf)) {
+            return new ClockReplacer();
+        }
+        return new NativeClock(mf, policy == Store.Replacement.SIMPLIFIED_CLOCK);
     }
 }

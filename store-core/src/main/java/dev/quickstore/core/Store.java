@@ -71,8 +71,13 @@ public final class Store implements AutoCloseable {
      *   <li>{@link #CLASSIC_CLOCK}: second chance with the reference bit = access enabled; the hand clears a
      *       bit by reprotecting that frame (one mprotect per run of consecutive frames).</li>
      *   <li>{@link #STORE_CLOCK}: second chance over the store's own page fixes only (accesses through the
-     *       view are not seen; no reprotection). The only policy in EXPLICIT mode, where there is no view.</li>
+     *       view are not seen; no reprotection). The only policy in EXPLICIT mode, where there is no view.
+     *       Pages the application faults in are not bounded by the pool under this policy.</li>
      * </ul>
+     *
+     * <p>The simplified and classic clocks run in the data plane (store-native's fault path): every load,
+     * whether an application fault or the store's own, first evicts a clean victim by the policy when the
+     * pool is full, so the pool size bounds the resident frames ({@link #poolStats()}).
      */
     public enum Replacement {
         SIMPLIFIED_CLOCK,
@@ -954,28 +959,50 @@ public final class Store implements AutoCloseable {
     /**
      * Buffer replacement counters, cumulative since this store was opened.
      *
-     * @param capacity the pool's frames ({@code bufferPoolPages})
+     * With the simplified or classic clock (MAPPED mode) the policy runs in the data plane and these are the
+     * arena's counters: they include evictions the fault path made for the application's own faults.
+     *
+     * @param capacity the pool's frames ({@code bufferPoolPages}): a bound on {@code resident} under the
+     *     simplified and classic clocks whenever a clean, unpinned, written-back frame exists
      * @param resident frames holding bytes now (including pages the fault path loaded for the application)
-     * @param evictions pages the pool evicted to make room
-     * @param reprotectAlls global reprotections of the simplified clock
-     * @param reprotectRuns {@code mprotect} runs of the classic clock
-     * @param framesCleared frames whose reference bit the classic clock cleared
+     * @param evictions pages evicted (by the clock in the fault path, for the store's own loads, by a steal)
+     * @param reprotectAlls whole-arena reprotections of the simplified clock
+     * @param reprotectRuns {@code mprotect} runs of the classic clock's hand
+     * @param framesCleared resident frames whose reference bit a clock cleared (access disabled)
+     * @param victims pages the data plane's clock chose (0 under {@code STORE_CLOCK})
+     * @param referenceFaults faults that re-enabled a resident frame after its bit was cleared (no I/O)
+     * @param overcommits loads that exceeded the budget because every resident frame was dirty or held
+     * @param steals dirty pages the pool logged and wrote back to make room
      */
     public record PoolStats(
-            int capacity, int resident, long evictions, long reprotectAlls, long reprotectRuns, long framesCleared) {}
+            int capacity,
+            int resident,
+            long evictions,
+            long reprotectAlls,
+            long reprotectRuns,
+            long framesCleared,
+            long victims,
+            long referenceFaults,
+            long overcommits,
+            long steals) {}
 
     /** A snapshot of the replacement counters ({@link PoolStats}). */
     public PoolStats poolStats() {
         latch.lock();
         try {
             Replacer r = pool.replacer();
+            FaultCounters c = mappedFrames != null ? mappedFrames.arena().counters() : null;
             return new PoolStats(
                     pool.frames().capacity(),
                     pool.frames().residentCount(),
-                    pool.evictions,
+                    r.inDataPlane() ? c.evictions() : pool.evictions,
                     r.reprotectAlls(),
                     r.reprotectRuns(),
-                    r.framesCleared());
+                    r.framesCleared(),
+                    c != null ? c.clockVictims() : 0,
+                    c != null ? c.referenceFaults() : 0,
+                    c != null ? c.overcommits() : 0,
+                    pool.steals);
         } finally {
             latch.unlock();
         }

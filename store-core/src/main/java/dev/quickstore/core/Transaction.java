@@ -269,6 +269,7 @@ public final class Transaction implements AutoCloseable {
             store.finished(this);
             long t2 = System.nanoTime();
             store.maybeCheckpoint();
+            store.pool.trim(); // back within the pool's budget if the fault path had to overcommit
             long t3 = System.nanoTime();
             store.commits++;
             store.commitLogNanos += t1 - t0;

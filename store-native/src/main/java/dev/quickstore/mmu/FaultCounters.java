@@ -16,6 +16,13 @@ package dev.quickstore.mmu;
  * @param refusals refused faults
  * @param handlerNanos total time spent in the fault path (store mode)
  * @param vmaCollapses times the fault path reprotected neighbours to free mappings after ENOMEM
+ * @param clockVictims frames the replacement clock chose and evicted (fault path or {@link
+ *     MappedArena#clockEvict}); included in {@code evictions}
+ * @param reprotectAlls whole-arena reprotections of the simplified clock
+ * @param clockReprotected resident frames whose access the clock disabled (reference bit cleared)
+ * @param clockRuns mprotect calls of the classic clock's hand (one per run of cleared frames)
+ * @param clockFails sweeps that found no evictable frame (every resident frame dirty, held or busy); the
+ *     next 64 over-budget loads then overcommit without sweeping unless Java cleans or releases a frame
  */
 public record FaultCounters(
         long readFaults,
@@ -30,12 +37,19 @@ public record FaultCounters(
         long preimageBytes,
         long refusals,
         long handlerNanos,
-        long vmaCollapses) {
+        long vmaCollapses,
+        long clockVictims,
+        long reprotectAlls,
+        long clockReprotected,
+        long clockRuns,
+        long clockFails) {
 
-    static final int COUNT =
-            14; // qs_counter in C, including the forwarded counter (reported by MappedArena.forwardedSignals)
+    // qs_counter in C, including the forwarded counter 13 (reported by MappedArena.forwardedSignals)
+    static final int COUNT = 19;
 
     static FaultCounters of(long[] c) {
-        return new FaultCounters(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12]);
+        return new FaultCounters(
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[14], c[15], c[16],
+                c[17], c[18]);
     }
 }

@@ -319,6 +319,71 @@ public final class MappedArena implements AutoCloseable {
     }
 
     /**
+     * Buffer replacement run by the data plane (qs_clock.c) whenever a load - an application fault, {@link
+     * #install} or {@link #prefetch} - would exceed the resident budget of {@link #budgets}. Victims are
+     * clean frames without a {@linkplain #hold hold}; dirty frames stay (Java steals them).
+     */
+    public enum Policy {
+        /** A bounded scan for an unreferenced clean frame (the behaviour before ABI 6). */
+        FALLBACK,
+        /** QuickStore's simplified clock: the first disabled frame; none: reprotect the whole arena. */
+        SIMPLIFIED,
+        /** Second chance; the hand clears a reference bit by reprotecting the frame (runs coalesced). */
+        CLASSIC
+    }
+
+    /** Selects the replacement policy of the data plane. */
+    public void policy(Policy p) {
+        int rc;
+        try {
+            rc = (int) NativeCalls.SET_POLICY.invokeExact(handle, p.ordinal());
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_arena_set_policy", t);
+        }
+        if (rc != 0) {
+            throw ArenaException.of("qs_arena_set_policy(" + p + ")", -rc);
+        }
+    }
+
+    /**
+     * Evicts one frame chosen by the policy (the same hand the fault path uses); returns its index, or -1
+     * if no frame is evictable (every resident frame dirty, held or busy).
+     */
+    public long clockEvict() {
+        long rc;
+        try {
+            rc = (long) NativeCalls.CLOCK_EVICT.invokeExact(handle);
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_clock_evict", t);
+        }
+        if (rc < -1) {
+            throw ArenaException.of("qs_clock_evict (select Policy.SIMPLIFIED or CLASSIC first)", (int) -rc);
+        }
+        return rc;
+    }
+
+    /** Hold bit: the frame is fixed by the running store operation (a store fix is also a reference). */
+    public static final int HOLD_PINNED = 0x20;
+    /** Hold bit: committed changes of the frame are only in the log; Java writes it back first. */
+    public static final int HOLD_WAL = 0x40;
+
+    /** Sets or clears hold bits on a frame: the replacement clock never evicts a held frame. */
+    public void hold(long frame, int bits, boolean on) {
+        int rc;
+        try {
+            rc = (int) NativeCalls.FRAME_HOLD.invokeExact(handle, frame, bits, on ? 1 : 0);
+        } catch (Throwable t) {
+            throw NativeCalls.fail("qs_frame_hold", t);
+        }
+        if (rc != 0) {
+            throw ArenaException.of(
+                    "qs_frame_hold(frame " + frame + " of " + frameCount() + ", bits 0x" + Integer.toHexString(bits)
+                            + "; bits must be HOLD_PINNED|HOLD_WAL)",
+                    -rc);
+        }
+    }
+
+    /**
      * QuickStore's simplified clock: every frame to PROT_NONE in as few mprotect calls as possible;
      * resident frames keep their bytes and take a cheap reference fault on their next access.
      * Returns the number of resident frames reprotected.

@@ -85,6 +85,12 @@ final class NativeCalls {
     static final MethodHandle REPAIR_REFUSED =
             h("qs_repair_refused", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
 
+    static final MethodHandle SET_POLICY =
+            h("qs_arena_set_policy", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle CLOCK_EVICT = h("qs_clock_evict", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
+    static final MethodHandle FRAME_HOLD =
+            h("qs_frame_hold", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT), CRITICAL);
+
     static final MethodHandle SOURCE_OPEN_FILE =
             h("qs_source_open_file", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
     static final MethodHandle CRC32C =

@@ -86,9 +86,10 @@ import java.util.stream.Stream;
  * {@code evictions}, {@code reprotectAlls} (simplified clock) and {@code framesCleared} (classic clock) from
  * {@link Store#poolStats()}, {@code referenceFaults} from the arena. Card marking ({@code qs-cards}):
  * {@code commitCardPages} (dirty pages diffed by their marked cards only), {@code commitCards} (cards diffed)
- * and {@code cardMarks} (slow paths of the write barrier). The pool evicts only when the storage
- * manager itself needs a frame (a fix: allocation, index access, commit); pages the application faults in
- * through the view count against the pool but do not evict on their own.
+ * and {@code cardMarks} (slow paths of the write barrier). Under the simplified and classic clocks
+ * the fault path itself evicts by the policy when a fault would exceed the pool (docs/architecture-core.md,
+ * "Replacement"), so the pool bounds the pages a traversal faults in; under {@code store} only the storage
+ * manager's own frame requests evict.
  *
  * <p>One transaction at a time, one store per process (the arena is process-wide). Not thread-safe.
  */
