@@ -641,9 +641,12 @@ public final class MappedArena implements AutoCloseable {
         return rc;
     }
 
+    /** {@code QS_F_WHOLE} of qs_arena.h (frame flags are bits 8.. of the raw state); keep in sync. */
+    private static final int FLAG_WHOLE = 0x80;
+
     /** Whether a DIRTY frame was (also) dirtied by the store itself ({@link #markDirty}) in card mode. */
     public boolean dirtiedWhole(long frame) {
-        return ((rawState(frame) >>> 8) & 0x20) != 0;
+        return ((rawState(frame) >>> 8) & FLAG_WHOLE) != 0;
     }
 
     /** The indices of all resident (CLEAN or DIRTY) frames, ascending. */
