@@ -3,6 +3,7 @@ package dev.quickstore.api.internal;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.quickstore.api.ObjectPadding;
 import java.lang.foreign.MemorySegment;
 import java.util.AbstractList;
 import java.util.RandomAccess;
@@ -131,7 +132,8 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
     }
 
     private long grow(long arr, int n, int cap) {
-        int max = (session.maxSmall() - HEADER) / 8;
+        ObjectPadding pad = session.padding(); // QS-B: header plus a wider slot per element
+        int max = (session.maxSmall() - HEADER - pad.objectExtra(0)) / (8 + pad.bytesPerPointer());
         if (cap >= max) {
             throw new UnsupportedOperationException(
                     "persistent reference lists hold at most " + max + " elements in this version");
@@ -142,7 +144,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
             pointers[i] = HEADER + 8 * i;
         }
         long owner = field; // near the owning object
-        long fresh = session.allocate(HEADER + 8 * newCap, owner, pointers);
+        long fresh = session.allocate(HEADER + 8 * newCap + pad.objectExtra(newCap), owner, pointers);
         var seg = View.segment();
         if (arr != 0) {
             MemorySegment.copy(seg, arr - View.base() + HEADER, seg, fresh - View.base() + HEADER, 8L * n);
