@@ -132,8 +132,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
     }
 
     private long grow(long arr, int n, int cap) {
-        ObjectPadding pad = session.padding(); // QS-B: header plus a wider slot per element
-        int max = (session.maxSmall() - HEADER - pad.objectExtra(0)) / (8 + pad.bytesPerPointer());
+        int max = (session.maxSmall() - HEADER) / 8;
         if (cap >= max) {
             throw new UnsupportedOperationException(
                     "persistent reference lists hold at most " + max + " elements in this version");
@@ -144,7 +143,11 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
             pointers[i] = HEADER + 8 * i;
         }
         long owner = field; // near the owning object
-        long fresh = session.allocate(HEADER + 8 * newCap + pad.objectExtra(newCap), owner, pointers);
+        // QS-B (ObjectPadding): header plus a wider slot per element, at most up to the largest small object
+        ObjectPadding pad = session.padding();
+        int size = HEADER + 8 * newCap;
+        size = Math.max(size, Math.min(session.maxSmall(), size + pad.objectExtra(newCap)));
+        long fresh = session.allocate(size, owner, pointers);
         var seg = View.segment();
         if (arr != 0) {
             MemorySegment.copy(seg, arr - View.base() + HEADER, seg, fresh - View.base() + HEADER, 8L * n);

@@ -1,5 +1,6 @@
 package dev.quickstore.oo7.mapped;
 
+import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.DuplicateKeyException;
@@ -8,6 +9,7 @@ import dev.quickstore.core.KeyType;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.StoreInspector;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.core.VolumeFile;
 import dev.quickstore.core.inspect.StoreStats;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.oo7.Oo7Store;
@@ -125,6 +127,7 @@ public final class MappedOo7Store implements Oo7Store {
     private final Path dir;
     private final boolean temporary;
     private final boolean dropCaches;
+    private final ObjectPadding padding;
     private PersistentStore db;
     private ObjectTransaction tx;
     private final Index[] indexes = new Index[INDEXES.length];
@@ -160,24 +163,40 @@ public final class MappedOo7Store implements Oo7Store {
         "framesCleared"
     };
 
-    private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, PersistentStore db) {
+    private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, ObjectPadding padding, PersistentStore db) {
         this.dir = dir;
         this.temporary = temporary;
         this.dropCaches = dropCaches;
+        this.padding = padding;
         this.db = db;
+        db.objectPadding(padding);
     }
 
     /** Creates an empty OO7 store in {@code dir} (which must not hold a store): catalog and indexes. */
     public static MappedOo7Store create(Path dir, boolean dropCaches) throws IOException {
-        return create(dir, false, dropCaches);
+        return create(dir, false, dropCaches, ObjectPadding.NONE);
+    }
+
+    /**
+     * Creates an empty OO7 store whose objects are padded by {@code padding} (QS-B with {@link
+     * ObjectPadding#OID_LAYOUT}; {@link ObjectPadding#NONE} is {@link #create(Path, boolean)}).
+     */
+    public static MappedOo7Store create(Path dir, boolean dropCaches, ObjectPadding padding) throws IOException {
+        return create(dir, false, dropCaches, padding);
     }
 
     /** Creates an empty OO7 store in a new temporary directory, deleted again by {@link #close()}. */
     public static MappedOo7Store createTemporary(boolean dropCaches) throws IOException {
-        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches);
+        return createTemporary(dropCaches, ObjectPadding.NONE);
     }
 
-    private static MappedOo7Store create(Path dir, boolean temporary, boolean dropCaches) throws IOException {
+    /** {@link #createTemporary(boolean)} with padded objects (QS-B). */
+    public static MappedOo7Store createTemporary(boolean dropCaches, ObjectPadding padding) throws IOException {
+        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches, padding);
+    }
+
+    private static MappedOo7Store create(Path dir, boolean temporary, boolean dropCaches, ObjectPadding padding)
+            throws IOException {
         PersistentStore db = PersistentStore.create(dir, TYPES);
         boolean ok = false;
         try (ObjectTransaction t = db.begin()) {
@@ -196,17 +215,40 @@ public final class MappedOo7Store implements Oo7Store {
                 db.close();
             }
         }
-        return new MappedOo7Store(dir, temporary, dropCaches, db);
+        return new MappedOo7Store(dir, temporary, dropCaches, padding, db);
     }
 
     /** Opens an OO7 store created by {@link #create} (running recovery if needed). */
     public static MappedOo7Store open(Path dir, boolean dropCaches) throws IOException {
-        return new MappedOo7Store(dir, false, dropCaches, PersistentStore.open(dir, TYPES));
+        return open(dir, dropCaches, ObjectPadding.NONE);
     }
 
+    /**
+     * Opens an OO7 store; objects created from now on are padded by {@code padding} (pass the padding the store
+     * was built with, so that SM1's inserts are as large as the built objects).
+     */
+    public static MappedOo7Store open(Path dir, boolean dropCaches, ObjectPadding padding) throws IOException {
+        return new MappedOo7Store(dir, false, dropCaches, padding, PersistentStore.open(dir, TYPES));
+    }
+
+    /** {@code "qs"}, or {@code "qs-b"} for a store with padded objects (White and DeWitt 1994 section 4). */
     @Override
     public String name() {
-        return "qs";
+        return padding.isNone() ? "qs" : "qs-b";
+    }
+
+    /** The padding of the objects this store creates ({@link ObjectPadding#NONE} unless QS-B). */
+    public ObjectPadding padding() {
+        return padding;
+    }
+
+    /**
+     * The database size in pages: the volume header's page count (header page included) as of the last
+     * checkpoint, so call it after {@link #makeCold()} or on a freshly opened store for the size of the built
+     * database (White and DeWitt 1994 Table 2 compares these sizes).
+     */
+    public long databasePages() throws IOException {
+        return VolumeFile.readHeader(dir).pageCount();
     }
 
     /** The store's directory. */
@@ -542,6 +584,7 @@ public final class MappedOo7Store implements Oo7Store {
             db = null;
             lastColdDroppedOsCache = dropCaches && dropOsCache();
             db = PersistentStore.open(dir, TYPES);
+            db.objectPadding(padding);
         } catch (IOException e) {
             closed = true;
             throw new UncheckedIOException("reopening the OO7 store in " + dir, e);
