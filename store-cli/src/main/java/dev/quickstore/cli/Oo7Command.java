@@ -1,5 +1,7 @@
 package dev.quickstore.cli;
 
+import dev.quickstore.api.ObjectPadding;
+import dev.quickstore.core.VolumeFile;
 import dev.quickstore.oo7.Oo7Benchmark;
 import dev.quickstore.oo7.Oo7Builder;
 import dev.quickstore.oo7.Oo7Config;
@@ -16,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +35,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description =
                 "The OO7 benchmark: build a database and run its traversals, queries and structural modifications.",
-        subcommands = {Oo7Command.Run.class, Oo7Command.Build.class})
+        subcommands = {Oo7Command.Run.class, Oo7Command.Build.class, Oo7ReportCommand.class, Oo7ColdProcess.ColdOp.class
+        })
 final class Oo7Command implements Runnable {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -54,9 +58,76 @@ final class Oo7Command implements Runnable {
     /** The systems OO7 runs on. */
     enum SystemUnderTest {
         /** The OO7 model as plain Java heap objects: the transient baseline. */
-        heap,
+        heap("heap", null),
         /** The mapped persistent store (QuickStore/J): generated objects in the memory-mapped arena. */
-        qs
+        qs("qs", ObjectPadding.NONE),
+        /**
+         * QS-B (White and DeWitt 1994 section 4): the mapped store with every object padded to the size of an
+         * OID-based layout ({@link ObjectPadding#OID_LAYOUT}); same classes and OO7 code as {@link #qs}.
+         */
+        qs_b("qs-b", ObjectPadding.OID_LAYOUT);
+
+        private final String label;
+        private final ObjectPadding padding;
+
+        SystemUnderTest(String label, ObjectPadding padding) {
+            this.label = label;
+            this.padding = padding;
+        }
+
+        /** The name on the command line and in reports (also {@link Oo7Store#name()}). */
+        String label() {
+            return label;
+        }
+
+        /** Whether this is a mapped store (it has a directory, a database size and cold runs). */
+        boolean mapped() {
+            return padding != null;
+        }
+
+        ObjectPadding padding() {
+            return padding;
+        }
+
+        static SystemUnderTest of(String option, String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            for (SystemUnderTest s : values()) {
+                if (s.label.equals(v)) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException(
+                    option + ": unknown system '" + value + "'; expected one of [heap, qs, qs-b]");
+        }
+    }
+
+    /** Picocli converter of {@code --system} values ({@code qs-b} is no Java identifier). */
+    static final class SystemConverter implements picocli.CommandLine.ITypeConverter<SystemUnderTest> {
+        @Override
+        public SystemUnderTest convert(String value) {
+            return SystemUnderTest.of("--system", value);
+        }
+    }
+
+    /** Where cold operations run: see {@code qs oo7 run --help}. */
+    enum ColdMode {
+        /** Close and reopen the store in the measuring JVM before every cold operation. */
+        IN_PROCESS,
+        /** Run every cold operation in a freshly started JVM on the built store ({@link Oo7ColdProcess}). */
+        PROCESS,
+        /** No cold phase. */
+        NONE;
+
+        static ColdMode of(String value) {
+            return switch (value.trim().toLowerCase(Locale.ROOT)) {
+                case "in-process", "inprocess", "reopen" -> IN_PROCESS;
+                case "process", "fresh-process" -> PROCESS;
+                case "none", "off" -> NONE;
+                default ->
+                    throw new IllegalArgumentException(
+                            "--cold: unknown value '" + value + "'; expected one of [in-process, process, none]");
+            };
+        }
     }
 
     /** The file in a store directory built by {@code qs oo7 build} that records the size and seed. */
@@ -71,10 +142,30 @@ final class Oo7Command implements Runnable {
         };
     }
 
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     static long build(Oo7Store store, Oo7Config config, long seed, PrintWriter err) {
         long t0 = System.nanoTime();
         new Oo7Builder(config, seed).build(store, progress(err, config, store.name()));
         return System.nanoTime() - t0;
+    }
+
+    /** Reads {@link #DESCRIPTION_FILE} of a store built by {@code qs oo7 build}. */
+    static Properties description(Path dir) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(dir.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        return p;
     }
 
     @Command(
@@ -83,8 +174,20 @@ final class Oo7Command implements Runnable {
             description = {
                 "Build an OO7 database into a new persistent store in DIR (for qs oo7 run --store DIR).",
             },
-            footer = {"", "Examples:", "  qs oo7 build --size small /tmp/oo7-small"})
+            footer = {
+                "",
+                "Examples:",
+                "  qs oo7 build --size small /tmp/oo7-small",
+                "  qs oo7 build --system qs-b /tmp/oo7-small-b     objects padded as in the paper's QS-B"
+            })
     static final class Build implements Callable<Integer> {
+        @Option(
+                names = "--system",
+                defaultValue = "qs",
+                converter = SystemConverter.class,
+                description = "qs, or qs-b for objects padded to an OID-based layout (default: ${DEFAULT-VALUE})")
+        SystemUnderTest system;
+
         @Option(
                 names = "--size",
                 defaultValue = "small",
@@ -108,22 +211,31 @@ final class Oo7Command implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             Oo7Config config = Oo7Config.named(size);
-            try (MappedOo7Store store = MappedOo7Store.create(dir, false)) {
-                long nanos = build(store, config, seed, err);
+            if (!system.mapped()) {
+                throw new IllegalArgumentException("--system heap: qs oo7 build builds a persistent store (qs, qs-b)");
+            }
+            long nanos;
+            try (MappedOo7Store store = MappedOo7Store.create(dir, false, system.padding())) {
+                nanos = build(store, config, seed, err);
                 Properties p = new Properties();
                 p.setProperty("size", config.name());
                 p.setProperty("seed", Long.toString(seed));
+                p.setProperty("system", system.label());
                 try (Writer w = Files.newBufferedWriter(dir.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
                     p.store(w, "OO7 database built by qs oo7 build");
                 }
-                out.printf(
-                        Locale.ROOT,
-                        "OO7 %s built in %s in %.1f ms (seed %d)%n",
-                        config.name(),
-                        dir,
-                        nanos / 1e6,
-                        seed);
             }
+            long pages = VolumeFile.readHeader(dir).pageCount();
+            out.printf(
+                    Locale.ROOT,
+                    "OO7 %s built in %s in %.1f ms (seed %d, %s, database %d pages = %.1f MiB)%n",
+                    config.name(),
+                    dir,
+                    nanos / 1e6,
+                    seed,
+                    system.label(),
+                    pages,
+                    pages * 8192 / 1048576.0);
             return ExitCodes.OK;
         }
     }
@@ -132,28 +244,40 @@ final class Oo7Command implements Runnable {
             name = "run",
             mixinStandardHelpOptions = true,
             description = {
-                "Build an OO7 database on each system and run the benchmark operations on all of them in one"
-                        + " process; print one table with the median time per system, the ratio to the first"
-                        + " system (the baseline) and the mapped store's faults and log bytes.",
-                "Protocol: cold rounds (qs only: the store is closed and reopened before every operation), warm-up"
-                        + " rounds alternating between the systems, then measured hot rounds of each system.",
-                "qs builds into a temporary store deleted at exit, or uses the database of --store DIR."
+                "Build an OO7 database on each system and run the benchmark operations on all of them; print one"
+                        + " table with the median time per system, the ratio to the first system (the baseline)"
+                        + " and the mapped stores' faults and log bytes, and the database size (pages) of each"
+                        + " mapped store.",
+                "Systems: heap (plain Java objects), qs (the mapped store), qs-b (the mapped store with objects"
+                        + " padded to the size an OID-based layout needs, White and DeWitt 1994 section 4).",
+                "Protocol: cold rounds (mapped stores only; --cold), warm-up rounds alternating between heap and"
+                        + " the first mapped store, then measured hot rounds. One mapped store is open at a time"
+                        + " (one arena per process): the second one runs its warm-up and hot rounds after the"
+                        + " first is closed (qs and qs-b share their generated classes and code paths).",
+                "--cold in-process (default) closes and reopens the store before every cold operation;"
+                        + " --cold process runs every cold operation in a freshly started JVM on the built store"
+                        + " (progress on stderr) and folds the results into the same table, CSV and JSON.",
+                "Mapped stores build into temporary directories deleted at exit, or use the database of --store"
+                        + " DIR (built by qs oo7 build; its system, size and seed apply)."
             },
             footer = {
                 "",
                 "Examples:",
                 "  qs oo7 run                                   small database, heap and qs, default operations",
+                "  qs oo7 run --system heap,qs,qs-b --ops T1,T6,Q5 --json small.json",
+                "  qs oo7 run --cold process --reps 3 --json cold.json   cold operations in fresh JVMs",
                 "  qs oo7 run --system heap --size medium --reps 3",
-                "  qs oo7 run --ops T1,T6,Q5,T8 --csv oo7.csv --json oo7.json",
-                "  qs oo7 build /tmp/oo7 && qs oo7 run --store /tmp/oo7"
+                "  qs oo7 build /tmp/oo7 && qs oo7 run --system qs --store /tmp/oo7",
+                "  qs oo7 report cold.json small.json           one table from several runs"
             })
     static final class Run implements Callable<Integer> {
         @Option(
                 names = "--system",
                 defaultValue = "heap,qs",
                 split = ",",
-                description = "systems to measure, the first is the baseline: ${COMPLETION-CANDIDATES}"
-                        + " (default: ${DEFAULT-VALUE})")
+                converter = SystemConverter.class,
+                description =
+                        "systems to measure, the first is the baseline: heap, qs, qs-b (default: ${DEFAULT-VALUE})")
         List<SystemUnderTest> systems;
 
         @Option(names = "--size", description = "small, medium or large (default: small, or the size of --store)")
@@ -167,13 +291,22 @@ final class Oo7Command implements Runnable {
         @Option(
                 names = "--store",
                 paramLabel = "DIR",
-                description = "run qs on the OO7 database built there by qs oo7 build (its updates persist)")
+                description = "run the mapped system on the OO7 database built there by qs oo7 build (its updates"
+                        + " persist; only that one mapped system)")
         Path store;
+
+        @Option(
+                names = "--cold",
+                paramLabel = "MODE",
+                defaultValue = "in-process",
+                description = "cold protocol: in-process (reopen the store in this JVM), process (a fresh JVM per"
+                        + " cold operation) or none (default: ${DEFAULT-VALUE})")
+        String cold;
 
         @Option(
                 names = "--drop-caches",
                 description = "before each cold operation also sync and drop the OS page cache"
-                        + " (writes /proc/sys/vm/drop_caches: needs root)")
+                        + " (writes /proc/sys/vm/drop_caches: needs root; otherwise reported as not dropped)")
         boolean dropCaches;
 
         @Option(names = "--reps", defaultValue = "5", description = "measured rounds (default: ${DEFAULT-VALUE})")
@@ -228,7 +361,10 @@ final class Oo7Command implements Runnable {
         @Option(names = "--csv", paramLabel = "FILE", description = "also write the results as CSV to FILE")
         Path csv;
 
-        @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON to FILE")
+        @Option(
+                names = "--json",
+                paramLabel = "FILE",
+                description = "also write the results as JSON to FILE (input of qs oo7 report)")
         Path json;
 
         @Spec
@@ -239,15 +375,22 @@ final class Oo7Command implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             List<SystemUnderTest> list = List.copyOf(new LinkedHashSet<>(systems));
+            ColdMode coldMode = ColdMode.of(cold);
+            List<SystemUnderTest> mapped =
+                    list.stream().filter(SystemUnderTest::mapped).toList();
             String storeSize = null;
             Long storeSeed = null;
             if (store != null) {
-                Properties p = new Properties();
-                try (Reader r = Files.newBufferedReader(store.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
-                    p.load(r);
-                }
+                Properties p = description(store);
                 storeSize = p.getProperty("size");
                 storeSeed = Long.parseLong(p.getProperty("seed"));
+                SystemUnderTest built =
+                        SystemUnderTest.of("system in " + DESCRIPTION_FILE, p.getProperty("system", "qs"));
+                if (!mapped.equals(List.of(built))) {
+                    throw new IllegalArgumentException("--store " + store + " holds an OO7 database of " + built.label()
+                            + "; --system must name that one mapped system (got "
+                            + list.stream().map(SystemUnderTest::label).toList() + ")");
+                }
                 if (size != null && !Oo7Config.named(size).name().equals(storeSize)) {
                     throw new IllegalArgumentException("--size " + size + ": " + store + " holds OO7 " + storeSize);
                 }
@@ -266,49 +409,122 @@ final class Oo7Command implements Runnable {
                             .map(s -> parse(Oo7Operation.class, "--ops", s))
                             .toList();
             Oo7Benchmark.Options options = new Oo7Benchmark.Options(operations, reps, warmup);
-            List<Oo7Store> stores = new ArrayList<>();
             Map<String, String> storeOptions = storeOptions();
             Map<String, String> saved = new java.util.HashMap<>();
             storeOptions.forEach((k, v) -> saved.put(k, System.setProperty(k, v)));
+            HeapOo7Store heap = null;
+            List<Path> temporary = new ArrayList<>();
             try {
-                List<Oo7Operations> runs = new ArrayList<>();
+                Map<String, List<Oo7Benchmark.Result>> results = new LinkedHashMap<>();
+                Map<String, Map<String, Object>> attributes = new LinkedHashMap<>();
+                list.forEach(s -> results.put(s.label(), new ArrayList<>()));
+                Map<SystemUnderTest, Path> dirs = new LinkedHashMap<>();
                 for (SystemUnderTest system : list) {
-                    Oo7Store s;
                     String how;
                     if (system == SystemUnderTest.heap) {
-                        s = new HeapOo7Store();
-                        stores.add(s);
-                        how = String.format(Locale.ROOT, "built in %.1f ms", build(s, config, seedValue, err) / 1e6);
+                        heap = new HeapOo7Store();
+                        how = String.format(Locale.ROOT, "built in %.1f ms", build(heap, config, seedValue, err) / 1e6);
                     } else if (store != null) {
-                        s = MappedOo7Store.open(store, dropCaches);
-                        stores.add(s);
+                        dirs.put(system, store);
                         how = "opened " + store;
                     } else {
-                        MappedOo7Store m = MappedOo7Store.createTemporary(dropCaches);
-                        s = m;
-                        stores.add(s);
-                        how = String.format(
-                                Locale.ROOT,
-                                "built in %.1f ms in %s (temporary)",
-                                build(s, config, seedValue, err) / 1e6,
-                                m.dir());
+                        Path dir = Files.createTempDirectory("qs-oo7-" + system.label() + "-");
+                        temporary.add(dir);
+                        Files.delete(dir); // the store creates it
+                        dirs.put(system, dir);
+                        try (MappedOo7Store m = MappedOo7Store.create(dir, false, system.padding())) {
+                            how = String.format(
+                                    Locale.ROOT,
+                                    "built in %.1f ms in %s (temporary)",
+                                    build(m, config, seedValue, err) / 1e6,
+                                    dir);
+                        }
                     }
-                    out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), s.name(), how);
-                    runs.add(new Oo7Operations(s, config, seedValue, params));
+                    if (system.mapped()) {
+                        // closed (checkpointed): the header's page count is the size of the database
+                        long pages = VolumeFile.readHeader(dirs.get(system)).pageCount();
+                        attributes
+                                .computeIfAbsent(system.label(), k -> new LinkedHashMap<>())
+                                .put("databasePages", pages);
+                        how += String.format(
+                                Locale.ROOT, "; database %d pages = %.1f MiB", pages, pages * 8192 / 1048576.0);
+                    }
+                    out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), system.label(), how);
                 }
                 out.printf(
                         Locale.ROOT,
-                        "seed %d, T2 %s, Q4 %d, SM1 %d; %d cold (qs), %d warm-up, %d hot rounds%s%n",
+                        "seed %d, T2 %s, Q4 %d, SM1 %d; %d cold (%s), %d warm-up, %d hot rounds%s%n",
                         seedValue,
                         params.t2Update().name().toLowerCase(Locale.ROOT),
                         params.q4Lookups(),
                         params.sm1Size(),
-                        reps,
+                        coldMode == ColdMode.NONE ? 0 : reps,
+                        switch (coldMode) {
+                            case IN_PROCESS -> "store reopened in this process";
+                            case PROCESS -> "a fresh JVM per operation";
+                            case NONE -> "none";
+                        },
                         warmup,
                         reps,
                         storeOptions.isEmpty() ? "" : "; qs options " + storeOptions);
                 out.flush();
-                Map<String, List<Oo7Benchmark.Result>> results = Oo7Benchmark.runAll(runs, options);
+                List<String> coldLines = new ArrayList<>();
+                if (coldMode == ColdMode.PROCESS) {
+                    for (SystemUnderTest system : mapped) {
+                        Oo7ColdProcess.Outcome o = new Oo7ColdProcess(
+                                        system,
+                                        dirs.get(system),
+                                        config,
+                                        seedValue,
+                                        params,
+                                        storeOptions,
+                                        dropCaches,
+                                        err)
+                                .run(operations, reps);
+                        results.get(system.label()).addAll(o.results());
+                        Map<String, Object> a = attributes.get(system.label());
+                        a.put("cold", "process");
+                        a.put("coldRuns", o.runs());
+                        a.put("pageCacheDroppedRuns", o.dropped());
+                        coldLines.add(system.label() + " cold runs: a fresh JVM per operation; " + o.pageCacheText());
+                    }
+                }
+                Oo7Operations heapOps = heap == null ? null : new Oo7Operations(heap, config, seedValue, params);
+                if (mapped.isEmpty()) {
+                    results.putAll(Oo7Benchmark.runAll(List.of(heapOps), options, false));
+                }
+                boolean first = true;
+                for (SystemUnderTest system : mapped) {
+                    try (MappedOo7Store m = MappedOo7Store.open(dirs.get(system), dropCaches, system.padding())) {
+                        Oo7Operations mOps = new Oo7Operations(m, config, seedValue, params);
+                        List<Oo7Operations> group = first && heapOps != null ? List.of(heapOps, mOps) : List.of(mOps);
+                        Oo7Benchmark.runAll(group, options, coldMode == ColdMode.IN_PROCESS)
+                                .forEach((name, rs) -> results.get(name).addAll(rs));
+                        if (relocate != null) {
+                            coldLines.add(String.format(
+                                    Locale.ROOT,
+                                    "relocation (QS-CR): %d pages placed away from their preferred frames at the last"
+                                            + " open (--relocate %s)",
+                                    m.relocatedPages(),
+                                    relocate));
+                        }
+                        if (coldMode == ColdMode.IN_PROCESS) {
+                            Map<String, Object> a = attributes.get(system.label());
+                            a.put("cold", "in-process");
+                            a.put("pageCacheDropped", m.coldDropsOsCache());
+                            coldLines.add(
+                                    m.coldDropsOsCache()
+                                            ? system.label()
+                                                    + " cold runs: store closed and reopened, OS page cache dropped"
+                                            : system.label()
+                                                    + " cold runs: store closed and reopened; pages come from the"
+                                                    + " OS page cache"
+                                                    + (dropCaches ? " (dropping it was not permitted)" : "")
+                                                    + " (--drop-caches drops it, as root)");
+                        }
+                    }
+                    first = false;
+                }
                 out.print(Oo7Benchmark.comparison(results));
                 String breakdown = Oo7Benchmark.commitBreakdown(results);
                 if (!breakdown.isEmpty()) {
@@ -316,34 +532,21 @@ final class Oo7Command implements Runnable {
                     out.println("commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):");
                     out.print(breakdown);
                 }
-                for (Oo7Store s : stores) {
-                    if (s instanceof MappedOo7Store m && relocate != null) {
-                        out.printf(
-                                Locale.ROOT,
-                                "relocation (QS-CR): %d pages placed away from their preferred frames at the last"
-                                        + " open (--relocate %s)%n",
-                                m.relocatedPages(),
-                                relocate);
-                    }
-                    if (s instanceof MappedOo7Store m && m.supportsCold()) {
-                        out.println(
-                                m.coldDropsOsCache()
-                                        ? "cold runs: store closed and reopened, OS page cache dropped"
-                                        : "cold runs: store closed and reopened; pages come from the OS page cache"
-                                                + (dropCaches ? " (dropping it was not permitted)" : "")
-                                                + " (--drop-caches drops it, as root)");
-                    }
-                }
+                coldLines.forEach(out::println);
                 if (csv != null) {
                     Files.writeString(csv, Oo7Benchmark.csvAll(config, results), StandardCharsets.UTF_8);
                 }
                 if (json != null) {
-                    Files.writeString(json, Oo7Benchmark.jsonAll(config, seedValue, results), StandardCharsets.UTF_8);
+                    Files.writeString(
+                            json, Oo7Benchmark.jsonAll(config, seedValue, results, attributes), StandardCharsets.UTF_8);
                 }
             } finally {
                 try {
-                    for (Oo7Store s : stores) {
-                        s.close();
+                    if (heap != null) {
+                        heap.close();
+                    }
+                    for (Path t : temporary) {
+                        deleteTree(t);
                     }
                 } finally {
                     saved.forEach((k, v) -> {
