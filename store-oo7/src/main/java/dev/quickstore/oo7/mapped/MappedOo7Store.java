@@ -55,6 +55,14 @@ import java.util.stream.Stream;
  * connections (and their reference arrays and the document text) are allocated near the composite part, the
  * assembly hierarchy near its module; the manual's text (100,000 bytes small) is a large object.
  *
+ * <h2>QS-B</h2>
+ *
+ * Created or opened with an {@link ObjectPadding} other than {@link ObjectPadding#NONE}, the store pads every
+ * object and reference array it creates (White and DeWitt 1994 section 4 and Table 2: "QuickStore with big
+ * objects", padded to the size of the corresponding object in the OID-based E) and names itself {@code
+ * "qs-b"}; the OO7 code, the generated classes and the indexes are the same as for {@code "qs"}. {@link
+ * #databasePages()} gives the size to compare.
+ *
  * <h2>Indexes</h2>
  *
  * store-core B+trees, created with the store and fetched per transaction on first use:
