@@ -98,7 +98,7 @@ final class SchemaDecoder {
                 case BOOLEAN -> b.get(off) != 0;
                 case CHARS -> fixedChars(object, off, f.length());
                 case STRING -> address(b.getLong(off), true);
-                case BYTES, REF, LIST -> address(b.getLong(off), false);
+                case BYTES, REF, LIST, SET, BAG -> address(b.getLong(off), false);
             };
             fields.put(f.name(), v);
         }

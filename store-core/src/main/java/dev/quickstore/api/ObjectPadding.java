@@ -12,10 +12,9 @@ package dev.quickstore.api;
  * <p>The rule: an object gets {@code headerBytes} (the per-object header an OID-based store keeps) plus
  * {@code bytesPerPointer} for each of its address fields (references, lists, strings, byte arrays: each
  * stored address widened, e.g. from an 8-byte virtual address to a 16-byte OID with {@code bytesPerPointer
- * = 8}); a reference array gets {@code headerBytes} plus {@code bytesPerPointer} per element of its capacity, but
- * grows by padding to at most the largest small object of a page (a list of more than about 500 elements,
- * such as a small OO7 module's 729 base assemblies, keeps the capacity limit of an unpadded list and is
- * padded only to the page's limit).
+ * = 8}); every node of a reference collection ({@code RefArray}) gets {@code headerBytes} plus {@code
+ * bytesPerPointer} per element of its capacity, capped at the largest small object of a page (a full,
+ * page-sized node is not padded further; the collection's fan-out stays that of the unpadded layout).
  * Text and byte blobs are not padded (character data has the same size in both layouts, paper section 5.2).
  *
  * <p>The padding is a property of the opened {@link PersistentStore} (set with {@link

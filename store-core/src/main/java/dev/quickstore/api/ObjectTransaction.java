@@ -71,7 +71,7 @@ public final class ObjectTransaction implements AutoCloseable {
         return PersistentObject.addressOf(object);
     }
 
-    /** Deletes an object and its out-of-line strings, byte arrays and reference arrays. */
+    /** Deletes an object and its out-of-line strings, byte arrays and every node of its reference collections. */
     public void delete(Object object) {
         session.delete(object);
     }

@@ -16,6 +16,12 @@ final class Forked {
 
     static Result run(Path work, List<String> jvmFlags, Class<?> main, String... args)
             throws IOException, InterruptedException {
+        return run(work, jvmFlags, 300, main, args);
+    }
+
+    /** As above, killing the child after {@code timeoutSeconds}. */
+    static Result run(Path work, List<String> jvmFlags, int timeoutSeconds, Class<?> main, String... args)
+            throws IOException, InterruptedException {
         String java = ProcessHandle.current()
                 .info()
                 .command()
@@ -30,9 +36,9 @@ final class Forked {
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .start();
-        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError("child JVM " + main.getSimpleName() + " timed out");
+            throw new AssertionError("child JVM " + main.getSimpleName() + " timed out after " + timeoutSeconds + " s");
         }
         return new Result(
                 p.exitValue(),

@@ -108,6 +108,44 @@ class SchemaTest {
     }
 
     @Test
+    void catalogRecordsTheCollectionKindAndRefusesAnotherNamingTheField() throws Exception {
+        Class<?> list = part("list", "int x(); void x(int v); java.util.List<Part> ps();");
+        Class<?> set = part("set", "int x(); void x(int v); java.util.Set<Part> ps();");
+        Class<?> bag = part("bag", "int x(); void x(int v); java.util.Collection<Part> ps();");
+        Path db = dir.resolve("db");
+        try (PersistentStore s = PersistentStore.create(db, set)) {
+            assertEquals(
+                    "ps SET<evo.Part> at 8 (8 bytes)",
+                    s.schema().get("evo.Part").fields().get(1).describe());
+        }
+        SchemaMismatchException e = assertThrows(SchemaMismatchException.class, () -> PersistentStore.open(db, list));
+        assertEquals("ps", e.fieldName());
+        assertTrue(
+                e.getMessage()
+                        .contains("field 'ps' is ps SET<evo.Part> at 8 (8 bytes) in the store but ps LIST<evo.Part>"
+                                + " at 8 (8 bytes) in the code"),
+                e.getMessage());
+        e = assertThrows(SchemaMismatchException.class, () -> PersistentStore.open(db, bag));
+        assertEquals("ps", e.fieldName());
+        assertTrue(e.getMessage().contains("ps BAG<evo.Part>"), e.getMessage());
+        Compiled c = compile(
+                "setter",
+                "package evo;\n@dev.quickstore.api.Persistent\npublic interface Part {"
+                        + " java.util.Set<Part> ps(); void ps(java.util.Set<Part> v); }\n");
+        assertFalse(c.ok());
+        assertTrue(
+                c.diagnostics().contains("set property ps is a live view of its references: declare no setter"),
+                c.diagnostics());
+        c = compile(
+                "bagOfStrings",
+                "package evo;\n@dev.quickstore.api.Persistent\npublic interface Part {"
+                        + " java.util.Collection<String> names(); }\n");
+        assertFalse(c.ok());
+        assertTrue(
+                c.diagnostics().contains("unsupported type java.util.Collection<java.lang.String>"), c.diagnostics());
+    }
+
+    @Test
     void typesCreatedInAnAbortedTransactionAreNotCatalogued() throws Exception {
         Path db = dir.resolve("db");
         try (PersistentStore s = PersistentStore.create(db)) {

@@ -6,8 +6,8 @@ package dev.quickstore.processor;
  * @param length bytes in the object ({@code n} for {@code @Chars(n)})
  * @param javaType the getter's declared type, as source text
  * @param setterParam the interface setter's parameter type, or null when the interface declares none
- * @param refType qualified name of the referenced persistent interface (REF, LIST), else ""
- * @param refImpl qualified name of its generated class (REF, LIST), else ""
+ * @param refType qualified name of the referenced persistent interface (REF, LIST, SET, BAG), else ""
+ * @param refImpl qualified name of its generated class (REF, LIST, SET, BAG), else ""
  */
 record FieldModel(
         String name,

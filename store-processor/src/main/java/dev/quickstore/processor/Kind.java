@@ -19,7 +19,11 @@ enum Kind {
     /** Reference to another persistent object: its 8-byte virtual address (0 = null). */
     REF(8),
     /** List of references: 8-byte address of an out-of-line reference array (0 = empty). */
-    LIST(8);
+    LIST(8),
+    /** Set of distinct references ({@code java.util.Set}): 8-byte address of a reference array (0 = empty). */
+    SET(8),
+    /** Bag of references, duplicates allowed ({@code java.util.Collection}): same storage as LIST. */
+    BAG(8);
 
     final int size;
 
@@ -32,8 +36,13 @@ enum Kind {
         return this == CHARS ? 1 : size;
     }
 
+    /** Whether the field is a live collection view of references (no setter; generated per element type). */
+    boolean collection() {
+        return this == LIST || this == SET || this == BAG;
+    }
+
     /** Whether the field's 8 bytes hold an address, i.e. belong in the page pointer map. */
     boolean pointer() {
-        return this == STRING || this == BYTES || this == REF || this == LIST;
+        return this == STRING || this == BYTES || this == REF || collection();
     }
 }

@@ -244,10 +244,16 @@ public final class PersistentProcessor extends AbstractProcessor {
                 String qn = ((TypeElement) dt.asElement()).getQualifiedName().toString();
                 if (qn.equals("java.lang.String") || qn.equals("java.lang.CharSequence")) {
                     kind = chars >= 0 ? Kind.CHARS : Kind.STRING;
-                } else if (qn.equals("java.util.List")
+                } else if ((qn.equals("java.util.List")
+                                || qn.equals("java.util.Set")
+                                || qn.equals("java.util.Collection"))
                         && dt.getTypeArguments().size() == 1
                         && isPersistent(dt.getTypeArguments().get(0))) {
-                    kind = Kind.LIST;
+                    kind = switch (qn) {
+                        case "java.util.List" -> Kind.LIST;
+                        case "java.util.Set" -> Kind.SET;
+                        default -> Kind.BAG;
+                    };
                     TypeElement el =
                             (TypeElement) ((DeclaredType) dt.getTypeArguments().get(0)).asElement();
                     refType = el.getQualifiedName().toString();
@@ -261,7 +267,7 @@ public final class PersistentProcessor extends AbstractProcessor {
                     throw new ModelException(
                             "unsupported type " + t + " of " + name
                                     + "(): use a primitive, String (with @Chars(n) for a fixed length), CharSequence,"
-                                    + " byte[], a @Persistent interface or java.util.List of one",
+                                    + " byte[], a @Persistent interface or a java.util.List, Set or Collection (bag) of one",
                             g);
                 }
             }
@@ -280,9 +286,11 @@ public final class PersistentProcessor extends AbstractProcessor {
         }
         String setterParam = null;
         if (s != null) {
-            if (kind == Kind.LIST) {
+            if (kind.collection()) {
                 throw new ModelException(
-                        "list property " + name + " is a live view of its references: declare no setter", s);
+                        kind.name().toLowerCase(java.util.Locale.ROOT) + " property " + name
+                                + " is a live view of its references: declare no setter",
+                        s);
             }
             TypeMirror p = s.getParameters().get(0).asType();
             boolean textual = kind == Kind.CHARS || kind == Kind.STRING;

@@ -16,7 +16,7 @@ final class SourceWriter {
             case SHORT -> "JAVA_SHORT";
             case CHAR -> "JAVA_CHAR";
             case INT -> "JAVA_INT";
-            case LONG, STRING, BYTES, REF, LIST -> "JAVA_LONG";
+            case LONG, STRING, BYTES, REF, LIST, SET, BAG -> "JAVA_LONG";
             case FLOAT -> "JAVA_FLOAT";
             case DOUBLE -> "JAVA_DOUBLE";
             case CHARS -> throw new IllegalArgumentException("CHARS has no value layout");
@@ -44,7 +44,9 @@ final class SourceWriter {
         s.append("import dev.quickstore.api.internal.Accessors;\n");
         s.append("import dev.quickstore.api.internal.FieldDescriptor;\n");
         s.append("import dev.quickstore.api.internal.FieldKind;\n");
+        s.append("import dev.quickstore.api.internal.RefBag;\n");
         s.append("import dev.quickstore.api.internal.RefList;\n");
+        s.append("import dev.quickstore.api.internal.RefSet;\n");
         s.append("import dev.quickstore.api.internal.Session;\n");
         s.append("import dev.quickstore.api.internal.TypeDescriptor;\n");
         s.append("import dev.quickstore.api.internal.View;\n\n");
@@ -152,20 +154,52 @@ final class SourceWriter {
             }
         }
         s.append("            default -> TYPE.resolve(session, a);\n        };\n    }\n");
-        s.append("\n    /** A live list of references to {@code ")
+        collection(s, iface, "list", "Refs", "RefList");
+        collection(s, iface, "set", "SetRefs", "RefSet");
+        collection(s, iface, "bag", "BagRefs", "RefBag");
+    }
+
+    /** {@code Refs}, {@code SetRefs}, {@code BagRefs}: the collection views whose {@code make} calls {@code of}. */
+    private static void collection(StringBuilder s, String iface, String what, String name, String base) {
+        s.append("\n    /** A live ")
+                .append(what)
+                .append(" of references to {@code ")
                 .append(iface)
-                .append("} objects. */\n    public static final class Refs extends RefList<")
+                .append("} objects. */\n    public static final class ")
+                .append(name)
+                .append(" extends ")
+                .append(base)
+                .append('<')
                 .append(iface)
-                .append("> {\n        public Refs(Session session, long field) {\n")
+                .append("> {\n        public ")
+                .append(name)
+                .append("(Session session, long field) {\n")
                 .append("            super(session, field, TYPE);\n        }\n\n")
                 .append("        @Override\n        protected ")
                 .append(iface)
                 .append(" make(Session session, long a) {\n            return of(session, a);\n        }\n    }\n");
     }
 
+    /** The nested class of the element type's generated class that a collection getter returns. */
+    private static String collectionClass(Kind k) {
+        return switch (k) {
+            case LIST -> "Refs";
+            case SET -> "SetRefs";
+            default -> "BagRefs";
+        };
+    }
+
+    private static String collectionInterface(Kind k) {
+        return switch (k) {
+            case LIST -> "java.util.List";
+            case SET -> "java.util.Set";
+            default -> "java.util.Collection";
+        };
+    }
+
     private static void getter(StringBuilder s, FieldModel f) {
         String c = constant(f);
-        String ret = f.kind() == Kind.LIST ? "java.util.List<" + f.refType() + ">" : f.javaType();
+        String ret = f.kind().collection() ? collectionInterface(f.kind()) + "<" + f.refType() + ">" : f.javaType();
         s.append("\n    @Override\n    public ")
                 .append(ret)
                 .append(' ')
@@ -204,10 +238,12 @@ final class SourceWriter {
                         .append(");\n        return a == 0 ? null : ")
                         .append(f.refImpl())
                         .append(".of(session, a);\n");
-            case LIST ->
+            case LIST, SET, BAG ->
                 s.append("        return new ")
                         .append(f.refImpl())
-                        .append(".Refs(session, address + ")
+                        .append('.')
+                        .append(collectionClass(f.kind()))
+                        .append("(session, address + ")
                         .append(c)
                         .append(");\n");
             default ->
@@ -222,7 +258,7 @@ final class SourceWriter {
     }
 
     private static void setter(StringBuilder s, FieldModel f) {
-        if (f.kind() == Kind.LIST) {
+        if (f.kind().collection()) {
             return;
         }
         String c = constant(f);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The generated static factory {@code of(session, a)}: a case for the type's own tag and one for every
  * persistent sub-interface of the same round (transitively), none for supertypes or unrelated types; reference
- * getters call it and list getters return the element type's {@code Refs}. Runs the processor only
+ * getters call it and list, set and bag getters return the element type's {@code Refs}, {@code SetRefs}, {@code BagRefs}. Runs the processor only
  * ({@code -proc:only}, with stubs for the run-time names the generated imports need): this module does not
  * depend on store-core, whose tests compile and run generated classes.
  */
@@ -30,8 +30,13 @@ class FactoryGenerationTest {
     private static final String SOURCES = """
             package h;
             import dev.quickstore.api.Persistent;
+            import java.util.Collection;
             import java.util.List;
-            @Persistent interface Shape { int id(); void id(int v); Shape next(); void next(Shape s); List<Shape> all(); }
+            import java.util.Set;
+            @Persistent interface Shape {
+                int id(); void id(int v); Shape next(); void next(Shape s); List<Shape> all();
+                Set<Box> boxes(); Collection<Shape> bag();
+            }
             @Persistent interface Box extends Shape { int w(); void w(int v); }
             @Persistent interface Cube extends Box { int d(); void d(int v); }
             @Persistent interface Other { long x(); void x(long v); }
@@ -50,9 +55,17 @@ class FactoryGenerationTest {
         write(
                 src.resolve("dev/quickstore/api/PersistentObject.java"),
                 "package dev.quickstore.api; public abstract class PersistentObject {}");
-        for (String name :
-                List.of("Accessors", "FieldDescriptor", "FieldKind", "Session", "View", "RefList", "TypeDescriptor")) {
-            String params = name.equals("RefList") || name.equals("TypeDescriptor") ? "<T>" : "";
+        for (String name : List.of(
+                "Accessors",
+                "FieldDescriptor",
+                "FieldKind",
+                "Session",
+                "View",
+                "RefList",
+                "RefSet",
+                "RefBag",
+                "TypeDescriptor")) {
+            String params = name.startsWith("Ref") || name.equals("TypeDescriptor") ? "<T>" : "";
             write(
                     src.resolve("dev/quickstore/api/internal/" + name + ".java"),
                     "package dev.quickstore.api.internal; public class " + name + params + " {}");
@@ -119,5 +132,13 @@ class FactoryGenerationTest {
         assertTrue(shape.contains("return a == 0 ? null : h.Shape$Impl.of(session, a);"), shape);
         assertTrue(shape.contains("return new h.Shape$Impl.Refs(session, address + OFF_ALL);"), shape);
         assertTrue(shape.contains("public static final class Refs extends RefList<h.Shape>"), shape);
+        assertTrue(shape.contains("public java.util.Set<h.Box> boxes() {"), shape);
+        assertTrue(shape.contains("return new h.Box$Impl.SetRefs(session, address + OFF_BOXES);"), shape);
+        assertTrue(shape.contains("public java.util.Collection<h.Shape> bag() {"), shape);
+        assertTrue(shape.contains("return new h.Shape$Impl.BagRefs(session, address + OFF_BAG);"), shape);
+        assertTrue(box.contains("public static final class SetRefs extends RefSet<h.Box>"), box);
+        assertTrue(box.contains("public static final class BagRefs extends RefBag<h.Box>"), box);
+        assertTrue(shape.contains("new FieldDescriptor(\"boxes\", FieldKind.SET"), shape);
+        assertTrue(shape.contains("new FieldDescriptor(\"bag\", FieldKind.BAG"), shape);
     }
 }

@@ -5,7 +5,7 @@ package dev.quickstore.api.internal;
  *
  * @param offset byte offset in the object (bytes 0..3 are the type tag)
  * @param length bytes in the object
- * @param refType qualified name of the referenced persistent interface (REF, LIST), else ""
+ * @param refType qualified name of the referenced persistent interface (REF, LIST, SET, BAG), else ""
  */
 public record FieldDescriptor(String name, FieldKind kind, int offset, int length, String refType) {
     public FieldDescriptor {

@@ -18,8 +18,12 @@ public enum FieldKind {
     BYTES(8),
     /** 8-byte virtual address of another persistent object (0 = null). */
     REF(8),
-    /** 8-byte address of an out-of-line reference array (0 = empty list). */
-    LIST(8);
+    /** 8-byte address of an out-of-line reference array ({@link RefArray}, 0 = empty list). */
+    LIST(8),
+    /** 8-byte address of a {@link RefArray} of distinct references (0 = empty set), {@code java.util.Set}. */
+    SET(8),
+    /** 8-byte address of a {@link RefArray} of references, duplicates allowed (0 = empty bag), {@code Collection}. */
+    BAG(8);
 
     private final int size;
 
@@ -34,6 +38,6 @@ public enum FieldKind {
 
     /** Whether the field holds an address (and so is in the page's pointer map). */
     public boolean pointer() {
-        return this == STRING || this == BYTES || this == REF || this == LIST;
+        return this == STRING || this == BYTES || this == REF || this == LIST || this == SET || this == BAG;
     }
 }

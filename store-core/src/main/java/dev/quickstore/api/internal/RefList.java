@@ -1,35 +1,25 @@
 package dev.quickstore.api.internal;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.quickstore.api.ObjectPadding;
-import java.lang.foreign.MemorySegment;
+import dev.quickstore.api.PersistentObject;
 import java.util.AbstractList;
 import java.util.RandomAccess;
 
 /**
- * A live {@code List} view of a persistent reference list. The owning field holds the address of an
- * out-of-line reference array (0 = empty list), a small object allocated near its owner:
- *
- * <pre>
- * offset size
- *      0    4 size
- *      4    4 capacity
- *      8  8*c elements: virtual addresses (0 = null), every one in the page's pointer map
- * </pre>
- *
- * Adding to a full array allocates one of twice the capacity (at least 4), copies, updates the owner's field
- * and frees the old array. The capacity is bounded by the largest small object ({@code (maxSmall-8)/8}, 1,013
- * references with 8 KiB pages); longer lists are not in this slice. Elements must be proxies of the list's
- * element type from the same transaction.
+ * A live {@code List} view of a persistent reference list field: the owner's field holds the root of a
+ * {@link RefArray} (0 = empty list), an unbounded array of references stored as a radix tree of small objects
+ * near the owner. {@code get/size/set/add/remove/clear/indexOf/contains}, {@code RandomAccess}, fail-fast
+ * iterators (of this view: two getter calls give two views, each with its own modification count). Elements
+ * may be null; non-null elements must be proxies of the list's element type from the same transaction.
  */
 public class RefList<T> extends AbstractList<T> implements RandomAccess {
-    private static final int HEADER = 8;
-
     private final Session session;
     private final long field;
     private final TypeDescriptor<T> element;
+    private final int shift;
 
     /**
      * @param field address of the owner's 8-byte field holding the array's address
@@ -38,14 +28,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         this.session = session;
         this.field = field;
         this.element = element;
-    }
-
-    private long array() {
-        return View.segment().get(JAVA_LONG, field - View.base());
-    }
-
-    private static int sizeOf(long array) {
-        return array == 0 ? 0 : View.segment().get(JAVA_INT, array - View.base());
+        this.shift = session.refShift();
     }
 
     @Override
@@ -53,7 +36,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         if (View.STRICT) {
             session.checkReadable();
         }
-        return sizeOf(array());
+        return RefArray.size(RefArray.root(field));
     }
 
     @Override
@@ -61,12 +44,24 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         if (View.STRICT) {
             session.checkReadable();
         }
-        long arr = array();
-        int n = sizeOf(arr);
+        var seg = View.segment();
+        long base = View.base();
+        long node = seg.get(JAVA_LONG, field - base);
+        int n = node == 0 ? 0 : seg.get(JAVA_INT, node - base);
         if (index < 0 || index >= n) {
             throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
         }
-        long a = View.segment().get(JAVA_LONG, arr - View.base() + HEADER + 8L * index);
+        // RefArray.slot, inlined: one load per level of the tree
+        int h = seg.get(JAVA_BYTE, node - base + 6);
+        int low = index;
+        if (h > 0) {
+            int mask = (1 << shift) - 1;
+            do {
+                node = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * ((index >>> (shift * h)) & mask));
+            } while (--h > 0);
+            low = index & mask;
+        }
+        long a = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * low);
         return a == 0 ? null : make(session, a);
     }
 
@@ -85,12 +80,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
      * object, rather than a {@link ClassCastException} from {@link TypeDescriptor#resolve}.
      */
     private T old(int index) {
-        long arr = array();
-        int n = sizeOf(arr);
-        if (index < 0 || index >= n) {
-            throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
-        }
-        long a = View.segment().get(JAVA_LONG, arr - View.base() + HEADER + 8L * index);
+        long a = RefArray.get(RefArray.root(field), index, shift);
         if (a == 0) {
             return null;
         }
@@ -104,9 +94,9 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
     @Override
     public T set(int index, T value) {
         session.checkWritable();
+        long v = addressOf(value);
         T old = old(index);
-        long at = array() - View.base() + HEADER + 8L * index;
-        View.segment().set(JAVA_LONG, at, addressOf(value));
+        RefArray.put(RefArray.root(field), index, shift, v);
         return old;
     }
 
@@ -114,81 +104,57 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
     public void add(int index, T value) {
         session.checkWritable();
         long v = addressOf(value);
-        long arr = array();
-        int n = sizeOf(arr);
+        int n = RefArray.size(RefArray.root(field));
         if (index < 0 || index > n) {
             throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
         }
-        int cap = arr == 0 ? 0 : View.segment().get(JAVA_INT, arr - View.base() + 4);
-        if (n == cap) {
-            arr = grow(arr, n, cap);
-        }
-        long base = arr - View.base() + HEADER;
-        var seg = View.segment();
-        move(seg, base + 8L * index, base + 8L * (index + 1), 8L * (n - index));
-        seg.set(JAVA_LONG, base + 8L * index, v);
-        seg.set(JAVA_INT, arr - View.base(), n + 1);
+        long root = RefArray.append(session, field, shift);
+        RefArray.shiftUp(root, index, n, shift);
+        RefArray.put(root, index, shift, v);
         modCount++;
-    }
-
-    private long grow(long arr, int n, int cap) {
-        int max = (session.maxSmall() - HEADER) / 8;
-        if (cap >= max) {
-            throw new UnsupportedOperationException(
-                    "persistent reference lists hold at most " + max + " elements in this version");
-        }
-        int newCap = Math.min(max, Math.max(4, cap * 2));
-        int[] pointers = new int[newCap];
-        for (int i = 0; i < newCap; i++) {
-            pointers[i] = HEADER + 8 * i;
-        }
-        long owner = field; // near the owning object
-        // QS-B (ObjectPadding): header plus a wider slot per element, at most up to the largest small object
-        ObjectPadding pad = session.padding();
-        int size = HEADER + 8 * newCap;
-        size = Math.max(size, Math.min(session.maxSmall(), size + pad.objectExtra(newCap)));
-        long fresh = session.allocate(size, owner, pointers);
-        var seg = View.segment();
-        if (arr != 0) {
-            MemorySegment.copy(seg, arr - View.base() + HEADER, seg, fresh - View.base() + HEADER, 8L * n);
-        }
-        seg.set(JAVA_INT, fresh - View.base(), n);
-        seg.set(JAVA_INT, fresh - View.base() + 4, newCap);
-        seg.set(JAVA_LONG, field - View.base(), fresh);
-        if (arr != 0) {
-            session.storeTransaction().delete(arr);
-        }
-        return fresh;
-    }
-
-    private static void move(MemorySegment seg, long from, long to, long bytes) {
-        if (bytes > 0) {
-            MemorySegment.copy(seg, from, seg, to, bytes); // copy() handles the overlap
-        }
     }
 
     @Override
     public T remove(int index) {
         session.checkWritable();
         T old = old(index);
-        long arr = array();
-        int n = sizeOf(arr);
-        long base = arr - View.base() + HEADER;
-        var seg = View.segment();
-        move(seg, base + 8L * (index + 1), base + 8L * index, 8L * (n - index - 1));
-        seg.set(JAVA_LONG, base + 8L * (n - 1), 0L);
-        seg.set(JAVA_INT, arr - View.base(), n - 1);
+        long root = RefArray.root(field);
+        RefArray.shiftDown(root, index, RefArray.size(root), shift);
+        RefArray.removeLast(session, field, shift);
         modCount++;
         return old;
     }
 
     @Override
+    public int indexOf(Object o) {
+        if (View.STRICT) {
+            session.checkReadable();
+        }
+        long a = find(o);
+        return a < 0 ? -1 : RefArray.indexOf(RefArray.root(field), a, shift);
+    }
+
+    @Override
+    public boolean contains(Object o) {
+        return indexOf(o) >= 0;
+    }
+
+    /** The address {@code o} would be stored as (0 for null), or -1 when it cannot be an element. */
+    private long find(Object o) {
+        if (o == null) {
+            return 0;
+        }
+        if (!(o instanceof PersistentObject) || !element.type().isInstance(o)) {
+            return -1;
+        }
+        return session.addressOf(o, true, "list element");
+    }
+
+    @Override
     public void clear() {
         session.checkWritable();
-        long arr = array();
-        if (arr != 0) {
-            View.segment().set(JAVA_LONG, field - View.base(), 0L);
-            session.storeTransaction().delete(arr);
+        if (RefArray.root(field) != 0) {
+            RefArray.clear(session, field);
             modCount++;
         }
     }

@@ -19,6 +19,7 @@ public final class Session {
     private final Catalog catalog;
     private final int maxSmall;
     private final ObjectPadding padding;
+    private final int refShift;
     private boolean active = true;
     private String endedAs;
 
@@ -34,6 +35,7 @@ public final class Session {
         this.catalog = catalog;
         // docs/formats.md, slotted page: data from 40 + pageSize/64, a 4-byte slot, 8-byte units
         this.maxSmall = (pageSize - (40 + pageSize / 64) - 4) & ~7;
+        this.refShift = RefArray.shift(maxSmall);
     }
 
     public Transaction storeTransaction() {
@@ -50,6 +52,11 @@ public final class Session {
 
     ObjectPadding padding() {
         return padding;
+    }
+
+    /** log2 of the fan-out of reference collections ({@link RefArray}). */
+    int refShift() {
+        return refShift;
     }
 
     Catalog catalog() {
@@ -199,14 +206,16 @@ public final class Session {
         for (FieldDescriptor f : type.fields()) {
             long slot = a - View.base() + f.offset();
             switch (f.kind()) {
-                case STRING, BYTES, LIST -> {
+                case STRING, BYTES -> {
                     long out = View.segment().get(JAVA_LONG, slot);
                     if (out != 0) {
-                        if (f.kind() == FieldKind.LIST) {
-                            tx.delete(out);
-                        } else {
-                            freeBlob(out);
-                        }
+                        freeBlob(out);
+                    }
+                }
+                case LIST, SET, BAG -> {
+                    long out = View.segment().get(JAVA_LONG, slot);
+                    if (out != 0) {
+                        RefArray.freeTree(this, out);
                     }
                 }
                 default -> {}
