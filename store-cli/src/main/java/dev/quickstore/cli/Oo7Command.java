@@ -1,6 +1,8 @@
 package dev.quickstore.cli;
 
+import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.core.Store;
+import dev.quickstore.core.VolumeFile;
 import dev.quickstore.oo7.Oo7Benchmark;
 import dev.quickstore.oo7.Oo7Builder;
 import dev.quickstore.oo7.Oo7Config;
@@ -17,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -33,7 +36,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description =
                 "The OO7 benchmark: build a database and run its traversals, queries and structural modifications.",
-        subcommands = {Oo7Command.Run.class, Oo7Command.Build.class})
+        subcommands = {Oo7Command.Run.class, Oo7Command.Build.class, Oo7ReportCommand.class, Oo7ColdProcess.ColdOp.class
+        })
 final class Oo7Command implements Runnable {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -55,32 +59,89 @@ final class Oo7Command implements Runnable {
     /** The systems OO7 runs on. */
     enum SystemUnderTest {
         /** The OO7 model as plain Java heap objects: the transient baseline. */
-        heap,
+        heap("heap", null, false),
         /** The mapped persistent store (QuickStore/J): generated objects in the memory-mapped arena. */
-        qs,
+        qs("qs", ObjectPadding.NONE, false),
         /** {@code qs-cards}: the mapped store with card marking instead of page protection (Hosking and Moss). */
-        qs_cards;
+        qs_cards("qs-cards", ObjectPadding.NONE, true),
+        /**
+         * QS-B (White and DeWitt 1994 section 4): the mapped store with every object padded to the size of an
+         * OID-based layout ({@link ObjectPadding#OID_LAYOUT}); same classes and OO7 code as {@link #qs}.
+         */
+        qs_b("qs-b", ObjectPadding.OID_LAYOUT, false);
 
-        /** The name on the command line and in tables, CSV and JSON ({@code qs-cards}). */
-        String label() {
-            return name().replace('_', '-');
+        private final String label;
+        private final ObjectPadding padding;
+        private final boolean cards;
+
+        SystemUnderTest(String label, ObjectPadding padding, boolean cards) {
+            this.label = label;
+            this.padding = padding;
+            this.cards = cards;
         }
 
-        static SystemUnderTest parse(String s) {
-            for (SystemUnderTest v : values()) {
-                if (v.label().equalsIgnoreCase(s.trim())) {
-                    return v;
+        /**
+         * The storage-manager options of this system: {@link Store.Options#defaults()} (the {@code qs.*}
+         * properties the run sets) with this system's write detection.
+         */
+        Store.Options storeOptions() {
+            return Store.Options.defaults()
+                    .withWriteDetection(
+                            cards ? Store.WriteDetection.CARD_MARKING : Store.WriteDetection.PAGE_PROTECTION);
+        }
+
+        /** The name on the command line and in reports (also {@link Oo7Store#name()}). */
+        String label() {
+            return label;
+        }
+
+        /** Whether this is a mapped store (it has a directory, a database size and cold runs). */
+        boolean mapped() {
+            return padding != null;
+        }
+
+        ObjectPadding padding() {
+            return padding;
+        }
+
+        static SystemUnderTest of(String option, String value) {
+            String v = value.trim().toLowerCase(Locale.ROOT);
+            for (SystemUnderTest s : values()) {
+                if (s.label.equals(v)) {
+                    return s;
                 }
             }
-            throw new IllegalArgumentException("unknown system '" + s + "'; expected heap, qs or qs-cards");
+            throw new IllegalArgumentException(
+                    option + ": unknown system '" + value + "'; expected one of [heap, qs, qs-cards, qs-b]");
         }
     }
 
-    /** Parses {@code --system} names: heap, qs, qs-cards. */
+    /** Picocli converter of {@code --system} values ({@code qs-b} is no Java identifier). */
     static final class SystemConverter implements picocli.CommandLine.ITypeConverter<SystemUnderTest> {
         @Override
         public SystemUnderTest convert(String value) {
-            return SystemUnderTest.parse(value);
+            return SystemUnderTest.of("--system", value);
+        }
+    }
+
+    /** Where cold operations run: see {@code qs oo7 run --help}. */
+    enum ColdMode {
+        /** Close and reopen the store in the measuring JVM before every cold operation. */
+        IN_PROCESS,
+        /** Run every cold operation in a freshly started JVM on the built store ({@link Oo7ColdProcess}). */
+        PROCESS,
+        /** No cold phase. */
+        NONE;
+
+        static ColdMode of(String value) {
+            return switch (value.trim().toLowerCase(Locale.ROOT)) {
+                case "in-process", "inprocess", "reopen" -> IN_PROCESS;
+                case "process", "fresh-process" -> PROCESS;
+                case "none", "off" -> NONE;
+                default ->
+                    throw new IllegalArgumentException(
+                            "--cold: unknown value '" + value + "'; expected one of [in-process, process, none]");
+            };
         }
     }
 
@@ -96,10 +157,30 @@ final class Oo7Command implements Runnable {
         };
     }
 
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
     static long build(Oo7Store store, Oo7Config config, long seed, PrintWriter err) {
         long t0 = System.nanoTime();
         new Oo7Builder(config, seed).build(store, progress(err, config, store.name()));
         return System.nanoTime() - t0;
+    }
+
+    /** Reads {@link #DESCRIPTION_FILE} of a store built by {@code qs oo7 build}. */
+    static Properties description(Path dir) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(dir.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        return p;
     }
 
     @Command(
@@ -108,8 +189,21 @@ final class Oo7Command implements Runnable {
             description = {
                 "Build an OO7 database into a new persistent store in DIR (for qs oo7 run --store DIR).",
             },
-            footer = {"", "Examples:", "  qs oo7 build --size small /tmp/oo7-small"})
+            footer = {
+                "",
+                "Examples:",
+                "  qs oo7 build --size small /tmp/oo7-small",
+                "  qs oo7 build --system qs-b /tmp/oo7-small-b     objects padded as in the paper's QS-B"
+            })
     static final class Build implements Callable<Integer> {
+        @Option(
+                names = "--system",
+                defaultValue = "qs",
+                converter = SystemConverter.class,
+                description = "qs, qs-cards (same layout as qs; card marking when run), or qs-b for objects padded"
+                        + " to an OID-based layout (default: ${DEFAULT-VALUE})")
+        SystemUnderTest system;
+
         @Option(
                 names = "--size",
                 defaultValue = "small",
@@ -133,22 +227,31 @@ final class Oo7Command implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             Oo7Config config = Oo7Config.named(size);
-            try (MappedOo7Store store = MappedOo7Store.create(dir, false)) {
-                long nanos = build(store, config, seed, err);
+            if (!system.mapped()) {
+                throw new IllegalArgumentException("--system heap: qs oo7 build builds a persistent store (qs, qs-b)");
+            }
+            long nanos;
+            try (MappedOo7Store store = MappedOo7Store.create(dir, false, system.storeOptions(), system.padding())) {
+                nanos = build(store, config, seed, err);
                 Properties p = new Properties();
                 p.setProperty("size", config.name());
                 p.setProperty("seed", Long.toString(seed));
+                p.setProperty("system", system.label());
                 try (Writer w = Files.newBufferedWriter(dir.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
                     p.store(w, "OO7 database built by qs oo7 build");
                 }
-                out.printf(
-                        Locale.ROOT,
-                        "OO7 %s built in %s in %.1f ms (seed %d)%n",
-                        config.name(),
-                        dir,
-                        nanos / 1e6,
-                        seed);
             }
+            long pages = VolumeFile.readHeader(dir).pageCount();
+            out.printf(
+                    Locale.ROOT,
+                    "OO7 %s built in %s in %.1f ms (seed %d, %s, database %d pages = %.1f MiB)%n",
+                    config.name(),
+                    dir,
+                    nanos / 1e6,
+                    seed,
+                    system.label(),
+                    pages,
+                    pages * 8192 / 1048576.0);
             return ExitCodes.OK;
         }
     }
@@ -157,20 +260,32 @@ final class Oo7Command implements Runnable {
             name = "run",
             mixinStandardHelpOptions = true,
             description = {
-                "Build an OO7 database on each system and run the benchmark operations on all of them in one"
-                        + " process; print one table with the median time per system, the ratio to the first"
-                        + " system (the baseline) and the mapped store's faults and log bytes.",
-                "Protocol: cold rounds (qs only: the store is closed and reopened before every operation), warm-up"
-                        + " rounds alternating between the systems, then measured hot rounds of each system.",
-                "qs builds into a temporary store deleted at exit, or uses the database of --store DIR."
+                "Build an OO7 database on each system and run the benchmark operations on all of them; print one"
+                        + " table with the median time per system, the ratio to the first system (the baseline)"
+                        + " and the mapped stores' faults and log bytes, and the database size (pages) of each"
+                        + " mapped store.",
+                "Systems: heap (plain Java objects), qs (the mapped store, page protection), qs-cards (the mapped"
+                        + " store with card marking, Hosking and Moss), qs-b (the mapped store with objects padded"
+                        + " to the size an OID-based layout needs, White and DeWitt 1994 section 4).",
+                "Protocol: cold rounds (mapped stores only; --cold), warm-up rounds alternating between heap and"
+                        + " the first mapped store, then measured hot rounds. One mapped store is open at a time"
+                        + " (one arena per process): the second one runs its warm-up and hot rounds after the"
+                        + " first is closed (qs and qs-b share their generated classes and code paths).",
+                "--cold in-process (default) closes and reopens the store before every cold operation;"
+                        + " --cold process runs every cold operation in a freshly started JVM on the built store"
+                        + " (progress on stderr) and folds the results into the same table, CSV and JSON.",
+                "Mapped stores build into temporary directories deleted at exit, or use the database of --store"
+                        + " DIR (built by qs oo7 build; its system, size and seed apply)."
             },
             footer = {
                 "",
                 "Examples:",
                 "  qs oo7 run                                   small database, heap and qs, default operations",
+                "  qs oo7 run --system heap,qs,qs-b --ops T1,T6,Q5 --json small.json",
+                "  qs oo7 run --cold process --reps 3 --json cold.json   cold operations in fresh JVMs",
                 "  qs oo7 run --system heap --size medium --reps 3",
-                "  qs oo7 run --ops T1,T6,Q5,T8 --csv oo7.csv --json oo7.json",
-                "  qs oo7 build /tmp/oo7 && qs oo7 run --store /tmp/oo7"
+                "  qs oo7 build /tmp/oo7 && qs oo7 run --system qs --store /tmp/oo7",
+                "  qs oo7 report cold.json small.json           one table from several runs"
             })
     static final class Run implements Callable<Integer> {
         @Option(
@@ -178,10 +293,9 @@ final class Oo7Command implements Runnable {
                 defaultValue = "heap,qs",
                 split = ",",
                 converter = SystemConverter.class,
-                description = "systems to measure, the first is the baseline: heap, qs (page protection),"
-                        + " qs-cards (card marking) (default: ${DEFAULT-VALUE}). Mapped systems share the"
-                        + " process-wide view, so each runs in its own group after the previous one closed,"
-                        + " with the heap baseline interleaved again")
+                description =
+                        "systems to measure, the first is the baseline: heap, qs (page protection), qs-cards (card"
+                                + " marking), qs-b (padded objects) (default: ${DEFAULT-VALUE})")
         List<SystemUnderTest> systems;
 
         @Option(names = "--size", description = "small, medium or large (default: small, or the size of --store)")
@@ -195,13 +309,22 @@ final class Oo7Command implements Runnable {
         @Option(
                 names = "--store",
                 paramLabel = "DIR",
-                description = "run qs on the OO7 database built there by qs oo7 build (its updates persist)")
+                description = "run the mapped system on the OO7 database built there by qs oo7 build (its updates"
+                        + " persist; only that one mapped system)")
         Path store;
+
+        @Option(
+                names = "--cold",
+                paramLabel = "MODE",
+                defaultValue = "in-process",
+                description = "cold protocol: in-process (reopen the store in this JVM), process (a fresh JVM per"
+                        + " cold operation) or none (default: ${DEFAULT-VALUE})")
+        String cold;
 
         @Option(
                 names = "--drop-caches",
                 description = "before each cold operation also sync and drop the OS page cache"
-                        + " (writes /proc/sys/vm/drop_caches: needs root)")
+                        + " (writes /proc/sys/vm/drop_caches: needs root; otherwise reported as not dropped)")
         boolean dropCaches;
 
         @Option(names = "--reps", defaultValue = "5", description = "measured rounds (default: ${DEFAULT-VALUE})")
@@ -264,7 +387,10 @@ final class Oo7Command implements Runnable {
         @Option(names = "--csv", paramLabel = "FILE", description = "also write the results as CSV to FILE")
         Path csv;
 
-        @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON to FILE")
+        @Option(
+                names = "--json",
+                paramLabel = "FILE",
+                description = "also write the results as JSON to FILE (input of qs oo7 report)")
         Path json;
 
         @Spec
@@ -275,15 +401,22 @@ final class Oo7Command implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             List<SystemUnderTest> list = List.copyOf(new LinkedHashSet<>(systems));
+            ColdMode coldMode = ColdMode.of(cold);
+            List<SystemUnderTest> mapped =
+                    list.stream().filter(SystemUnderTest::mapped).toList();
             String storeSize = null;
             Long storeSeed = null;
             if (store != null) {
-                Properties p = new Properties();
-                try (Reader r = Files.newBufferedReader(store.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
-                    p.load(r);
-                }
+                Properties p = description(store);
                 storeSize = p.getProperty("size");
                 storeSeed = Long.parseLong(p.getProperty("seed"));
+                SystemUnderTest built =
+                        SystemUnderTest.of("system in " + DESCRIPTION_FILE, p.getProperty("system", "qs"));
+                if (!mapped.equals(List.of(built))) {
+                    throw new IllegalArgumentException("--store " + store + " holds an OO7 database of " + built.label()
+                            + "; --system must name that one mapped system (got "
+                            + list.stream().map(SystemUnderTest::label).toList() + ")");
+                }
                 if (size != null && !Oo7Config.named(size).name().equals(storeSize)) {
                     throw new IllegalArgumentException("--size " + size + ": " + store + " holds OO7 " + storeSize);
                 }
@@ -302,98 +435,129 @@ final class Oo7Command implements Runnable {
                             .map(s -> parse(Oo7Operation.class, "--ops", s))
                             .toList();
             Oo7Benchmark.Options options = new Oo7Benchmark.Options(operations, reps, warmup);
-            List<Oo7Store> stores = new ArrayList<>();
             Map<String, String> storeOptions = storeOptions();
             Map<String, String> saved = new java.util.HashMap<>();
             storeOptions.forEach((k, v) -> saved.put(k, System.setProperty(k, v)));
+            HeapOo7Store heap = null;
+            List<Path> temporary = new ArrayList<>();
             try {
-                // the heap baseline first; mapped systems one group at a time (one application view per
-                // process): each group is [heap, mapped] so every ratio is taken against a baseline measured
-                // in the same interleaved run; the heap's results are those of the first group
-                Oo7Operations heapRun = null;
-                List<SystemUnderTest> mappedSystems = new ArrayList<>();
+                Map<String, List<Oo7Benchmark.Result>> results = new LinkedHashMap<>();
+                Map<String, Map<String, Object>> attributes = new LinkedHashMap<>();
+                list.forEach(s -> results.put(s.label(), new ArrayList<>()));
+                Map<SystemUnderTest, Path> dirs = new LinkedHashMap<>();
                 for (SystemUnderTest system : list) {
+                    String how;
                     if (system == SystemUnderTest.heap) {
-                        Oo7Store s = new HeapOo7Store();
-                        stores.add(s);
-                        String how =
-                                String.format(Locale.ROOT, "built in %.1f ms", build(s, config, seedValue, err) / 1e6);
-                        out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), s.name(), how);
-                        heapRun = new Oo7Operations(s, config, seedValue, params);
+                        heap = new HeapOo7Store();
+                        how = String.format(Locale.ROOT, "built in %.1f ms", build(heap, config, seedValue, err) / 1e6);
+                    } else if (store != null) {
+                        dirs.put(system, store);
+                        how = "opened " + store;
                     } else {
-                        mappedSystems.add(system);
+                        Path dir = Files.createTempDirectory("qs-oo7-" + system.label() + "-");
+                        temporary.add(dir);
+                        Files.delete(dir); // the store creates it
+                        dirs.put(system, dir);
+                        try (MappedOo7Store m =
+                                MappedOo7Store.create(dir, false, system.storeOptions(), system.padding())) {
+                            how = String.format(
+                                    Locale.ROOT,
+                                    "built in %.1f ms in %s (temporary)",
+                                    build(m, config, seedValue, err) / 1e6,
+                                    dir);
+                        }
                     }
+                    if (system.mapped()) {
+                        // closed (checkpointed): the header's page count is the size of the database
+                        long pages = VolumeFile.readHeader(dirs.get(system)).pageCount();
+                        attributes
+                                .computeIfAbsent(system.label(), k -> new LinkedHashMap<>())
+                                .put("databasePages", pages);
+                        how += String.format(
+                                Locale.ROOT, "; database %d pages = %.1f MiB", pages, pages * 8192 / 1048576.0);
+                    }
+                    out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), system.label(), how);
                 }
                 out.printf(
                         Locale.ROOT,
-                        "seed %d, T2 %s, Q4 %d, SM1 %d; %d cold (qs), %d warm-up, %d hot rounds%s%n",
+                        "seed %d, T2 %s, Q4 %d, SM1 %d; %d cold (%s), %d warm-up, %d hot rounds%s%n",
                         seedValue,
                         params.t2Update().name().toLowerCase(Locale.ROOT),
                         params.q4Lookups(),
                         params.sm1Size(),
-                        reps,
+                        coldMode == ColdMode.NONE ? 0 : reps,
+                        switch (coldMode) {
+                            case IN_PROCESS -> "store reopened in this process";
+                            case PROCESS -> "a fresh JVM per operation";
+                            case NONE -> "none";
+                        },
                         warmup,
                         reps,
                         storeOptions.isEmpty() ? "" : "; qs options " + storeOptions);
                 out.flush();
-                Map<String, List<Oo7Benchmark.Result>> results = new java.util.LinkedHashMap<>();
-                List<String> notes = new ArrayList<>();
-                if (mappedSystems.isEmpty() && heapRun != null) {
-                    results.putAll(Oo7Benchmark.runAll(List.of(heapRun), options));
-                }
-                for (SystemUnderTest system : mappedSystems) {
-                    Store.Options o = Store.Options.defaults();
-                    o = o.withWriteDetection(
-                            system == SystemUnderTest.qs_cards
-                                    ? Store.WriteDetection.CARD_MARKING
-                                    : Store.WriteDetection.PAGE_PROTECTION);
-                    MappedOo7Store m;
-                    String how;
-                    if (store != null) {
-                        m = MappedOo7Store.open(store, dropCaches, o);
-                        how = "opened " + store;
-                    } else {
-                        m = MappedOo7Store.createTemporary(dropCaches, o);
-                        how = String.format(
-                                Locale.ROOT,
-                                "built in %.1f ms in %s (temporary)",
-                                build(m, config, seedValue, err) / 1e6,
-                                m.dir());
+                List<String> coldLines = new ArrayList<>();
+                if (coldMode == ColdMode.PROCESS) {
+                    for (SystemUnderTest system : mapped) {
+                        Oo7ColdProcess.Outcome o = new Oo7ColdProcess(
+                                        system,
+                                        dirs.get(system),
+                                        config,
+                                        seedValue,
+                                        params,
+                                        storeOptions,
+                                        dropCaches,
+                                        err)
+                                .run(operations, reps);
+                        results.get(system.label()).addAll(o.results());
+                        Map<String, Object> a = attributes.get(system.label());
+                        a.put("cold", "process");
+                        a.put("coldRuns", o.runs());
+                        a.put("pageCacheDroppedRuns", o.dropped());
+                        coldLines.add(system.label() + " cold runs: a fresh JVM per operation; " + o.pageCacheText());
                     }
-                    try {
-                        out.printf(Locale.ROOT, "OO7 %s on %s: %s%n", config.name(), m.name(), how);
-                        out.flush();
-                        List<Oo7Operations> runs = new ArrayList<>();
-                        if (heapRun != null) {
-                            runs.add(heapRun);
-                        }
-                        runs.add(new Oo7Operations(m, config, seedValue, params));
-                        Map<String, List<Oo7Benchmark.Result>> group = Oo7Benchmark.runAll(runs, options);
-                        group.forEach(results::putIfAbsent);
+                }
+                Oo7Operations heapOps = heap == null ? null : new Oo7Operations(heap, config, seedValue, params);
+                if (mapped.isEmpty()) {
+                    results.putAll(Oo7Benchmark.runAll(List.of(heapOps), options, false));
+                }
+                boolean first = true;
+                for (SystemUnderTest system : mapped) {
+                    try (MappedOo7Store m = MappedOo7Store.open(
+                            dirs.get(system), dropCaches, system.storeOptions(), system.padding())) {
+                        Oo7Operations mOps = new Oo7Operations(m, config, seedValue, params);
+                        List<Oo7Operations> group = first && heapOps != null ? List.of(heapOps, mOps) : List.of(mOps);
+                        Oo7Benchmark.runAll(group, options, coldMode == ColdMode.IN_PROCESS)
+                                .forEach((name, rs) -> results.get(name).addAll(rs));
                         if (relocate != null) {
-                            notes.add(String.format(
+                            coldLines.add(String.format(
                                             Locale.ROOT,
                                             "relocation (%s, %s): %d pages placed away from their preferred frames at"
                                                     + " the last open (--relocate %s); %d pages still translated at"
                                                     + " load%n",
                                             "ONE_TIME".equals(storeOptions.get("qs.relocation")) ? "QS-OR" : "QS-CR",
-                                            m.name(),
+                                            system.label(),
                                             m.relocatedPages(),
                                             relocate,
                                             m.pagesNeedingTranslation())
-                                    + Oo7Benchmark.firstAndLaterColdRuns(results.get(m.name())));
+                                    + Oo7Benchmark.firstAndLaterColdRuns(results.get(system.label()))
+                                            .stripTrailing());
                         }
-                        if (m.supportsCold()) {
-                            notes.add(
+                        if (coldMode == ColdMode.IN_PROCESS) {
+                            Map<String, Object> a = attributes.get(system.label());
+                            a.put("cold", "in-process");
+                            a.put("pageCacheDropped", m.coldDropsOsCache());
+                            coldLines.add(
                                     m.coldDropsOsCache()
-                                            ? "cold runs: store closed and reopened, OS page cache dropped"
-                                            : "cold runs: store closed and reopened; pages come from the OS page cache"
+                                            ? system.label()
+                                                    + " cold runs: store closed and reopened, OS page cache dropped"
+                                            : system.label()
+                                                    + " cold runs: store closed and reopened; pages come from the"
+                                                    + " OS page cache"
                                                     + (dropCaches ? " (dropping it was not permitted)" : "")
                                                     + " (--drop-caches drops it, as root)");
                         }
-                    } finally {
-                        m.close();
                     }
+                    first = false;
                 }
                 out.print(Oo7Benchmark.comparison(results));
                 String breakdown = Oo7Benchmark.commitBreakdown(results);
@@ -402,19 +566,21 @@ final class Oo7Command implements Runnable {
                     out.println("commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):");
                     out.print(breakdown);
                 }
-                for (String note : new LinkedHashSet<>(notes)) {
-                    out.print(note.endsWith("\n") ? note : note + "\n");
-                }
+                coldLines.forEach(out::println);
                 if (csv != null) {
                     Files.writeString(csv, Oo7Benchmark.csvAll(config, results), StandardCharsets.UTF_8);
                 }
                 if (json != null) {
-                    Files.writeString(json, Oo7Benchmark.jsonAll(config, seedValue, results), StandardCharsets.UTF_8);
+                    Files.writeString(
+                            json, Oo7Benchmark.jsonAll(config, seedValue, results, attributes), StandardCharsets.UTF_8);
                 }
             } finally {
                 try {
-                    for (Oo7Store s : stores) {
-                        s.close();
+                    if (heap != null) {
+                        heap.close();
+                    }
+                    for (Path t : temporary) {
+                        deleteTree(t);
                     }
                 } finally {
                     saved.forEach((k, v) -> {

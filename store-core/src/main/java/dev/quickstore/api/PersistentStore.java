@@ -36,6 +36,7 @@ public final class PersistentStore implements AutoCloseable {
     private final Catalog catalog;
     private Session current;
     private boolean closed;
+    private ObjectPadding padding = ObjectPadding.NONE;
 
     private PersistentStore(Store store, Class<?>[] types) {
         this.store = store;
@@ -103,8 +104,21 @@ public final class PersistentStore implements AutoCloseable {
             throw new StoreException("persistent store is closed");
         }
         Transaction tx = store.begin();
-        current = new Session(tx, view, catalog, store.pageSize());
+        current = new Session(tx, view, catalog, store.pageSize(), padding);
         return new ObjectTransaction(current);
+    }
+
+    /**
+     * Pads the objects and reference arrays that transactions begun from now on create (QS-B, see {@link
+     * ObjectPadding}); {@link ObjectPadding#NONE} (the default) turns it off. Not recorded in the volume.
+     */
+    public void objectPadding(ObjectPadding padding) {
+        this.padding = java.util.Objects.requireNonNull(padding);
+    }
+
+    /** The padding of {@link #objectPadding(ObjectPadding)}. */
+    public ObjectPadding objectPadding() {
+        return padding;
     }
 
     /** The storage manager underneath (indexes, verify, checkpoint). */

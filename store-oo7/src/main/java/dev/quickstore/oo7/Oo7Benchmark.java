@@ -86,7 +86,7 @@ public final class Oo7Benchmark {
         public Result {
             opNanos = opNanos.clone();
             commitNanos = commitNanos.clone();
-            counters = Map.copyOf(counters);
+            counters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(counters)); // keeps the key order
         }
 
         public long medianOpNanos() {
@@ -166,6 +166,14 @@ public final class Oo7Benchmark {
      * each store in turn. Returns each store's results (as {@link #run}) by {@link Oo7Store#name()}, in order.
      */
     public static Map<String, List<Result>> runAll(List<Oo7Operations> systems, Options options) {
+        return runAll(systems, options, true);
+    }
+
+    /**
+     * {@link #runAll(List, Options)}, with the in-process cold phase only if {@code cold} (a driver that runs
+     * the cold operations in fresh processes passes false and adds their {@link #measureOnce} results).
+     */
+    public static Map<String, List<Result>> runAll(List<Oo7Operations> systems, Options options, boolean cold) {
         Map<String, List<Result>> results = new LinkedHashMap<>();
         for (Oo7Operations ops : systems) {
             if (results.put(ops.store().name(), new ArrayList<>()) != null) {
@@ -174,7 +182,7 @@ public final class Oo7Benchmark {
             }
         }
         for (Oo7Operations ops : systems) {
-            if (ops.store().supportsCold()) {
+            if (cold && ops.store().supportsCold()) {
                 results.get(ops.store().name()).addAll(phase(ops, options, Phase.COLD, options.repetitions()));
             }
         }
@@ -192,6 +200,19 @@ public final class Oo7Benchmark {
     }
 
     private static List<Result> phase(Oo7Operations ops, Options options, Phase phase, int rounds) {
+        return phase(ops, options, phase, rounds, false);
+    }
+
+    /**
+     * One cold measurement of {@code op} in a process that has just opened its store (nothing resident, so no
+     * {@link Oo7Store#makeCold()}): the body of a child process of a fresh-process cold protocol.
+     */
+    public static Result measureOnce(Oo7Operations ops, Oo7Operation op) {
+        return phase(ops, new Options(List.of(op), 1, 0), Phase.COLD, 1, true).get(0);
+    }
+
+    private static List<Result> phase(
+            Oo7Operations ops, Options options, Phase phase, int rounds, boolean freshProcess) {
         Oo7Store store = ops.store();
         List<Oo7Operation> list = options.operations();
         int n = list.size();
@@ -205,7 +226,7 @@ public final class Oo7Benchmark {
         for (int r = 0; r < rounds; r++) {
             for (int i = 0; i < n; i++) {
                 Oo7Operation op = list.get(i);
-                if (phase == Phase.COLD) {
+                if (phase == Phase.COLD && !freshProcess) {
                     store.makeCold();
                 }
                 Map<String, Long> before = store.counters();
@@ -561,10 +582,28 @@ public final class Oo7Benchmark {
 
     /** A JSON array with one {@link #json} object per store. */
     public static String jsonAll(Oo7Config config, long seed, Map<String, List<Result>> bySystem) {
+        return jsonAll(config, seed, bySystem, Map.of());
+    }
+
+    /**
+     * A JSON array with one {@link #json} object per store, each with that store's {@code attributes} (e.g.
+     * {@code databasePages}, the cold protocol; values are numbers, booleans or strings) after its seed.
+     */
+    public static String jsonAll(
+            Oo7Config config,
+            long seed,
+            Map<String, List<Result>> bySystem,
+            Map<String, ? extends Map<String, ?>> attributes) {
         StringBuilder sb = new StringBuilder("[");
         int i = 0;
         for (Map.Entry<String, List<Result>> e : bySystem.entrySet()) {
-            sb.append(i++ == 0 ? "" : ",").append(json(e.getKey(), config, seed, e.getValue()));
+            sb.append(i++ == 0 ? "" : ",")
+                    .append(json(
+                            e.getKey(),
+                            config,
+                            seed,
+                            attributes.containsKey(e.getKey()) ? attributes.get(e.getKey()) : Map.of(),
+                            e.getValue()));
         }
         return sb.append("]\n").toString();
     }
@@ -598,13 +637,22 @@ public final class Oo7Benchmark {
 
     /** A JSON object with the run's parameters and every result (all times of all runs, in nanoseconds). */
     public static String json(String store, Oo7Config config, long seed, List<Result> results) {
+        return json(store, config, seed, Map.of(), results);
+    }
+
+    private static String json(
+            String store, Oo7Config config, long seed, Map<String, ?> attributes, List<Result> results) {
         StringBuilder sb = new StringBuilder("{\"store\":")
                 .append(quote(store))
                 .append(",\"size\":")
                 .append(quote(config.name()))
                 .append(",\"seed\":")
-                .append(seed)
-                .append(",\"results\":[");
+                .append(seed);
+        attributes.forEach((k, v) -> sb.append(',')
+                .append(quote(k))
+                .append(':')
+                .append(v instanceof Number || v instanceof Boolean ? v.toString() : quote(String.valueOf(v))));
+        sb.append(",\"results\":[");
         for (int i = 0; i < results.size(); i++) {
             Result r = results.get(i);
             sb.append(i == 0 ? "" : ",")

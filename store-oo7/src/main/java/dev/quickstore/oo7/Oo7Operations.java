@@ -531,6 +531,21 @@ public final class Oo7Operations {
         return deleted;
     }
 
+    /**
+     * The ids SM1 inserted that SM2 has not deleted yet, most recent first: what a driver that runs every
+     * operation in a fresh process (cold runs, {@code qs oo7 run --cold process}) hands from the SM1 process
+     * to the SM2 process with {@link #pendingInserts(List)}.
+     */
+    public List<Integer> pendingInserts() {
+        return List.copyOf(inserted);
+    }
+
+    /** Replaces the pending SM1 inserts (most recent first) by {@code ids}, as {@link #pendingInserts()} gave. */
+    public void pendingInserts(List<Integer> ids) {
+        inserted.clear();
+        inserted.addAll(ids);
+    }
+
     private void deleteCompositePart(CompositePart cp) {
         for (BaseAssembly ba : List.copyOf(cp.usedInPriv())) {
             ba.componentsPriv().remove(cp);

@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.oo7.Oo7Operations.Parameters;
 import dev.quickstore.oo7.heap.HeapOo7Store;
+import dev.quickstore.oo7.mapped.MappedOo7Store;
 import dev.quickstore.oo7.schema.BaseAssembly;
 import dev.quickstore.oo7.schema.CompositePart;
 import dev.quickstore.oo7.schema.Module;
+import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The multi-module build rules (the large database's shape) on a tiny configuration that builds in
@@ -53,6 +57,41 @@ class Oo7MultiModuleTest {
         assertEquals(3 * t1, ops.run(Oo7Operation.T10), "T10 is T1 over every module");
         assertEquals(3 * 50 * 5, ops.run(Oo7Operation.Q7));
         assertEquals(3 * 50 * 5, ops.run(Oo7Operation.Q8));
+    }
+
+    @TempDir
+    Path tmp;
+
+    /**
+     * The large database's code paths on the mapped store (T10 over several modules, shared components across
+     * modules, per-module indexes): the tiny multi-module database built on qs holds the heap's database, and
+     * a cold and a hot round of every operation (T10 included) return the heap's counts.
+     */
+    @Test
+    void theMappedStoreAgreesWithTheHeapOnEveryOperationOfAMultiModuleDatabase() throws Exception {
+        HeapOo7Store heap = new HeapOo7Store();
+        new Oo7Builder(TINY, 9).build(heap, Oo7Builder.Progress.NONE);
+        List<Oo7Operation> all = Oo7Benchmark.defaultOperations(TINY);
+        assertTrue(all.contains(Oo7Operation.T10));
+        Oo7Operations heapOps = new Oo7Operations(heap, TINY, 1, Parameters.DEFAULTS);
+        List<Oo7Benchmark.Result> expected =
+                new java.util.ArrayList<>(Oo7Benchmark.run(heapOps, new Oo7Benchmark.Options(all, 1, 0)));
+        expected.addAll(Oo7Benchmark.run(heapOps, new Oo7Benchmark.Options(all, 1, 0)));
+        try (MappedOo7Store qs = MappedOo7Store.create(tmp.resolve("tiny"), false)) {
+            new Oo7Builder(TINY, 9).build(qs, Oo7Builder.Progress.NONE);
+            assertEquals(Oo7Digest.of(heap), Oo7SmallContract.digest(qs));
+            List<Oo7Benchmark.Result> got = Oo7Benchmark.run(
+                    new Oo7Operations(qs, TINY, 1, Parameters.DEFAULTS), new Oo7Benchmark.Options(all, 1, 0));
+            assertEquals(expected.size(), got.size(), "a cold and a hot round");
+            for (int i = 0; i < got.size(); i++) {
+                assertEquals(expected.get(i).operation(), got.get(i).operation());
+                assertEquals(
+                        expected.get(i).count(),
+                        got.get(i).count(),
+                        got.get(i).operation() + " " + got.get(i).phase());
+            }
+            assertEquals(Oo7Digest.of(heap), Oo7SmallContract.digest(qs), "both rounds left the databases alike");
+        }
     }
 
     private static int moduleOf(CompositePart cp) {

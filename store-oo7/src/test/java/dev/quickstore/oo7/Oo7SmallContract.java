@@ -331,7 +331,7 @@ abstract class Oo7SmallContract {
         tx(store, () -> assertIndexMatchesScanInTx(store));
     }
 
-    private static void assertIndexMatchesScanInTx(Oo7Store store) {
+    static void assertIndexMatchesScanInTx(Oo7Store store) {
         List<String> scanned = new ArrayList<>();
         store.forEachAtomicPart(p -> scanned.add(p.buildDate() + "/" + p.id()));
         List<String> indexed = new ArrayList<>();

@@ -124,7 +124,10 @@ final class RefArray {
         for (int k = 0; k < capacity; k++) {
             pointers[k] = HEADER + 8 * k;
         }
-        long a = s.allocate(HEADER + 8 * capacity, near, pointers);
+        // QS-B (ObjectPadding): a header and a wider slot per element, at most up to the largest small object
+        int size = HEADER + 8 * capacity;
+        long a = s.allocate(
+                Math.max(size, Math.min(s.maxSmall(), size + s.padding().objectExtra(capacity))), near, pointers);
         var seg = View.segment();
         long off = a - View.base();
         written(off, HEADER + 8L * capacity); // a new object: all of it

@@ -3,6 +3,7 @@ package dev.quickstore.api.internal;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.api.PersistentObject;
 import dev.quickstore.core.StoreException;
 import dev.quickstore.core.Transaction;
@@ -17,12 +18,19 @@ public final class Session {
     private final AppView view;
     private final Catalog catalog;
     private final int maxSmall;
+    private final ObjectPadding padding;
     private final int refShift;
     private boolean active = true;
     private String endedAs;
 
     public Session(Transaction tx, AppView view, Catalog catalog, int pageSize) {
+        this(tx, view, catalog, pageSize, ObjectPadding.NONE);
+    }
+
+    /** A session whose created objects and reference arrays are padded (QS-B; {@link ObjectPadding}). */
+    public Session(Transaction tx, AppView view, Catalog catalog, int pageSize, ObjectPadding padding) {
         this.tx = tx;
+        this.padding = padding;
         this.view = view;
         this.catalog = catalog;
         // docs/formats.md, slotted page: data from 40 + pageSize/64, a 4-byte slot, 8-byte units
@@ -40,6 +48,10 @@ public final class Session {
 
     int maxSmall() {
         return maxSmall;
+    }
+
+    ObjectPadding padding() {
+        return padding;
     }
 
     /** log2 of the fan-out of reference collections ({@link RefArray}). */
@@ -145,7 +157,8 @@ public final class Session {
     public <T> T create(TypeDescriptor<T> type, long near) {
         checkWritable();
         catalog.ensure(type);
-        long a = allocate(type.size(), near, type.pointerOffsetsShared());
+        int[] pointers = type.pointerOffsetsShared();
+        long a = allocate(type.size() + padding.objectExtra(pointers.length), near, pointers);
         View.mark(a);
         View.segment().set(JAVA_INT, a - View.base(), type.tag());
         return type.create(this, a);

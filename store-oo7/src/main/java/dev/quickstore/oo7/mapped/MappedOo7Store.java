@@ -1,5 +1,6 @@
 package dev.quickstore.oo7.mapped;
 
+import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.DuplicateKeyException;
@@ -8,6 +9,7 @@ import dev.quickstore.core.KeyType;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.StoreInspector;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.core.VolumeFile;
 import dev.quickstore.core.inspect.StoreStats;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.oo7.Oo7Store;
@@ -52,6 +54,14 @@ import java.util.stream.Stream;
  * The builder's clustering hints are passed to the allocator: a composite part's document, atomic parts and
  * connections (and their reference arrays and the document text) are allocated near the composite part, the
  * assembly hierarchy near its module; the manual's text (100,000 bytes small) is a large object.
+ *
+ * <h2>QS-B</h2>
+ *
+ * Created or opened with an {@link ObjectPadding} other than {@link ObjectPadding#NONE}, the store pads every
+ * object and reference array it creates (White and DeWitt 1994 section 4 and Table 2: "QuickStore with big
+ * objects", padded to the size of the corresponding object in the OID-based E) and names itself {@code
+ * "qs-b"}; the OO7 code, the generated classes and the indexes are the same as for {@code "qs"}. {@link
+ * #databasePages()} gives the size to compare.
  *
  * <h2>Indexes</h2>
  *
@@ -131,6 +141,7 @@ public final class MappedOo7Store implements Oo7Store {
     /** Storage-manager options of every opening; null: {@link Store.Options#defaults()} read at each opening. */
     private final Store.Options options;
 
+    private final ObjectPadding padding;
     private PersistentStore db;
     private ObjectTransaction tx;
     private final Index[] indexes = new Index[INDEXES.length];
@@ -169,38 +180,67 @@ public final class MappedOo7Store implements Oo7Store {
         "cardMarks"
     };
 
-    private MappedOo7Store(Path dir, boolean temporary, boolean dropCaches, Store.Options options, PersistentStore db) {
-        this.options = options;
+    private MappedOo7Store(
+            Path dir,
+            boolean temporary,
+            boolean dropCaches,
+            Store.Options options,
+            ObjectPadding padding,
+            PersistentStore db) {
         this.dir = dir;
         this.temporary = temporary;
         this.dropCaches = dropCaches;
+        this.options = options;
+        this.padding = padding;
         this.db = db;
+        db.objectPadding(padding);
     }
 
     /** Creates an empty OO7 store in {@code dir} (which must not hold a store): catalog and indexes. */
     public static MappedOo7Store create(Path dir, boolean dropCaches) throws IOException {
-        return create(dir, false, dropCaches, null);
+        return create(dir, false, dropCaches, null, ObjectPadding.NONE);
     }
 
     /**
-     * Creates an empty OO7 store with explicit storage-manager options (used for every reopen too); with
-     * {@link Store.WriteDetection#CARD_MARKING} the system is named {@code qs-cards}.
+     * Creates an empty OO7 store whose objects are padded by {@code padding} (QS-B with {@link
+     * ObjectPadding#OID_LAYOUT}; {@link ObjectPadding#NONE} is {@link #create(Path, boolean)}).
      */
+    public static MappedOo7Store create(Path dir, boolean dropCaches, ObjectPadding padding) throws IOException {
+        return create(dir, false, dropCaches, null, padding);
+    }
+
+    /**
+     * Creates an empty OO7 store with explicit storage-manager options (used for every reopen too; with
+     * {@link Store.WriteDetection#CARD_MARKING} the system is named {@code qs-cards}) and object padding.
+     */
+    public static MappedOo7Store create(Path dir, boolean dropCaches, Store.Options options, ObjectPadding padding)
+            throws IOException {
+        return create(dir, false, dropCaches, options, padding);
+    }
+
+    /** {@link #create(Path, boolean, Store.Options, ObjectPadding)} without padding. */
     public static MappedOo7Store create(Path dir, boolean dropCaches, Store.Options options) throws IOException {
-        return create(dir, false, dropCaches, options);
+        return create(dir, false, dropCaches, options, ObjectPadding.NONE);
     }
 
     /** Creates an empty OO7 store in a new temporary directory, deleted again by {@link #close()}. */
     public static MappedOo7Store createTemporary(boolean dropCaches) throws IOException {
-        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches, null);
+        return createTemporary(dropCaches, null, ObjectPadding.NONE);
     }
 
-    /** {@link #createTemporary(boolean)} with explicit storage-manager options. */
-    public static MappedOo7Store createTemporary(boolean dropCaches, Store.Options options) throws IOException {
-        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches, options);
+    /** {@link #createTemporary(boolean)} with padded objects (QS-B). */
+    public static MappedOo7Store createTemporary(boolean dropCaches, ObjectPadding padding) throws IOException {
+        return createTemporary(dropCaches, null, padding);
     }
 
-    private static MappedOo7Store create(Path dir, boolean temporary, boolean dropCaches, Store.Options options)
+    /** {@link #createTemporary(boolean)} with explicit storage-manager options (null: the defaults) and padding. */
+    public static MappedOo7Store createTemporary(boolean dropCaches, Store.Options options, ObjectPadding padding)
+            throws IOException {
+        return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches, options, padding);
+    }
+
+    private static MappedOo7Store create(
+            Path dir, boolean temporary, boolean dropCaches, Store.Options options, ObjectPadding padding)
             throws IOException {
         PersistentStore db = PersistentStore.create(dir, effective(options), TYPES);
         boolean ok = false;
@@ -220,27 +260,60 @@ public final class MappedOo7Store implements Oo7Store {
                 db.close();
             }
         }
-        return new MappedOo7Store(dir, temporary, dropCaches, options, db);
+        return new MappedOo7Store(dir, temporary, dropCaches, options, padding, db);
     }
 
     /** Opens an OO7 store created by {@link #create} (running recovery if needed). */
     public static MappedOo7Store open(Path dir, boolean dropCaches) throws IOException {
-        return new MappedOo7Store(dir, false, dropCaches, null, PersistentStore.open(dir, TYPES));
+        return open(dir, dropCaches, null, ObjectPadding.NONE);
     }
 
-    /** {@link #open(Path, boolean)} with explicit storage-manager options. */
+    /**
+     * Opens an OO7 store; objects created from now on are padded by {@code padding} (pass the padding the store
+     * was built with, so that SM1's inserts are as large as the built objects).
+     */
+    public static MappedOo7Store open(Path dir, boolean dropCaches, ObjectPadding padding) throws IOException {
+        return open(dir, dropCaches, null, padding);
+    }
+
+    /** {@link #open(Path, boolean, Store.Options, ObjectPadding)} without padding. */
     public static MappedOo7Store open(Path dir, boolean dropCaches, Store.Options options) throws IOException {
-        return new MappedOo7Store(dir, false, dropCaches, options, PersistentStore.open(dir, options, TYPES));
+        return open(dir, dropCaches, options, ObjectPadding.NONE);
     }
 
-    /** {@code qs} (page protection, QuickStore) or {@code qs-cards} (card marking, Hosking and Moss). */
+    /** {@link #open(Path, boolean, ObjectPadding)} with explicit storage-manager options (null: the defaults). */
+    public static MappedOo7Store open(Path dir, boolean dropCaches, Store.Options options, ObjectPadding padding)
+            throws IOException {
+        return new MappedOo7Store(
+                dir, false, dropCaches, options, padding, PersistentStore.open(dir, effective(options), TYPES));
+    }
+
+    /**
+     * {@code "qs"} (page protection, QuickStore), {@code "qs-cards"} (card marking, Hosking and Moss), {@code
+     * "qs-b"} for a store with padded objects (White and DeWitt 1994 section 4; {@code "qs-b-cards"} with both).
+     */
     @Override
     public String name() {
-        return effective(options).writeDetection() == Store.WriteDetection.CARD_MARKING ? "qs-cards" : "qs";
+        boolean cards = effective(options).writeDetection() == Store.WriteDetection.CARD_MARKING;
+        return (padding.isNone() ? "qs" : "qs-b") + (cards ? "-cards" : "");
     }
 
     private static Store.Options effective(Store.Options o) {
         return o != null ? o : Store.Options.defaults();
+    }
+
+    /** The padding of the objects this store creates ({@link ObjectPadding#NONE} unless QS-B). */
+    public ObjectPadding padding() {
+        return padding;
+    }
+
+    /**
+     * The database size in pages: the volume header's page count (header page included) as of the last
+     * checkpoint, so call it after {@link #makeCold()} or on a freshly opened store for the size of the built
+     * database (White and DeWitt 1994 Table 2 compares these sizes).
+     */
+    public long databasePages() throws IOException {
+        return VolumeFile.readHeader(dir).pageCount();
     }
 
     /** The store's directory. */
@@ -587,6 +660,7 @@ public final class MappedOo7Store implements Oo7Store {
             db = null;
             lastColdDroppedOsCache = dropCaches && dropOsCache();
             db = PersistentStore.open(dir, effective(options), TYPES);
+            db.objectPadding(padding);
         } catch (IOException e) {
             closed = true;
             throw new UncheckedIOException("reopening the OO7 store in " + dir, e);

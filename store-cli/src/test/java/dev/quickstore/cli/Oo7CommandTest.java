@@ -1,0 +1,115 @@
+package dev.quickstore.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quickstore.cli.QsCommandTest.Run;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code qs oo7 run} with QS-B and fresh-process cold runs, and {@code qs oo7 report}. */
+class Oo7CommandTest {
+    @TempDir
+    Path tmp;
+
+    private static long pages(String out, String system) {
+        Matcher m = Pattern.compile("OO7 small on " + system + ": built in .*; database (\\d+) pages")
+                .matcher(out);
+        assertTrue(m.find(), out);
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void qsBRunsBesideQsInFreshProcessColdRunsAndTheReportCombinesRuns() throws Exception {
+        Path cold = tmp.resolve("cold.json");
+        Run r = QsCommandTest.qs(
+                "oo7",
+                "run",
+                "--system",
+                "heap,qs,qs-b",
+                "--cold",
+                "process",
+                "--ops",
+                "T1,SM1,SM2",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--json",
+                cold.toString());
+        assertEquals(0, r.code(), r.err());
+        long qs = pages(r.out(), "qs");
+        long qsB = pages(r.out(), "qs-b");
+        assertTrue(qsB > qs, "QS-B pages " + qsB + " > QS pages " + qs);
+        // cold rows of both mapped stores, measured in child JVMs; SM2 deletes what SM1 inserted in another JVM
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("SM2\\s+cold\\s+5\\s.*")), r.out());
+        assertTrue(
+                r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*\\d\\.\\d\\dx\\s+\\d+\\.\\d\\dx\\s.*")),
+                "hot T1 with qs/heap and qs-b/heap: " + r.out());
+        assertTrue(r.err().contains("cold qs-b SM2 run 1/1 (fresh JVM"), r.err());
+        assertTrue(r.out().contains("qs-b cold runs: a fresh JVM per operation; "), r.out());
+        JsonNode json = Json.MAPPER.readTree(Files.readString(cold));
+        assertEquals(3, json.size());
+        assertEquals("qs-b", json.get(2).get("store").asText());
+        assertEquals(qsB, json.get(2).get("databasePages").asLong());
+        assertEquals("process", json.get(2).get("cold").asText());
+        assertEquals(3, json.get(2).get("coldRuns").asInt());
+
+        Path hot = tmp.resolve("hot.json");
+        Run h = QsCommandTest.qs(
+                "oo7",
+                "run",
+                "--system",
+                "heap,qs",
+                "--cold",
+                "none",
+                "--ops",
+                "T1",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--json",
+                hot.toString());
+        assertEquals(0, h.code(), h.err());
+        assertTrue(h.out().lines().noneMatch(l -> l.matches("T1\\s+cold\\s.*")), h.out());
+
+        Path csv = tmp.resolve("both.csv");
+        Run rep = QsCommandTest.qs("oo7", "report", cold.toString(), hot.toString(), "--csv", csv.toString());
+        assertEquals(0, rep.code(), rep.err());
+        assertTrue(rep.out().contains("qs-b (" + cold + "): OO7 small, seed 42, databasePages " + qsB), rep.out());
+        assertTrue(rep.out().contains("qs@hot (" + hot + ")"), "a second qs with T1/hot is renamed: " + rep.out());
+        assertTrue(rep.out().lines().anyMatch(l -> l.matches("SM2\\s+cold\\s+5\\s.*")), rep.out());
+        String csvText = Files.readString(csv);
+        assertTrue(csvText.lines().anyMatch(l -> l.startsWith("qs@hot,small,T1,hot,43740,")), csvText);
+        assertTrue(csvText.lines().anyMatch(l -> l.startsWith("qs-b,small,SM1,cold,5,")), csvText);
+    }
+
+    @Test
+    void reportNamesTheFileAndFieldOfBadInput() throws Exception {
+        Path bad = tmp.resolve("bad.json");
+        Files.writeString(bad, "[{\"store\":\"qs\",\"size\":\"small\",\"seed\":42,\"results\":[{\"op\":\"T1\"}]}]");
+        Run r = QsCommandTest.qs("oo7", "report", bad.toString());
+        assertEquals(ExitCodes.USAGE, r.code(), r.out());
+        assertTrue(r.err().contains(bad + " [0] result 0: missing text field 'phase'"), r.err());
+        Files.writeString(bad, "not json");
+        Run n = QsCommandTest.qs("oo7", "report", bad.toString());
+        assertTrue(n.err().contains(bad + ": not JSON"), n.err());
+    }
+
+    @Test
+    void unknownSystemAndColdModeAreUsageErrors() {
+        Run s = QsCommandTest.qs("oo7", "run", "--system", "heap,qs-c");
+        assertEquals(ExitCodes.USAGE, s.code());
+        assertTrue(s.err().contains("unknown system 'qs-c'") && s.err().contains("qs-b"), s.err());
+        Run c = QsCommandTest.qs("oo7", "run", "--cold", "sometimes");
+        assertEquals(ExitCodes.USAGE, c.code());
+        assertTrue(c.err().contains("--cold: unknown value 'sometimes'"), c.err());
+    }
+}

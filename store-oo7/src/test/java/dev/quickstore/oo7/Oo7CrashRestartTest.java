@@ -1,0 +1,90 @@
+package dev.quickstore.oo7;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.quickstore.core.StoreInspector;
+import dev.quickstore.core.inspect.StoreStats;
+import dev.quickstore.oo7.heap.HeapOo7Store;
+import dev.quickstore.oo7.mapped.MappedOo7Store;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Issue #6: T2 and T3 changes are visible after a crash-restart. A forked JVM runs the update on the built
+ * store and commits; the test kills it with SIGKILL as soon as the commit has returned (no close, no
+ * checkpoint), reopens the store (recovery redoes the committed transaction from the log) and checks that the
+ * database equals the heap model after the same operation (the {@link Oo7Digest} covers x, y and buildDate of
+ * every atomic part) and, for T3, that the buildDate index agrees with a full scan.
+ */
+class Oo7CrashRestartTest {
+    @TempDir
+    Path tmp;
+
+    @ParameterizedTest
+    @CsvSource({"T2B, INCREMENT", "T2A, SWAP", "T3B, SWAP"})
+    void committedUpdateSurvivesSigkillAndRecovery(String op, String t2) throws Exception {
+        Path dir = tmp.resolve("oo7");
+        try (MappedOo7Store store = MappedOo7Store.create(dir, false)) {
+            new Oo7Builder(Oo7Config.SMALL, Oo7SmallContract.SEED).build(store, Oo7Builder.Progress.NONE);
+        }
+        HeapOo7Store heap = HeapOo7StoreTest.buildHeap(Oo7SmallContract.SEED);
+        String before = Oo7Digest.of(heap);
+        Oo7Operations.Parameters params = new Oo7Operations.Parameters(Oo7Operations.T2Update.valueOf(t2), 10, 5);
+        int expectedCount = new Oo7Operations(heap, Oo7Config.SMALL, 7, params).run(Oo7Operation.valueOf(op));
+        String expected = Oo7Digest.of(heap);
+        assertTrue(!expected.equals(before), op + " changes the database");
+
+        String line = runAndKill(dir, op, t2);
+        assertEquals("committed " + expectedCount, line, "the child committed " + op);
+
+        try (MappedOo7Store reopened = MappedOo7Store.open(dir, false)) {
+            StoreStats stats = StoreInspector.stats(reopened.persistentStore().storageManager());
+            assertTrue(stats.recoveryRedoApplied() > 0, "recovery redid the committed update: " + stats);
+            assertEquals(expected, Oo7SmallContract.digest(reopened), op + " visible after the crash-restart");
+            Oo7SmallContract.tx(reopened, () -> Oo7SmallContract.assertIndexMatchesScanInTx(reopened));
+            assertTrue(reopened.persistentStore().storageManager().verify().ok(), "verify after recovery");
+        }
+    }
+
+    /** Starts the child, waits for its "committed" line, SIGKILLs it and returns the line. */
+    private String runAndKill(Path dir, String op, String t2) throws IOException, InterruptedException {
+        String java = ProcessHandle.current()
+                .info()
+                .command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx1g"));
+        cmd.addAll(List.of(
+                "-cp", System.getProperty("java.class.path"), Oo7CrashChild.class.getName(), dir.toString(), op, t2));
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(tmp.resolve("child-" + op + ".err").toFile())
+                .start();
+        Thread watchdog = Thread.ofVirtual().start(() -> {
+            try {
+                if (!p.waitFor(180, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+            }
+        });
+        String line;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            line = r.readLine();
+            p.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no close, no checkpoint
+        }
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the child did not die");
+        watchdog.interrupt();
+        assertEquals(137, p.exitValue(), "killed by SIGKILL (128 + 9); child stderr in " + tmp);
+        return line;
+    }
+}
