@@ -243,6 +243,7 @@ final class MappedFrames implements PageFrames {
                 if (p >= 0) {
                     setRelocation(p, new java.util.BitSet());
                 }
+                arena.hold(f, MappedArena.HOLD_WAL, false);
                 converted.remove(f);
             }
         }
@@ -289,7 +290,14 @@ final class MappedFrames implements PageFrames {
             if (words.isEmpty()) {
                 relocatedFrames.remove(frame(pageId));
             } else {
-                relocatedFrames.add(frame(pageId));
+                long f = frame(pageId);
+                relocatedFrames.add(f);
+                if (oneTime && !converted.contains(f)) {
+                    // QS-OR: a translated page must reach a commit in translated form, so the data plane's
+                    // clock may not drop it silently (Java's own evictions convert it first, beforeEvict). The
+                    // hold is the disk-dirty one: the pool lifts it when it writes the committed page back.
+                    arena.hold(f, MappedArena.HOLD_WAL, true);
+                }
             }
         }
     }
