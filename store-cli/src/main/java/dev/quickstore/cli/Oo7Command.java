@@ -290,7 +290,7 @@ final class Oo7Command implements Runnable {
     static final class Run implements Callable<Integer> {
         @Option(
                 names = "--system",
-                defaultValue = "heap,qs",
+                defaultValue = "heap,qs,qs-cards,qs-b",
                 split = ",",
                 converter = SystemConverter.class,
                 description =
@@ -565,6 +565,13 @@ final class Oo7Command implements Runnable {
                     out.println();
                     out.println("commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):");
                     out.print(breakdown);
+                }
+                String overhead = Oo7Benchmark.coldOverhead(results);
+                if (!overhead.isEmpty()) {
+                    out.println();
+                    out.println("cold fault handling (overhead = cold - hot - pread of the same pages, design notes"
+                            + " section 8: goal <= 30% of cold):");
+                    out.print(overhead);
                 }
                 coldLines.forEach(out::println);
                 if (csv != null) {

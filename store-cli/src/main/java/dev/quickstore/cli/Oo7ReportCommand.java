@@ -113,6 +113,12 @@ final class Oo7ReportCommand implements Callable<Integer> {
             out.println("commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):");
             out.print(breakdown);
         }
+        String overhead = Oo7Benchmark.coldOverhead(bySystem);
+        if (!overhead.isEmpty()) {
+            out.println();
+            out.println("cold fault handling (overhead = cold - hot - pread of the same pages; goal <= 30% of cold):");
+            out.print(overhead);
+        }
         if (csv != null) {
             Files.writeString(csv, Oo7Benchmark.csvAll(Oo7Config.named(size), bySystem), StandardCharsets.UTF_8);
         }

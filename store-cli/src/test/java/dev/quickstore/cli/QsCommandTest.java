@@ -121,6 +121,11 @@ class QsCommandTest {
         String csvText = Files.readString(csv);
         assertTrue(csvText.lines().filter(l -> l.startsWith("heap,small,")).count() == 3, csvText);
         assertTrue(csvText.lines().filter(l -> l.startsWith("qs,small,")).count() == 6, csvText);
+        // the default systems: all four, each mapped one with its cold rows and the cold overhead table
+        assertTrue(csvText.lines().filter(l -> l.startsWith("qs-cards,small,")).count() == 6, csvText);
+        assertTrue(csvText.lines().filter(l -> l.startsWith("qs-b,small,")).count() == 6, csvText);
+        assertTrue(r.out().contains("cold fault handling"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+qs-b\\s+\\d+\\.\\d{3}\\s.*%")), r.out());
     }
 
     @Test

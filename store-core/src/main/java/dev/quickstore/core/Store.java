@@ -986,6 +986,20 @@ public final class Store implements AutoCloseable {
             long overcommits,
             long steals) {}
 
+    /**
+     * The ids of the pages resident now, including those the fault path loaded for the application (a
+     * diagnostic: the OO7 driver reads the same pages again with pread to separate a cold run's I/O from its
+     * fault handling).
+     */
+    public long[] residentPages() {
+        latch.lock();
+        try {
+            return pool.frames().residentPages();
+        } finally {
+            latch.unlock();
+        }
+    }
+
     /** A snapshot of the replacement counters ({@link PoolStats}). */
     public PoolStats poolStats() {
         latch.lock();

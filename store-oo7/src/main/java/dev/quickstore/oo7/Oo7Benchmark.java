@@ -246,7 +246,14 @@ public final class Oo7Benchmark {
                 long t1 = System.nanoTime();
                 store.commit();
                 long t2 = System.nanoTime();
-                counterRuns.get(i).add(difference(before, store.counters()));
+                Map<String, Long> delta = difference(before, store.counters());
+                if (phase == Phase.COLD) {
+                    long pread = store.preadNanosOfResidentPages();
+                    if (pread >= 0) {
+                        delta.put(PREAD_US, pread / 1000);
+                    }
+                }
+                counterRuns.get(i).add(delta);
                 opNanos[i][r] = t1 - t0;
                 commitNanos[i][r] = t2 - t1;
                 counts[i][r] = count;
@@ -449,6 +456,47 @@ public final class Oo7Benchmark {
                     later.length == 0 ? "-" : String.format(Locale.ROOT, "%.3f", median(later) / 1e6)));
         }
         return b.toString();
+    }
+
+    /** Counter of cold results: microseconds to pread the pages resident after the operation (I/O only). */
+    public static final String PREAD_US = "preadUs";
+
+    /**
+     * The cold fault-handling overhead per mapped system and operation that ran cold and hot (design notes
+     * section 8: "cold T1: fault handling overhead (cold - hot - time to read the same pages with pread) <= 30 %
+     * of cold"): cold, hot and pread medians in ms, overhead = cold - hot - pread, and its share of cold. Empty
+     * when no cold result carries {@link #PREAD_US}.
+     */
+    public static String coldOverhead(Map<String, List<Result>> bySystem) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(
+                new String[] {"op", "system", "cold ms", "hot ms", "pread ms", "readFaults", "overhead ms", "of cold"});
+        bySystem.forEach((name, results) -> {
+            Map<Oo7Operation, Result> hot = new LinkedHashMap<>();
+            results.stream().filter(r -> r.phase() == Phase.HOT).forEach(r -> hot.put(r.operation(), r));
+            for (Result cold : results) {
+                Long pread = cold.counters().get(PREAD_US);
+                Result h = hot.get(cold.operation());
+                if (cold.phase() != Phase.COLD || pread == null || h == null) {
+                    continue;
+                }
+                double c = cold.medianOpNanos() / 1e6;
+                double hm = h.medianOpNanos() / 1e6;
+                double p = pread / 1e3;
+                double over = c - hm - p;
+                rows.add(new String[] {
+                    cold.operation().name(),
+                    name,
+                    String.format(Locale.ROOT, "%.3f", c),
+                    String.format(Locale.ROOT, "%.3f", hm),
+                    String.format(Locale.ROOT, "%.3f", p),
+                    Long.toString(cold.counters().getOrDefault("readFaults", 0L)),
+                    String.format(Locale.ROOT, "%.3f", over),
+                    c > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * over / c) : "-"
+                });
+            }
+        });
+        return rows.size() == 1 ? "" : align(rows);
     }
 
     /**

@@ -50,6 +50,16 @@ public interface Oo7Store extends AutoCloseable {
     /** A short name for reports, e.g. {@code "heap"}. */
     String name();
 
+    /**
+     * Nanoseconds to read every page resident now from the store's volume with one {@code pread} each, into a
+     * buffer (no checksum, no translation), or -1 when the system has no volume (the heap). Called right after
+     * a cold operation, it is the I/O part of that operation, the same pages from the same OS page cache
+     * state, so cold - hot - pread is the cost of fault handling (design notes section 8).
+     */
+    default long preadNanosOfResidentPages() {
+        return -1;
+    }
+
     // ----------------------------------------------------------------------------------------- factory
 
     /** Creates a module and registers it in the module index. */

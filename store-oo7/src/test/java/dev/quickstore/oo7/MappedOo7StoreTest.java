@@ -106,6 +106,25 @@ class MappedOo7StoreTest extends Oo7SmallContract {
         assertEquals(43_740, ops.run(Oo7Operation.T1));
     }
 
+    @Test
+    void coldResultsCarryThePreadTimeOfTheSamePagesAndTheOverheadTableUsesIt() {
+        MappedOo7Store store = (MappedOo7Store) build(SEED);
+        Map<String, List<Oo7Benchmark.Result>> results =
+                Oo7Benchmark.runAll(List.of(ops(store)), new Oo7Benchmark.Options(List.of(Oo7Operation.T1), 1, 0));
+        Oo7Benchmark.Result cold = results.get("qs").stream()
+                .filter(r -> r.phase() == Oo7Benchmark.Phase.COLD)
+                .findFirst()
+                .orElseThrow();
+        long faults = cold.counters().get("readFaults");
+        assertTrue(faults > 100, "a cold T1 faults its pages in: " + faults);
+        assertTrue(cold.counters().get(Oo7Benchmark.PREAD_US) > 0, "pread time recorded: " + cold.counters());
+        // pread of the resident pages after the run: at least the pages T1 faulted in
+        assertTrue(store.persistentStore().storageManager().residentPages().length >= faults);
+        String table = Oo7Benchmark.coldOverhead(results);
+        assertTrue(table.lines().anyMatch(l -> l.matches("T1\\s+qs\\s+\\d+\\.\\d{3}\\s+.*%")), table);
+        assertEquals("", Oo7Benchmark.coldOverhead(Map.of("heap", List.of())), "no cold results, no table");
+    }
+
     private static long faultsOf(MappedOo7Store store, Runnable r) {
         long before = store.counters().get("readFaults");
         r.run();
