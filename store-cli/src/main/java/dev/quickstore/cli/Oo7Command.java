@@ -559,20 +559,7 @@ final class Oo7Command implements Runnable {
                     }
                     first = false;
                 }
-                out.print(Oo7Benchmark.comparison(results));
-                String breakdown = Oo7Benchmark.commitBreakdown(results);
-                if (!breakdown.isEmpty()) {
-                    out.println();
-                    out.println("commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):");
-                    out.print(breakdown);
-                }
-                String overhead = Oo7Benchmark.coldOverhead(results);
-                if (!overhead.isEmpty()) {
-                    out.println();
-                    out.println("cold fault handling (overhead = cold - hot - pread of the same pages, design notes"
-                            + " section 8: goal <= 30% of cold):");
-                    out.print(overhead);
-                }
+                out.print(Oo7Benchmark.report(results));
                 coldLines.forEach(out::println);
                 if (csv != null) {
                     Files.writeString(csv, Oo7Benchmark.csvAll(config, results), StandardCharsets.UTF_8);

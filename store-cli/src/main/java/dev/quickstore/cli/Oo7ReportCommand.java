@@ -106,19 +106,7 @@ final class Oo7ReportCommand implements Callable<Integer> {
                 out.println(describe(name, file, s));
             }
         }
-        out.print(Oo7Benchmark.comparison(bySystem));
-        String breakdown = Oo7Benchmark.commitBreakdown(bySystem);
-        if (!breakdown.isEmpty()) {
-            out.println();
-            out.println("commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):");
-            out.print(breakdown);
-        }
-        String overhead = Oo7Benchmark.coldOverhead(bySystem);
-        if (!overhead.isEmpty()) {
-            out.println();
-            out.println("cold fault handling (overhead = cold - hot - pread of the same pages; goal <= 30% of cold):");
-            out.print(overhead);
-        }
+        out.print(Oo7Benchmark.report(bySystem));
         if (csv != null) {
             Files.writeString(csv, Oo7Benchmark.csvAll(Oo7Config.named(size), bySystem), StandardCharsets.UTF_8);
         }

@@ -458,6 +458,26 @@ public final class Oo7Benchmark {
         return b.toString();
     }
 
+    /**
+     * The whole printed report of a run: {@link #comparison}, then the {@link #commitBreakdown} and the {@link
+     * #coldOverhead} tables under their headings when they have rows.
+     */
+    public static String report(Map<String, List<Result>> bySystem) {
+        StringBuilder sb = new StringBuilder(comparison(bySystem));
+        String breakdown = commitBreakdown(bySystem);
+        if (!breakdown.isEmpty()) {
+            sb.append("\ncommit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):\n")
+                    .append(breakdown);
+        }
+        String overhead = coldOverhead(bySystem);
+        if (!overhead.isEmpty()) {
+            sb.append("\ncold fault handling (overhead = cold - hot - pread of the same pages, design notes section 8:"
+                            + " goal <= 30% of cold):\n")
+                    .append(overhead);
+        }
+        return sb.toString();
+    }
+
     /** Counter of cold results: microseconds to pread the pages resident after the operation (I/O only). */
     public static final String PREAD_US = "preadUs";
 
