@@ -216,6 +216,14 @@ final class Oo7Command implements Runnable {
                 description = "random seed of the builder (default: ${DEFAULT-VALUE})")
         long seed;
 
+        @Option(
+                names = "--pool-pages",
+                defaultValue = "262144",
+                description = "buffer pool of the build in pages (default: ${DEFAULT-VALUE} = 2 GiB; frames are"
+                        + " taken as the database grows, so small and medium use less). A pool smaller than the"
+                        + " database makes the build write pages back one steal at a time")
+        int poolPages;
+
         @picocli.CommandLine.Parameters(index = "0", paramLabel = "DIR", description = "directory of the new store")
         Path dir;
 
@@ -231,6 +239,10 @@ final class Oo7Command implements Runnable {
                 throw new IllegalArgumentException("--system heap: qs oo7 build builds a persistent store (qs, qs-b)");
             }
             long nanos;
+            if (poolPages < 16) {
+                throw new IllegalArgumentException("--pool-pages " + poolPages + ": at least 16");
+            }
+            String savedPool = System.setProperty("qs.poolPages", Integer.toString(poolPages));
             try (MappedOo7Store store = MappedOo7Store.create(dir, false, system.storeOptions(), system.padding())) {
                 nanos = build(store, config, seed, err);
                 Properties p = new Properties();
@@ -239,6 +251,12 @@ final class Oo7Command implements Runnable {
                 p.setProperty("system", system.label());
                 try (Writer w = Files.newBufferedWriter(dir.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
                     p.store(w, "OO7 database built by qs oo7 build");
+                }
+            } finally {
+                if (savedPool == null) {
+                    System.clearProperty("qs.poolPages");
+                } else {
+                    System.setProperty("qs.poolPages", savedPool);
                 }
             }
             long pages = VolumeFile.readHeader(dir).pageCount();
