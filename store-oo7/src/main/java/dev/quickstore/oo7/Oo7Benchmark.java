@@ -676,31 +676,9 @@ public final class Oo7Benchmark {
         return sb.append("]\n").toString();
     }
 
-    /** CSV with a header line; times in nanoseconds. */
+    /** CSV with a header line; times in nanoseconds ({@link #csvAll} of one store). */
     public static String csv(String store, Oo7Config config, List<Result> results) {
-        List<String> keys = counterKeys(results);
-        StringBuilder sb = new StringBuilder(
-                "store,size,op,phase,count,count_stable,runs,median_ns,min_ns,max_ns,commit_median_ns");
-        keys.forEach(k -> sb.append(',').append(k));
-        sb.append('\n');
-        for (Result r : results) {
-            sb.append(String.join(
-                    ",",
-                    store,
-                    config.name(),
-                    r.operation().name(),
-                    r.phase().name().toLowerCase(Locale.ROOT),
-                    Integer.toString(r.count()),
-                    Boolean.toString(r.countStable()),
-                    Integer.toString(r.opNanos.length),
-                    Long.toString(r.medianOpNanos()),
-                    Long.toString(r.minOpNanos()),
-                    Long.toString(r.maxOpNanos()),
-                    Long.toString(r.medianCommitNanos())));
-            keys.forEach(k -> sb.append(',').append(r.counters().getOrDefault(k, 0L)));
-            sb.append('\n');
-        }
-        return sb.toString();
+        return csvAll(config, Map.of(store, results));
     }
 
     /** A JSON object with the run's parameters and every result (all times of all runs, in nanoseconds). */
