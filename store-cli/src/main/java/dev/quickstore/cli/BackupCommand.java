@@ -1,8 +1,8 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreInspector;
-import dev.quickstore.core.VolumeHeader;
+import dev.quickstore.core.inspect.StoreInspector;
+import dev.quickstore.core.volume.VolumeHeader;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;

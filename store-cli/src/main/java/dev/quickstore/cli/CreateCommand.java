@@ -1,8 +1,9 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.core.Store;
-import dev.quickstore.core.VolumeFile;
-import dev.quickstore.core.VolumeHeader;
+import dev.quickstore.core.StoreOptions;
+import dev.quickstore.core.volume.VolumeFile;
+import dev.quickstore.core.volume.VolumeHeader;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +34,7 @@ final class CreateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         // a complete store: volume, log and control file, closed cleanly
-        try (Store store = Store.create(dir, pageSize, Store.Options.defaults())) {
+        try (Store store = Store.create(dir, pageSize, StoreOptions.defaults())) {
             store.checkpoint();
         }
         VolumeHeader h = VolumeFile.readHeader(dir);

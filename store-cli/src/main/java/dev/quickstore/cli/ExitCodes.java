@@ -1,7 +1,7 @@
 package dev.quickstore.cli;
 
-import dev.quickstore.core.StoreFormatException;
-import dev.quickstore.core.StoreLockedException;
+import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.mmu.NativeLibraryException;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
 package dev.quickstore.cli;
 
-import dev.quickstore.core.StoreInspector;
-import dev.quickstore.core.VolumeFile;
-import dev.quickstore.core.VolumeHeader;
+import dev.quickstore.core.inspect.StoreInspector;
+import dev.quickstore.core.volume.VolumeFile;
+import dev.quickstore.core.volume.VolumeHeader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.quickstore.cli;
 
-import dev.quickstore.core.StoreInspector;
+import dev.quickstore.core.inspect.StoreInspector;
 import java.io.IOException;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.quickstore.cli;
 
-import dev.quickstore.core.StoreInspector;
 import dev.quickstore.core.inspect.ObjectView;
+import dev.quickstore.core.inspect.StoreInspector;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.HexFormat;

@@ -1,8 +1,9 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.api.ObjectPadding;
-import dev.quickstore.core.Store;
-import dev.quickstore.core.VolumeFile;
+import dev.quickstore.core.StoreOptions;
+import dev.quickstore.core.buffer.WriteDetection;
+import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.oo7.Oo7Benchmark;
 import dev.quickstore.oo7.Oo7Builder;
 import dev.quickstore.oo7.Oo7Config;
@@ -81,13 +82,12 @@ final class Oo7Command implements Runnable {
         }
 
         /**
-         * The storage-manager options of this system: {@link Store.Options#defaults()} (the {@code qs.*}
+         * The storage-manager options of this system: {@link StoreOptions#defaults()} (the {@code qs.*}
          * properties the run sets) with this system's write detection.
          */
-        Store.Options storeOptions() {
-            return Store.Options.defaults()
-                    .withWriteDetection(
-                            cards ? Store.WriteDetection.CARD_MARKING : Store.WriteDetection.PAGE_PROTECTION);
+        StoreOptions storeOptions() {
+            return StoreOptions.defaults()
+                    .withWriteDetection(cards ? WriteDetection.CARD_MARKING : WriteDetection.PAGE_PROTECTION);
         }
 
         /** The name on the command line and in reports (also {@link Oo7Store#name()}). */

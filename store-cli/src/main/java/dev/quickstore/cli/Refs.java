@@ -1,8 +1,8 @@
 package dev.quickstore.cli;
 
-import dev.quickstore.core.StoreInspector;
 import dev.quickstore.core.inspect.PageView;
 import dev.quickstore.core.inspect.SlotView;
+import dev.quickstore.core.inspect.StoreInspector;
 import java.io.IOException;
 import java.util.Locale;
 

@@ -1,9 +1,9 @@
 package dev.quickstore.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quickstore.core.StoreInspector;
-import dev.quickstore.core.VolumeFile;
-import dev.quickstore.core.VolumeHeader;
+import dev.quickstore.core.inspect.StoreInspector;
+import dev.quickstore.core.volume.VolumeFile;
+import dev.quickstore.core.volume.VolumeHeader;
 import java.io.Closeable;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;

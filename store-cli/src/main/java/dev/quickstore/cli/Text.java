@@ -1,7 +1,7 @@
 package dev.quickstore.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quickstore.core.StoreInspector;
+import dev.quickstore.core.inspect.StoreInspector;
 import java.io.PrintWriter;
 import java.util.HexFormat;
 import java.util.Iterator;

@@ -1,9 +1,9 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreFormatException;
-import dev.quickstore.core.StoreInspector;
-import dev.quickstore.core.VerifyReport;
+import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.inspect.StoreInspector;
+import dev.quickstore.core.verify.VerifyReport;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

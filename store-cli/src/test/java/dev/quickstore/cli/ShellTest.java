@@ -3,7 +3,7 @@ package dev.quickstore.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.VolumeFile;
+import dev.quickstore.core.volume.VolumeFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

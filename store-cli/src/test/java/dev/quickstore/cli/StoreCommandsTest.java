@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quickstore.cli.QsCommandTest.Run;
-import dev.quickstore.core.KeyType;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.core.index.KeyType;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

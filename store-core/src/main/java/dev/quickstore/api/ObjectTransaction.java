@@ -8,7 +8,7 @@ import dev.quickstore.core.Transaction;
  * A transaction of a {@link PersistentStore}: creates and looks up persistent objects, sets named roots,
  * commits or aborts. {@link #close()} aborts unless committed. Proxies obtained in a transaction are usable
  * until it ends; writing through one afterwards, or storing one into an object of another transaction,
- * throws {@link dev.quickstore.core.StoreException} (reading afterwards is checked with
+ * throws {@link dev.quickstore.core.error.StoreException} (reading afterwards is checked with
  * {@code -Dqs.api.strict=true} only).
  */
 public final class ObjectTransaction implements AutoCloseable {

@@ -5,8 +5,9 @@ import dev.quickstore.api.internal.Catalog;
 import dev.quickstore.api.internal.Session;
 import dev.quickstore.api.internal.Types;
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreException;
+import dev.quickstore.core.StoreOptions;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.core.error.StoreException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -87,14 +88,15 @@ public final class PersistentStore implements AutoCloseable {
 
     /**
      * Creates a store with explicit storage-manager options (frames mode, write detection, replacement,
-     * relocation; {@link Store.Options#defaults()} reads the {@code qs.*} system properties).
+     * relocation; {@link StoreOptions#defaults()} reads the {@code qs.*} system properties).
      */
-    public static PersistentStore create(Path dir, Store.Options options, Class<?>... types) throws IOException {
-        return new PersistentStore(Store.create(dir, dev.quickstore.core.VolumeFile.DEFAULT_PAGE_SIZE, options), types);
+    public static PersistentStore create(Path dir, StoreOptions options, Class<?>... types) throws IOException {
+        return new PersistentStore(
+                Store.create(dir, dev.quickstore.core.volume.VolumeFile.DEFAULT_PAGE_SIZE, options), types);
     }
 
-    /** Opens an existing store with explicit storage-manager options; see {@link #create(Path, Store.Options, Class[])}. */
-    public static PersistentStore open(Path dir, Store.Options options, Class<?>... types) throws IOException {
+    /** Opens an existing store with explicit storage-manager options; see {@link #create(Path, StoreOptions, Class[])}. */
+    public static PersistentStore open(Path dir, StoreOptions options, Class<?>... types) throws IOException {
         return new PersistentStore(Store.open(dir, options), types);
     }
 

@@ -1,6 +1,6 @@
 package dev.quickstore.api;
 
-import dev.quickstore.core.StoreException;
+import dev.quickstore.core.error.StoreException;
 import java.io.Serial;
 
 /** The store's schema catalog describes a type differently from the code that opened it. */

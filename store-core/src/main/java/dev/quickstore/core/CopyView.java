@@ -1,5 +1,8 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.page.SlottedPage;
+import dev.quickstore.core.space.LargeObjects;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 

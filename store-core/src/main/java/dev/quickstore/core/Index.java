@@ -1,5 +1,10 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.buffer.Addresses;
+import dev.quickstore.core.error.DuplicateKeyException;
+import dev.quickstore.core.index.BPlusTree;
+import dev.quickstore.core.index.EntryVisitor;
+import dev.quickstore.core.index.KeyType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,9 +16,7 @@ import java.util.List;
 public final class Index {
     /** Receives entries in key order; return false to stop. */
     @FunctionalInterface
-    public interface Visitor {
-        boolean visit(Object key, long ref) throws java.io.IOException;
-    }
+    public interface Visitor extends EntryVisitor {}
 
     /** One index entry. */
     public record Entry(Object key, long ref) {}
@@ -22,7 +25,7 @@ public final class Index {
     private final BPlusTree tree;
     private final String name;
 
-    Index(Transaction tx, BPlusTree tree, String name) {
+    public Index(Transaction tx, BPlusTree tree, String name) {
         this.tx = tx;
         this.tree = tree;
         this.name = name;

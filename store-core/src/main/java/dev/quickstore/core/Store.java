@@ -1,5 +1,39 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.buffer.Addresses;
+import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.buffer.FramesMode;
+import dev.quickstore.core.buffer.MappedFrames;
+import dev.quickstore.core.buffer.MappingManager;
+import dev.quickstore.core.buffer.OffHeapFrames;
+import dev.quickstore.core.buffer.PageFrames;
+import dev.quickstore.core.buffer.PlacementFile;
+import dev.quickstore.core.buffer.Relocation;
+import dev.quickstore.core.buffer.Replacement;
+import dev.quickstore.core.buffer.Replacer;
+import dev.quickstore.core.buffer.WriteDetection;
+import dev.quickstore.core.error.PageFaultRefusedException;
+import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.error.StoreLockedException;
+import dev.quickstore.core.index.RootDirectory;
+import dev.quickstore.core.log.LogReader;
+import dev.quickstore.core.log.LogWriter;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.recovery.Checkpointer;
+import dev.quickstore.core.recovery.Recovery;
+import dev.quickstore.core.space.ExtentAllocator;
+import dev.quickstore.core.space.LargeObjects;
+import dev.quickstore.core.space.ObjectAllocator;
+import dev.quickstore.core.txn.TxnLog;
+import dev.quickstore.core.verify.VerifyReport;
+import dev.quickstore.core.volume.ControlFile;
+import dev.quickstore.core.volume.DoubleWriteBuffer;
+import dev.quickstore.core.volume.FileIO;
+import dev.quickstore.core.volume.RealFileIO;
+import dev.quickstore.core.volume.Volume;
+import dev.quickstore.core.volume.VolumeFile;
+import dev.quickstore.core.volume.VolumeHeader;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.FaultRefusedException;
 import java.io.Closeable;
@@ -30,352 +64,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * every later call throws and the store must be reopened, which runs recovery.
  */
 public final class Store implements AutoCloseable {
-    /**
-     * How resident pages are held and how the first write to a page is detected.
-     *
-     * <ul>
-     *   <li>{@link #MAPPED} (default): store-native's mapped arena at the volume's preferred base; page
-     *       p lives at {@code arenaBase + p * pageSize}; {@link Store#view()} is the application view,
-     *       where loads fault pages in and the first store to a page is caught by page protection.</li>
-     *   <li>{@link #EXPLICIT}: plain off-heap frames, the store announces each first write; no signals,
-     *       no application view. For tests and tools that must not install a SIGSEGV handler.</li>
-     * </ul>
-     * The default can be changed with the system property {@code qs.frames} (MAPPED or EXPLICIT).
-     */
-    public enum FramesMode {
-        MAPPED,
-        EXPLICIT;
 
-        static FramesMode fromSystemProperty() {
-            String v = System.getProperty("qs.frames", "MAPPED").trim().toUpperCase(java.util.Locale.ROOT);
-            try {
-                return valueOf(v);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(
-                        "system property qs.frames=" + v + ": expected MAPPED or EXPLICIT", e);
-            }
-        }
-    }
-
-    /** Virtual address space reserved for the arena by default: 64 GiB (MAP_NORESERVE: costs nothing). */
-    public static final long DEFAULT_ARENA_BYTES = 64L << 30;
-
-    /**
-     * The buffer pool's replacement policy (docs/architecture-core.md, "Replacement").
-     *
-     * <ul>
-     *   <li>{@link #SIMPLIFIED_CLOCK} (default): QuickStore's clock (White and DeWitt 1994, section 3.5): the
-     *       hand takes the first frame whose access is disabled (not referenced through the view or by the
-     *       store since the last global reprotection); when there is none, the whole arena is reprotected in
-     *       one call and the sweep continues. References cost one reference fault per frame per round.</li>
-     *   <li>{@link #CLASSIC_CLOCK}: second chance with the reference bit = access enabled; the hand clears a
-     *       bit by reprotecting that frame (one mprotect per run of consecutive frames).</li>
-     *   <li>{@link #STORE_CLOCK}: second chance over the store's own page fixes only (accesses through the
-     *       view are not seen; no reprotection). The only policy in EXPLICIT mode, where there is no view.
-     *       Pages the application faults in are not bounded by the pool under this policy.</li>
-     * </ul>
-     *
-     * <p>The simplified and classic clocks run in the data plane (store-native's fault path): every load,
-     * whether an application fault or the store's own, first evicts a clean victim by the policy when the
-     * pool is full, so the pool size bounds the resident frames ({@link #poolStats()}).
-     */
-    public enum Replacement {
-        SIMPLIFIED_CLOCK,
-        CLASSIC_CLOCK,
-        STORE_CLOCK
-    }
-
-    /**
-     * What happens when pages cannot live at the addresses their pointers were stored with
-     * (docs/architecture-core.md, "Relocation"; White and DeWitt 1994, section 5.5).
-     *
-     * <ul>
-     *   <li>{@link #CONTINUAL} (QS-CR, default): pointers are translated on every load by the fault path and
-     *       translated back before a page is diffed, logged or written; the disk keeps the original
-     *       addresses.</li>
-     *   <li>{@link #ONE_TIME} (QS-OR): the placement is committed ({@link PlacementFile}, written at the open
-     *       that relocates) and every page a transaction translated is committed with the new addresses, so
-     *       later loads (and later opens) need no translation for it; the first transaction pays for writing
-     *       the pages.</li>
-     * </ul>
-     */
-    public enum Relocation {
-        CONTINUAL,
-        ONE_TIME
-    }
-
-    /**
-     * How application stores through {@link Store#view()} are detected (MAPPED mode; docs/architecture-core.md,
-     * "Write detection"; Hosking and Moss 1993).
-     *
-     * <ul>
-     *   <li>{@link #PAGE_PROTECTION} (default, QuickStore): clean resident pages are mapped READ; the first store
-     *       to a page takes a write fault whose C handler captures the pre-image; commit diffs every dirty page
-     *       and write-protects it again.</li>
-     *   <li>{@link #CARD_MARKING}: clean resident pages are mapped READ|WRITE (no write faults); every write of
-     *       the object API calls a software barrier ({@code View.mark}) that marks the 2^k-byte card it writes
-     *       and, on a page's first mark in the transaction, captures the pre-image. Commit diffs only the dirty
-     *       cards and does not write-protect. A store through the view that bypasses the barrier is not
-     *       detected (not logged).</li>
-     * </ul>
-     * The default can be changed with the system property {@code qs.writeDetection} ({@code cards} or
-     * {@code pages}), the card size with {@code qs.cardBytes} (a power of two, default {@value #DEFAULT_CARD_BYTES}).
-     */
-    public enum WriteDetection {
-        PAGE_PROTECTION,
-        CARD_MARKING;
-
-        static WriteDetection fromSystemProperty() {
-            String v = System.getProperty("qs.writeDetection", "pages").trim().toLowerCase(java.util.Locale.ROOT);
-            return switch (v) {
-                case "pages", "page_protection" -> PAGE_PROTECTION;
-                case "cards", "card_marking" -> CARD_MARKING;
-                default ->
-                    throw new IllegalArgumentException(
-                            "system property qs.writeDetection=" + v + ": expected cards or pages");
-            };
-        }
-    }
-
-    /**
-     * Default card size for {@link WriteDetection#CARD_MARKING}: 512 bytes, 16 cards per 8 KiB page. Small
-     * enough that a sparse update (an OO7 atomic part is ~80 bytes) diffs one card instead of a page, large
-     * enough that the table costs 1/512 of the arena (virtual, NORESERVE) and a page's cards fit one long.
-     */
-    public static final int DEFAULT_CARD_BYTES = 512;
-
-    /**
-     * Tuning knobs.
-     *
-     * @param bufferPoolPages frames in the buffer pool (a transaction may dirty more: steal)
-     * @param logSegmentBytes size of a log segment file (fixed when the store is first opened)
-     * @param checkpointLogBytes a checkpoint is taken after a commit when this much log was written since the last
-     * @param frames how pages are held and writes detected ({@link FramesMode#MAPPED} by default)
-     * @param arenaBytes virtual bytes reserved for the arena in MAPPED mode (bounds the volume size)
-     * @param replacement the buffer pool's replacement policy (MAPPED mode; EXPLICIT always uses
-     *     {@link Replacement#STORE_CLOCK})
-     * @param relocation how relocated pages are handled (MAPPED mode)
-     * @param relocateFraction for experiments: the fraction (0..1) of pages placed at frames other than their
-     *     preferred ones even when the preferred base is free (0 = relocate only if the base is taken)
-     * @param writeDetection how application stores are detected (MAPPED mode)
-     * @param cardBytes card size for {@link WriteDetection#CARD_MARKING}: a power of two, at least 64 and at least
-     *     pageSize / 64, at most pageSize
-     */
-    public record Options(
-            int bufferPoolPages,
-            long logSegmentBytes,
-            long checkpointLogBytes,
-            FramesMode frames,
-            long arenaBytes,
-            Replacement replacement,
-            Relocation relocation,
-            double relocateFraction,
-            WriteDetection writeDetection,
-            int cardBytes) {
-        public Options {
-            java.util.Objects.requireNonNull(writeDetection, "writeDetection");
-            if (cardBytes < 64 || Integer.bitCount(cardBytes) != 1) {
-                throw new IllegalArgumentException("cardBytes " + cardBytes + " is not a power of two >= 64");
-            }
-            if (bufferPoolPages < 8) {
-                throw new IllegalArgumentException("bufferPoolPages " + bufferPoolPages + " < 8");
-            }
-            if (logSegmentBytes < 1 << 18) {
-                throw new IllegalArgumentException("logSegmentBytes " + logSegmentBytes + " < 256 KiB");
-            }
-            java.util.Objects.requireNonNull(frames, "frames");
-            java.util.Objects.requireNonNull(replacement, "replacement");
-            java.util.Objects.requireNonNull(relocation, "relocation");
-            if (arenaBytes < 1 << 20) {
-                throw new IllegalArgumentException("arenaBytes " + arenaBytes + " < 1 MiB");
-            }
-            if (!(relocateFraction >= 0 && relocateFraction <= 1)) {
-                throw new IllegalArgumentException("relocateFraction " + relocateFraction + " outside [0, 1]");
-            }
-        }
-
-        /** Options with the default write detection ({@code qs.writeDetection}, {@code qs.cardBytes}). */
-        public Options(
-                int bufferPoolPages,
-                long logSegmentBytes,
-                long checkpointLogBytes,
-                FramesMode frames,
-                long arenaBytes,
-                Replacement replacement,
-                Relocation relocation,
-                double relocateFraction) {
-            this(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    frames,
-                    arenaBytes,
-                    replacement,
-                    relocation,
-                    relocateFraction,
-                    WriteDetection.fromSystemProperty(),
-                    Integer.getInteger("qs.cardBytes", DEFAULT_CARD_BYTES));
-        }
-
-        /** Options with the default replacement (simplified clock) and relocation (QS-CR, only when needed). */
-        public Options(
-                int bufferPoolPages,
-                long logSegmentBytes,
-                long checkpointLogBytes,
-                FramesMode frames,
-                long arenaBytes) {
-            this(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    frames,
-                    arenaBytes,
-                    Replacement.SIMPLIFIED_CLOCK,
-                    Relocation.CONTINUAL,
-                    0);
-        }
-
-        /** Options with the default frames mode ({@code qs.frames}, else MAPPED) and arena size. */
-        public Options(int bufferPoolPages, long logSegmentBytes, long checkpointLogBytes) {
-            this(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    FramesMode.fromSystemProperty(),
-                    DEFAULT_ARENA_BYTES);
-        }
-
-        public Options withFrames(FramesMode mode) {
-            return new Options(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    mode,
-                    arenaBytes,
-                    replacement,
-                    relocation,
-                    relocateFraction,
-                    writeDetection,
-                    cardBytes);
-        }
-
-        public Options withArenaBytes(long bytes) {
-            return new Options(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    frames,
-                    bytes,
-                    replacement,
-                    relocation,
-                    relocateFraction,
-                    writeDetection,
-                    cardBytes);
-        }
-
-        public Options withReplacement(Replacement r) {
-            return new Options(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    frames,
-                    arenaBytes,
-                    r,
-                    relocation,
-                    relocateFraction,
-                    writeDetection,
-                    cardBytes);
-        }
-
-        /** Relocation policy and the fraction of pages relocated on purpose (experiments; 0 = only if needed). */
-        public Options withRelocation(Relocation r, double fraction) {
-            return new Options(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    frames,
-                    arenaBytes,
-                    replacement,
-                    r,
-                    fraction,
-                    writeDetection,
-                    cardBytes);
-        }
-
-        /** Write detection (MAPPED mode); card marking uses {@link #cardBytes()}. */
-        public Options withWriteDetection(WriteDetection d) {
-            return new Options(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    frames,
-                    arenaBytes,
-                    replacement,
-                    relocation,
-                    relocateFraction,
-                    d,
-                    cardBytes);
-        }
-
-        /** Card marking with cards of {@code bytes} (a power of two). */
-        public Options withCardMarking(int bytes) {
-            return new Options(
-                    bufferPoolPages,
-                    logSegmentBytes,
-                    checkpointLogBytes,
-                    frames,
-                    arenaBytes,
-                    replacement,
-                    relocation,
-                    relocateFraction,
-                    WriteDetection.CARD_MARKING,
-                    bytes);
-        }
-
-        /**
-         * 4096 pool frames, 64 MiB log segments and checkpoint interval, the frames mode of {@code qs.frames};
-         * for experiments through APIs that take no options (the object API, the OO7 driver) the system
-         * properties {@code qs.poolPages} (frames), {@code qs.replacement} ({@link Replacement} name) and
-         * {@code qs.relocateFraction} (that fraction relocated on purpose) with {@code qs.relocation}
-         * ({@code continual} or {@code one-time}; default continual) override the defaults.
-         */
-        public static Options defaults() {
-            Options o = new Options(Integer.getInteger("qs.poolPages", 4096), 64L << 20, 64L << 20);
-            String r = System.getProperty("qs.replacement");
-            if (r != null) {
-                o = o.withReplacement(Replacement.valueOf(r.trim().toUpperCase(java.util.Locale.ROOT)));
-            }
-            String f = System.getProperty("qs.relocateFraction");
-            String policy = System.getProperty("qs.relocation");
-            if (f != null || policy != null) {
-                Relocation rel = policy == null
-                        ? Relocation.CONTINUAL
-                        : Relocation.valueOf(
-                                policy.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
-                o = o.withRelocation(rel, f == null ? 0 : Double.parseDouble(f.trim()));
-            }
-            return o;
-        }
-    }
-
-    final ReentrantLock latch = new ReentrantLock();
+    public final ReentrantLock latch = new ReentrantLock();
     final Path dir;
     final FileIO io;
     final int pageSize;
     final Addresses addresses;
-    final Options options;
+    public final StoreOptions options;
     private final Closeable fileLock;
     final Volume volume;
     final DoubleWriteBuffer dwb;
-    final LogWriter log;
+    public final LogWriter log;
     final LogReader logReader;
-    final BufferPool pool;
+    public final BufferPool pool;
     final ExtentAllocator extents;
     final ObjectAllocator objects;
     final LargeObjects largeObjects;
     final RootDirectory roots;
-    final TxnLog txns;
-    final Checkpointer checkpointer;
+    public final TxnLog txns;
+    public final Checkpointer checkpointer;
     final RecoveryStats recovery;
     private final MappedFrames mappedFrames; // null in EXPLICIT mode
     private Transaction current;
@@ -386,7 +93,7 @@ public final class Store implements AutoCloseable {
     public record RecoveryStats(
             long logRecordsScanned, long redoApplied, int losersUndone, List<Long> tornPagesRestored) {}
 
-    private Store(Path dir, Options options, FileIO io) throws IOException {
+    private Store(Path dir, StoreOptions options, FileIO io) throws IOException {
         this.dir = dir;
         this.io = io;
         this.options = options;
@@ -681,7 +388,7 @@ public final class Store implements AutoCloseable {
     }
 
     /** Pages placed away from their preferred frame at open (0 without relocation). */
-    long relocatedPages;
+    public long relocatedPages;
 
     /** Pages placed away from their preferred frame when this store was opened (0 without relocation). */
     public long relocatedPages() {
@@ -718,28 +425,28 @@ public final class Store implements AutoCloseable {
 
     /** Creates a new store in {@code dir} with default options and opens it. */
     public static Store create(Path dir) throws IOException {
-        return create(dir, VolumeFile.DEFAULT_PAGE_SIZE, Options.defaults());
+        return create(dir, VolumeFile.DEFAULT_PAGE_SIZE, StoreOptions.defaults());
     }
 
-    public static Store create(Path dir, int pageSize, Options options) throws IOException {
+    public static Store create(Path dir, int pageSize, StoreOptions options) throws IOException {
         return create(RealFileIO.INSTANCE, dir, pageSize, options);
     }
 
-    static Store create(FileIO io, Path dir, int pageSize, Options options) throws IOException {
+    static Store create(FileIO io, Path dir, int pageSize, StoreOptions options) throws IOException {
         VolumeFile.create(io, dir, pageSize);
         return new Store(dir, options, io);
     }
 
     /** Opens an existing store, running recovery if it was not closed cleanly. */
     public static Store open(Path dir) throws IOException {
-        return open(dir, Options.defaults());
+        return open(dir, StoreOptions.defaults());
     }
 
-    public static Store open(Path dir, Options options) throws IOException {
+    public static Store open(Path dir, StoreOptions options) throws IOException {
         return new Store(dir, options, RealFileIO.INSTANCE);
     }
 
-    static Store open(FileIO io, Path dir, Options options) throws IOException {
+    static Store open(FileIO io, Path dir, StoreOptions options) throws IOException {
         return new Store(dir, options, io);
     }
 
@@ -902,7 +609,7 @@ public final class Store implements AutoCloseable {
         return pool.frames().residentCount();
     }
 
-    MappedFrames mappedFrames() {
+    public MappedFrames mappedFrames() {
         return mappedFrames;
     }
 
@@ -1103,7 +810,7 @@ public final class Store implements AutoCloseable {
     }
 
     /** Work done under the latch; an I/O failure poisons the handle (fail-stop). */
-    interface IoWork<T> {
+    public interface IoWork<T> {
         T run() throws IOException;
     }
 

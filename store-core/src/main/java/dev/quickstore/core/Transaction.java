@@ -1,5 +1,12 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.buffer.Addresses;
+import dev.quickstore.core.error.DuplicateKeyException;
+import dev.quickstore.core.error.PageFaultRefusedException;
+import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.page.SlottedPage;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -31,7 +38,7 @@ public final class Transaction implements AutoCloseable {
         this.id = id;
     }
 
-    Addresses addresses() {
+    public Addresses addresses() {
         return store.addresses;
     }
 

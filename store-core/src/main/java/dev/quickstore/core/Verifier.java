@@ -1,5 +1,12 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.index.BPlusTree;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.page.SlottedPage;
+import dev.quickstore.core.space.ExtentAllocator;
+import dev.quickstore.core.verify.VerifyReport;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.HashSet;
@@ -16,10 +23,10 @@ import java.util.Set;
  *       leaf links, entry counts; every B+tree page is reachable from exactly one tree.</li>
  * </ul>
  */
-final class Verifier {
+public final class Verifier {
     private final Store store;
 
-    Verifier(Store store) {
+    public Verifier(Store store) {
         this.store = store;
     }
 

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.api.internal.View;
-import dev.quickstore.core.Store;
+import dev.quickstore.core.StoreOptions;
+import dev.quickstore.core.buffer.FramesMode;
+import dev.quickstore.core.buffer.Relocation;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -402,7 +404,7 @@ class CollectionsTest {
     @Test
     void formatZeroArraysAreReadAndConvertedWhenTheyGrow() throws Exception {
         Path db = dir.resolve("db");
-        Store.Options o = Store.Options.defaults().withFrames(Store.FramesMode.MAPPED);
+        StoreOptions o = StoreOptions.defaults().withFrames(FramesMode.MAPPED);
         int n = 1001;
         long[] addr = new long[n];
         try (PersistentStore s = PersistentStore.create(db, o, Holder.class, Leaf.class)) {
@@ -473,7 +475,7 @@ class CollectionsTest {
         List<String> results = new ArrayList<>();
         for (double fraction : new double[] {0, 0.5, 1}) {
             Path db = dir.resolve("db" + fraction);
-            Store.Options o = Store.Options.defaults().withFrames(Store.FramesMode.MAPPED);
+            StoreOptions o = StoreOptions.defaults().withFrames(FramesMode.MAPPED);
             try (PersistentStore s = PersistentStore.create(db, o, Holder.class, Leaf.class);
                     ObjectTransaction tx = s.begin()) {
                 Holder h = tx.create(Holder.class);
@@ -490,7 +492,7 @@ class CollectionsTest {
                 tx.commit();
             }
             StringBuilder out = new StringBuilder();
-            Store.Options relocated = o.withRelocation(Store.Relocation.CONTINUAL, fraction);
+            StoreOptions relocated = o.withRelocation(Relocation.CONTINUAL, fraction);
             try (PersistentStore s = PersistentStore.open(db, relocated, Holder.class, Leaf.class)) {
                 assertEquals(fraction > 0, s.storageManager().relocatedPages() > 0, "relocated pages at " + fraction);
                 try (ObjectTransaction tx = s.begin()) {

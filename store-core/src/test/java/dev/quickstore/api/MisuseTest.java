@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.StoreException;
+import dev.quickstore.core.error.StoreException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quickstore.core.Store;
+import dev.quickstore.core.StoreOptions;
+import dev.quickstore.core.buffer.WriteDetection;
 import dev.quickstore.mmu.FaultCounters;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -27,9 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * recovery after SIGKILL; and what a store through the view without the barrier does.
  */
 class WriteDetectionTest {
-    static final Store.Options PAGES =
-            Store.Options.defaults().withWriteDetection(Store.WriteDetection.PAGE_PROTECTION);
-    static final Store.Options CARDS = Store.Options.defaults().withCardMarking(512);
+    static final StoreOptions PAGES = StoreOptions.defaults().withWriteDetection(WriteDetection.PAGE_PROTECTION);
+    static final StoreOptions CARDS = StoreOptions.defaults().withCardMarking(512);
 
     @TempDir
     Path dir;
@@ -37,7 +38,7 @@ class WriteDetectionTest {
     record Run(String digest, FaultCounters faults, Store.CommitStats commit, byte[] volume) {}
 
     /** Creates a store with {@code o} and runs the seeded workload; returns the graph digest and counters. */
-    static Run workload(Path db, Store.Options o, long seed) throws Exception {
+    static Run workload(Path db, StoreOptions o, long seed) throws Exception {
         String digest;
         FaultCounters faults;
         Store.CommitStats cs;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.verify.VerifyReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +34,7 @@ class BPlusTreeTest {
     private void run(long seed) throws Exception {
         SplittableRandom rnd = new SplittableRandom(seed);
         Path db = dir.resolve("db");
-        Store.Options opts = new Store.Options(64, 1 << 20, 1 << 21);
+        StoreOptions opts = new StoreOptions(64, 1 << 20, 1 << 21);
         TreeMap<String, TreeSet<Long>> model = new TreeMap<>();
         Store store = Store.create(db, 8192, opts);
         try {

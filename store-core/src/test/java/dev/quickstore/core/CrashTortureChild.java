@@ -15,7 +15,7 @@ public final class CrashTortureChild {
         return new SplittableRandom(seed * 1_000_003L + n);
     }
 
-    static final Store.Options OPTIONS = new Store.Options(32, 1 << 18, 1 << 19);
+    static final StoreOptions OPTIONS = new StoreOptions(32, 1 << 18, 1 << 19);
 
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);

@@ -1,5 +1,7 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.error.StoreLockedException;
+import dev.quickstore.core.volume.FileIO;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.quickstore.core.error.StoreException;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class FaultInjectionTest {
     private static final Path DIR = Path.of("/mem/db");
-    private static final Store.Options OPTS = new Store.Options(24, 1 << 18, 1 << 18);
+    private static final StoreOptions OPTS = new StoreOptions(24, 1 << 18, 1 << 18);
 
     @Test
     void recoversFromPowerCutsAndFullDisks() throws Exception {

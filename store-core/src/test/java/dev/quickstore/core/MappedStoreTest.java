@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.quickstore.core.buffer.FramesMode;
+import dev.quickstore.core.error.PageFaultRefusedException;
+import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.RefusalReason;
 import java.io.BufferedReader;
@@ -26,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * committed, undone and recovered; refused faults surface as {@link PageFaultRefusedException}.
  */
 class MappedStoreTest {
-    static final Store.Options OPTS = new Store.Options(16, 1 << 18, 1 << 20).withFrames(Store.FramesMode.MAPPED);
+    static final StoreOptions OPTS = new StoreOptions(16, 1 << 18, 1 << 20).withFrames(FramesMode.MAPPED);
     static final int OBJECT = 3000; // two objects per 8 KiB page
 
     @TempDir
@@ -278,7 +283,7 @@ class MappedStoreTest {
 
     @Test
     void explicitModeHasNoView() throws Exception {
-        try (Store s = Store.create(dir.resolve("db"), 8192, OPTS.withFrames(Store.FramesMode.EXPLICIT))) {
+        try (Store s = Store.create(dir.resolve("db"), 8192, OPTS.withFrames(FramesMode.EXPLICIT))) {
             assertThrows(StoreException.class, s::view);
             s.checkPending();
             long[] refs = populate(s, 4);

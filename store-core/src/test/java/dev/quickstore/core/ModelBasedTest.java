@@ -27,7 +27,7 @@ class ModelBasedTest {
 
     private void run(long seed, int txns) throws Exception {
         SplittableRandom rnd = new SplittableRandom(seed);
-        Store.Options opts = new Store.Options(32, 1 << 18, 1 << 19);
+        StoreOptions opts = new StoreOptions(32, 1 << 18, 1 << 19);
         Path db = dir.resolve("db");
         Workload.Model committed = new Workload.Model();
         Store store = Store.create(db, 8192, opts);

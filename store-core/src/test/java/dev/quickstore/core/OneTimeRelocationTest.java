@@ -5,6 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.buffer.FramesMode;
+import dev.quickstore.core.buffer.MappingManager;
+import dev.quickstore.core.buffer.PlacementFile;
+import dev.quickstore.core.buffer.Relocation;
+import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.inspect.StoreInspector;
+import dev.quickstore.core.volume.RealFileIO;
+import dev.quickstore.core.volume.VolumeFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,12 +32,12 @@ class OneTimeRelocationTest {
     @TempDir
     Path dir;
 
-    static Store.Options opts(Store.Relocation policy, double fraction) {
+    static StoreOptions opts(Relocation policy, double fraction) {
         return RelocationTest.opts(0).withRelocation(policy, fraction);
     }
 
-    List<Long> runAt(Store.Relocation policy, double fraction, Path d) throws Exception {
-        try (Store s = Store.create(d, 8192, opts(Store.Relocation.CONTINUAL, 0))) {
+    List<Long> runAt(Relocation policy, double fraction, Path d) throws Exception {
+        try (Store s = Store.create(d, 8192, opts(Relocation.CONTINUAL, 0))) {
             RelocationTest.build(s);
         }
         List<Long> r = new ArrayList<>();
@@ -44,7 +53,7 @@ class OneTimeRelocationTest {
         try (Store s = Store.open(d, opts(policy, fraction))) { // later run
             r.addAll(RelocationTest.traverse(s, false));
         }
-        try (Store s = Store.open(d, opts(Store.Relocation.CONTINUAL, 0))) { // no relocation asked for
+        try (Store s = Store.open(d, opts(Relocation.CONTINUAL, 0))) { // no relocation asked for
             r.addAll(RelocationTest.traverse(s, false));
             assertTrue(s.verify().ok(), "verify");
         }
@@ -53,9 +62,9 @@ class OneTimeRelocationTest {
 
     @Test
     void bothPoliciesTraverseIdenticallyWithNoneHalfAndAllPagesRelocated() throws Exception {
-        List<Long> none = runAt(Store.Relocation.CONTINUAL, 0, dir.resolve("cr0"));
+        List<Long> none = runAt(Relocation.CONTINUAL, 0, dir.resolve("cr0"));
         assertEquals(5 * (2 * RelocationTest.NODES + 12), none.size());
-        for (Store.Relocation p : Store.Relocation.values()) {
+        for (Relocation p : Relocation.values()) {
             for (double f : new double[] {0, 0.5, 1}) {
                 assertEquals(none, runAt(p, f, dir.resolve(p + "-" + f)), p + " at " + f);
             }
@@ -68,12 +77,12 @@ class OneTimeRelocationTest {
     void oneTimeRelocationCommitsTranslatedPagesAndLaterOpensTranslateNothing() throws Exception {
         Path d = dir.resolve("or");
         List<Long> expected;
-        try (Store s = Store.create(d, 8192, opts(Store.Relocation.CONTINUAL, 0))) {
+        try (Store s = Store.create(d, 8192, opts(Relocation.CONTINUAL, 0))) {
             RelocationTest.build(s);
             expected = RelocationTest.traverse(s, false);
         }
         long relocated;
-        try (Store s = Store.open(d, opts(Store.Relocation.ONE_TIME, 1.0))) {
+        try (Store s = Store.open(d, opts(Relocation.ONE_TIME, 1.0))) {
             relocated = s.relocatedPages;
             long before = s.pagesNeedingTranslation();
             assertTrue(before > 0);
@@ -87,7 +96,7 @@ class OneTimeRelocationTest {
                 pf.runs().stream().mapToLong(MappingManager.Descriptor::pages).sum());
         // the offline inspector follows the committed placement: no pointer of the chain is dangling
         long head;
-        try (Store s = Store.open(d, opts(Store.Relocation.CONTINUAL, 0));
+        try (Store s = Store.open(d, opts(Relocation.CONTINUAL, 0));
                 Transaction tx = s.begin()) {
             head = tx.root("head");
             tx.commit();
@@ -110,7 +119,7 @@ class OneTimeRelocationTest {
                 }
             }
         }
-        for (Store.Relocation p : Store.Relocation.values()) {
+        for (Relocation p : Relocation.values()) {
             try (Store s = Store.open(d, opts(p, 0))) {
                 assertEquals(relocated, s.relocatedPages, "the committed placement applies at open");
                 assertEquals(0, s.pagesNeedingTranslation(), "no page needs translation any more");
@@ -127,22 +136,22 @@ class OneTimeRelocationTest {
     void aCrashAfterTheQsOrCommitRecoversTheTranslatedPages() throws Exception {
         Path d = dir.resolve("crash");
         List<Long> expected;
-        try (Store s = Store.create(d, 8192, opts(Store.Relocation.CONTINUAL, 0))) {
+        try (Store s = Store.create(d, 8192, opts(Relocation.CONTINUAL, 0))) {
             RelocationTest.build(s);
             expected = RelocationTest.traverse(s, false);
         }
         // the committed translation lives only in the log: copy the store before any write-back
         Path copy = dir.resolve("crash-copy");
-        Store.Options bigPool = new Store.Options(256, 1 << 18, 1 << 22)
-                .withFrames(Store.FramesMode.MAPPED)
+        StoreOptions bigPool = new StoreOptions(256, 1 << 18, 1 << 22)
+                .withFrames(FramesMode.MAPPED)
                 .withArenaBytes(1L << 30)
-                .withRelocation(Store.Relocation.ONE_TIME, 1.0);
+                .withRelocation(Relocation.ONE_TIME, 1.0);
         try (Store s = Store.open(d, bigPool)) { // no eviction: the commit's REDO records carry every page
             assertEquals(expected, RelocationTest.traverse(s, false));
             assertTrue(s.pagesRelocatedOnce() > 0);
             copyTree(d, copy);
         }
-        try (Store s = Store.open(copy, opts(Store.Relocation.CONTINUAL, 0))) {
+        try (Store s = Store.open(copy, opts(Relocation.CONTINUAL, 0))) {
             assertTrue(s.recovery.redoApplied() > 0, "redo of the QS-OR commit: " + s.recovery);
             assertEquals(0, s.pagesNeedingTranslation(), "recovered pages carry the new addresses");
             assertEquals(expected, RelocationTest.traverse(s, false));
@@ -165,7 +174,7 @@ class OneTimeRelocationTest {
     @Test
     void anOpenThatCannotFitUnderTheMappingLimitIsRefused() throws Exception {
         Path d = dir.resolve("limit");
-        try (Store s = Store.create(d, 8192, opts(Store.Relocation.CONTINUAL, 0))) {
+        try (Store s = Store.create(d, 8192, opts(Relocation.CONTINUAL, 0))) {
             RelocationTest.build(s);
         }
         long inUse;
@@ -176,7 +185,7 @@ class OneTimeRelocationTest {
         try {
             StoreException e = assertThrows(
                     StoreException.class,
-                    () -> Store.open(d, opts(Store.Relocation.ONE_TIME, 0.5)).close());
+                    () -> Store.open(d, opts(Relocation.ONE_TIME, 0.5)).close());
             assertTrue(e.getMessage().contains("vm.max_map_count"), e.getMessage());
             assertTrue(
                     e.getMessage().matches("(?s).*needs about \\d+ kernel memory mappings.*only \\d+ of.*"),
@@ -185,7 +194,7 @@ class OneTimeRelocationTest {
             System.clearProperty("qs.test.maxMapCount");
         }
         assertFalse(Files.exists(PlacementFile.path(d)), "a refused QS-OR open persists no placement");
-        try (Store s = Store.open(d, opts(Store.Relocation.CONTINUAL, 0))) {
+        try (Store s = Store.open(d, opts(Relocation.CONTINUAL, 0))) {
             assertEquals(0, s.relocatedPages);
             assertEquals(
                     2 * RelocationTest.NODES + 12,
@@ -252,13 +261,13 @@ class OneTimeRelocationTest {
         Path a = dir.resolve("a");
         Path b = dir.resolve("b");
         List<Long> expected;
-        try (Store s = Store.create(b, 8192, opts(Store.Relocation.CONTINUAL, 0))) {
+        try (Store s = Store.create(b, 8192, opts(Relocation.CONTINUAL, 0))) {
             RelocationTest.build(s);
             expected = RelocationTest.traverse(s, false);
         }
         long movedBase;
-        try (Store first = Store.create(a, 8192, opts(Store.Relocation.CONTINUAL, 0))) {
-            try (Store s = Store.open(b, opts(Store.Relocation.ONE_TIME, 0))) { // base taken by the first store
+        try (Store first = Store.create(a, 8192, opts(Relocation.CONTINUAL, 0))) {
+            try (Store s = Store.open(b, opts(Relocation.ONE_TIME, 0))) { // base taken by the first store
                 assertTrue(s.mappedFrames().movedArena());
                 movedBase = s.arenaBase();
                 assertTrue(movedBase != first.arenaBase());
@@ -268,7 +277,7 @@ class OneTimeRelocationTest {
             }
         }
         assertEquals(movedBase, PlacementFile.read(RealFileIO.INSTANCE, b).arenaBase());
-        try (Store s = Store.open(b, opts(Store.Relocation.CONTINUAL, 0))) { // at the committed base now
+        try (Store s = Store.open(b, opts(Relocation.CONTINUAL, 0))) { // at the committed base now
             assertEquals(movedBase, s.arenaBase());
             assertEquals(0, s.pagesNeedingTranslation());
             assertEquals(expected, RelocationTest.traverse(s, false));

@@ -4,6 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.buffer.FramesMode;
+import dev.quickstore.core.buffer.Relocation;
+import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.space.LargeObjects;
+import dev.quickstore.core.volume.VolumeFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,11 +34,11 @@ class RelocationTest {
     @TempDir
     Path dir;
 
-    static Store.Options opts(double fraction) {
-        return new Store.Options(16, 1 << 18, 1 << 22)
-                .withFrames(Store.FramesMode.MAPPED)
+    static StoreOptions opts(double fraction) {
+        return new StoreOptions(16, 1 << 18, 1 << 22)
+                .withFrames(FramesMode.MAPPED)
                 .withArenaBytes(1L << 30)
-                .withRelocation(Store.Relocation.CONTINUAL, fraction);
+                .withRelocation(Relocation.CONTINUAL, fraction);
     }
 
     /** A chain through every node (by NEXT) plus a scattered OTHER pointer; root "head", index "byValue". */

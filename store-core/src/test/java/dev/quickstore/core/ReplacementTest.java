@@ -3,6 +3,8 @@ package dev.quickstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.buffer.FramesMode;
+import dev.quickstore.core.buffer.Replacement;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.MappedArena;
 import java.nio.file.Path;
@@ -27,14 +29,14 @@ class ReplacementTest {
 
     record Run(Store.PoolStats pool, FaultCounters c, int hotLoads, int scanLoads, long checksum) {}
 
-    static Store.Options opts(Store.Replacement policy) {
-        return new Store.Options(POOL, 1 << 18, 1 << 22)
-                .withFrames(Store.FramesMode.MAPPED)
+    static StoreOptions opts(Replacement policy) {
+        return new StoreOptions(POOL, 1 << 18, 1 << 22)
+                .withFrames(FramesMode.MAPPED)
                 .withReplacement(policy);
     }
 
-    static void assertWithinPool(Store s, Store.Replacement policy, String where) {
-        if (policy != Store.Replacement.STORE_CLOCK) {
+    static void assertWithinPool(Store s, Replacement policy, String where) {
+        if (policy != Replacement.STORE_CLOCK) {
             assertTrue(
                     s.residentPagesForTest() <= POOL,
                     "resident " + s.residentPagesForTest() + " > " + POOL + " " + where);
@@ -42,7 +44,7 @@ class ReplacementTest {
     }
 
     /** A scan through the store API (the store's own loads) interleaved with a hot set read through the view. */
-    Run run(Store.Replacement policy, Path d) throws Exception {
+    Run run(Replacement policy, Path d) throws Exception {
         long[] refs;
         try (Store s = Store.create(d, 8192, opts(policy))) {
             refs = MappedStoreTest.populate(s, OBJECTS);
@@ -89,7 +91,7 @@ class ReplacementTest {
 
     @Test
     void simplifiedClockReprotectsAllWhenNoFrameIsDisabled() throws Exception {
-        Run r = run(Store.Replacement.SIMPLIFIED_CLOCK, dir.resolve("simplified"));
+        Run r = run(Replacement.SIMPLIFIED_CLOCK, dir.resolve("simplified"));
         assertTrue(r.pool().evictions() > 2 * OBJECTS / 2, "evictions " + r);
         assertTrue(r.pool().victims() > 0 && r.pool().victims() <= r.pool().evictions(), r.toString());
         assertTrue(r.pool().reprotectAlls() > 0, "a full sweep without a disabled frame reprotects the arena: " + r);
@@ -102,7 +104,7 @@ class ReplacementTest {
 
     @Test
     void classicClockClearsBitsByReprotectingFrames() throws Exception {
-        Run r = run(Store.Replacement.CLASSIC_CLOCK, dir.resolve("classic"));
+        Run r = run(Replacement.CLASSIC_CLOCK, dir.resolve("classic"));
         assertTrue(r.pool().evictions() > 2 * OBJECTS / 2, "evictions " + r);
         assertTrue(r.pool().victims() > 0, r.toString());
         assertEquals(0, r.pool().reprotectAlls(), "never reprotects the whole arena: " + r);
@@ -117,9 +119,9 @@ class ReplacementTest {
 
     @Test
     void allPoliciesReturnTheSameResults() throws Exception {
-        long a = run(Store.Replacement.SIMPLIFIED_CLOCK, dir.resolve("a")).checksum();
-        long b = run(Store.Replacement.CLASSIC_CLOCK, dir.resolve("b")).checksum();
-        long c = run(Store.Replacement.STORE_CLOCK, dir.resolve("c")).checksum();
+        long a = run(Replacement.SIMPLIFIED_CLOCK, dir.resolve("a")).checksum();
+        long b = run(Replacement.CLASSIC_CLOCK, dir.resolve("b")).checksum();
+        long c = run(Replacement.STORE_CLOCK, dir.resolve("c")).checksum();
         assertEquals(a, b);
         assertEquals(a, c);
     }
@@ -130,9 +132,9 @@ class ReplacementTest {
      */
     @ParameterizedTest
     @EnumSource(
-            value = Store.Replacement.class,
+            value = Replacement.class,
             names = {"SIMPLIFIED_CLOCK", "CLASSIC_CLOCK"})
-    void viewTraversalBiggerThanThePoolStaysWithinIt(Store.Replacement policy) throws Exception {
+    void viewTraversalBiggerThanThePoolStaysWithinIt(Replacement policy) throws Exception {
         int n = 2 * OBJECTS; // ~240 pages, 15x the pool
         Path d = dir.resolve(policy.name());
         long[] refs;
@@ -158,7 +160,7 @@ class ReplacementTest {
             assertTrue(after.victims() - before.victims() >= n / 2 - POOL, "the fault path evicted: " + after);
             assertEquals(0, after.overcommits(), "clean victims existed: " + after);
             assertEquals(0, c1.refusals(), c1.toString());
-            if (policy == Store.Replacement.SIMPLIFIED_CLOCK) {
+            if (policy == Replacement.SIMPLIFIED_CLOCK) {
                 assertTrue(
                         after.reprotectAlls() > before.reprotectAlls() && after.reprotectRuns() == 0, after.toString());
             } else {
@@ -174,9 +176,9 @@ class ReplacementTest {
      */
     @ParameterizedTest
     @EnumSource(
-            value = Store.Replacement.class,
+            value = Replacement.class,
             names = {"SIMPLIFIED_CLOCK", "CLASSIC_CLOCK"})
-    void dirtyPagesOvercommitUntilCommitThenThePoolTrims(Store.Replacement policy) throws Exception {
+    void dirtyPagesOvercommitUntilCommitThenThePoolTrims(Replacement policy) throws Exception {
         Path d = dir.resolve("w" + policy.name());
         long[] refs;
         try (Store s = Store.create(d, 8192, opts(policy))) {

@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.error.DuplicateKeyException;
+import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.error.StoreLockedException;
+import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.verify.VerifyReport;
+import dev.quickstore.core.volume.VolumeFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +24,8 @@ class StoreTest {
     @TempDir
     Path dir;
 
-    static Store.Options small() {
-        return new Store.Options(16, 1 << 18, 1 << 19);
+    static StoreOptions small() {
+        return new StoreOptions(16, 1 << 18, 1 << 19);
     }
 
     @Test

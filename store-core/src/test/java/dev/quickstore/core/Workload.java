@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.verify.VerifyReport;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

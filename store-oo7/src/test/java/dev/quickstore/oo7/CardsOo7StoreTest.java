@@ -3,7 +3,8 @@ package dev.quickstore.oo7;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.Store;
+import dev.quickstore.core.StoreOptions;
+import dev.quickstore.core.buffer.WriteDetection;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * committed by card diffs and survive close and reopen.
  */
 class CardsOo7StoreTest extends Oo7SmallContract {
-    static final Store.Options CARDS = Store.Options.defaults().withWriteDetection(Store.WriteDetection.CARD_MARKING);
+    static final StoreOptions CARDS = StoreOptions.defaults().withWriteDetection(WriteDetection.CARD_MARKING);
 
     @TempDir
     Path tmp;

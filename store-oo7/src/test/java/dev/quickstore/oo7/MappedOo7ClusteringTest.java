@@ -3,7 +3,7 @@ package dev.quickstore.oo7;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.VolumeFile;
+import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import dev.quickstore.oo7.schema.Connection;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.VolumeFile;
+import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import dev.quickstore.oo7.schema.AtomicPart;
 import java.io.IOException;
@@ -198,7 +198,7 @@ class MappedOo7StoreTest extends Oo7SmallContract {
         assertEquals(0, store.relocatedPages());
         String previous = System.setProperty("qs.relocateFraction", "0.5");
         try {
-            store.makeCold(); // reopens with Store.Options.defaults(), which reads the property
+            store.makeCold(); // reopens with StoreOptions.defaults(), which reads the property
             long relocated = store.relocatedPages();
             long pages = Files.size(VolumeFile.volumePath(store.dir())) / 8192;
             assertTrue(

@@ -3,6 +3,8 @@ package dev.quickstore.jmh.objects;
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.Store;
+import dev.quickstore.core.StoreOptions;
+import dev.quickstore.core.buffer.WriteDetection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,10 +72,10 @@ public class WriteDetectionBenchmark {
 
         void open() throws IOException {
             dir = Files.createTempDirectory("qs-wd-");
-            Store.Options o = Store.Options.defaults();
+            StoreOptions o = StoreOptions.defaults();
             o = mode.equals("cards")
-                    ? o.withCardMarking(Store.DEFAULT_CARD_BYTES)
-                    : o.withWriteDetection(Store.WriteDetection.PAGE_PROTECTION);
+                    ? o.withCardMarking(StoreOptions.DEFAULT_CARD_BYTES)
+                    : o.withWriteDetection(WriteDetection.PAGE_PROTECTION);
             store = PersistentStore.create(dir.resolve("db"), o, PNode.class);
             Map<Long, List<Long>> byPage = new LinkedHashMap<>();
             try (ObjectTransaction t = store.begin()) {

@@ -2,8 +2,8 @@ package dev.quickstore.api.internal;
 
 import dev.quickstore.core.CopyView;
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreException;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.core.error.StoreException;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -1,8 +1,8 @@
 package dev.quickstore.api.internal;
 
 import dev.quickstore.api.SchemaMismatchException;
-import dev.quickstore.core.StoreFormatException;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.core.error.StoreFormatException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

@@ -5,8 +5,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.api.PersistentObject;
-import dev.quickstore.core.StoreException;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.core.error.StoreException;
 
 /**
  * The run-time side of one object transaction: what generated accessors, {@link RefList} and

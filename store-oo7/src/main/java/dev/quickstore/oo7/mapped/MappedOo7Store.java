@@ -3,14 +3,16 @@ package dev.quickstore.oo7.mapped;
 import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
-import dev.quickstore.core.DuplicateKeyException;
 import dev.quickstore.core.Index;
-import dev.quickstore.core.KeyType;
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreInspector;
+import dev.quickstore.core.StoreOptions;
 import dev.quickstore.core.Transaction;
-import dev.quickstore.core.VolumeFile;
+import dev.quickstore.core.buffer.WriteDetection;
+import dev.quickstore.core.error.DuplicateKeyException;
+import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.inspect.StoreInspector;
 import dev.quickstore.core.inspect.StoreStats;
+import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.oo7.Oo7Store;
 import dev.quickstore.oo7.schema.AtomicPart;
@@ -138,8 +140,8 @@ public final class MappedOo7Store implements Oo7Store {
     private final Path dir;
     private final boolean temporary;
     private final boolean dropCaches;
-    /** Storage-manager options of every opening; null: {@link Store.Options#defaults()} read at each opening. */
-    private final Store.Options options;
+    /** Storage-manager options of every opening; null: {@link StoreOptions#defaults()} read at each opening. */
+    private final StoreOptions options;
 
     private final ObjectPadding padding;
     private PersistentStore db;
@@ -184,7 +186,7 @@ public final class MappedOo7Store implements Oo7Store {
             Path dir,
             boolean temporary,
             boolean dropCaches,
-            Store.Options options,
+            StoreOptions options,
             ObjectPadding padding,
             PersistentStore db) {
         this.dir = dir;
@@ -211,15 +213,15 @@ public final class MappedOo7Store implements Oo7Store {
 
     /**
      * Creates an empty OO7 store with explicit storage-manager options (used for every reopen too; with
-     * {@link Store.WriteDetection#CARD_MARKING} the system is named {@code qs-cards}) and object padding.
+     * {@link WriteDetection#CARD_MARKING} the system is named {@code qs-cards}) and object padding.
      */
-    public static MappedOo7Store create(Path dir, boolean dropCaches, Store.Options options, ObjectPadding padding)
+    public static MappedOo7Store create(Path dir, boolean dropCaches, StoreOptions options, ObjectPadding padding)
             throws IOException {
         return create(dir, false, dropCaches, options, padding);
     }
 
-    /** {@link #create(Path, boolean, Store.Options, ObjectPadding)} without padding. */
-    public static MappedOo7Store create(Path dir, boolean dropCaches, Store.Options options) throws IOException {
+    /** {@link #create(Path, boolean, StoreOptions, ObjectPadding)} without padding. */
+    public static MappedOo7Store create(Path dir, boolean dropCaches, StoreOptions options) throws IOException {
         return create(dir, false, dropCaches, options, ObjectPadding.NONE);
     }
 
@@ -234,13 +236,13 @@ public final class MappedOo7Store implements Oo7Store {
     }
 
     /** {@link #createTemporary(boolean)} with explicit storage-manager options (null: the defaults) and padding. */
-    public static MappedOo7Store createTemporary(boolean dropCaches, Store.Options options, ObjectPadding padding)
+    public static MappedOo7Store createTemporary(boolean dropCaches, StoreOptions options, ObjectPadding padding)
             throws IOException {
         return create(Files.createTempDirectory("qs-oo7-"), true, dropCaches, options, padding);
     }
 
     private static MappedOo7Store create(
-            Path dir, boolean temporary, boolean dropCaches, Store.Options options, ObjectPadding padding)
+            Path dir, boolean temporary, boolean dropCaches, StoreOptions options, ObjectPadding padding)
             throws IOException {
         PersistentStore db = PersistentStore.create(dir, effective(options), TYPES);
         boolean ok = false;
@@ -276,13 +278,13 @@ public final class MappedOo7Store implements Oo7Store {
         return open(dir, dropCaches, null, padding);
     }
 
-    /** {@link #open(Path, boolean, Store.Options, ObjectPadding)} without padding. */
-    public static MappedOo7Store open(Path dir, boolean dropCaches, Store.Options options) throws IOException {
+    /** {@link #open(Path, boolean, StoreOptions, ObjectPadding)} without padding. */
+    public static MappedOo7Store open(Path dir, boolean dropCaches, StoreOptions options) throws IOException {
         return open(dir, dropCaches, options, ObjectPadding.NONE);
     }
 
     /** {@link #open(Path, boolean, ObjectPadding)} with explicit storage-manager options (null: the defaults). */
-    public static MappedOo7Store open(Path dir, boolean dropCaches, Store.Options options, ObjectPadding padding)
+    public static MappedOo7Store open(Path dir, boolean dropCaches, StoreOptions options, ObjectPadding padding)
             throws IOException {
         return new MappedOo7Store(
                 dir, false, dropCaches, options, padding, PersistentStore.open(dir, effective(options), TYPES));
@@ -294,12 +296,12 @@ public final class MappedOo7Store implements Oo7Store {
      */
     @Override
     public String name() {
-        boolean cards = effective(options).writeDetection() == Store.WriteDetection.CARD_MARKING;
+        boolean cards = effective(options).writeDetection() == WriteDetection.CARD_MARKING;
         return (padding.isNone() ? "qs" : "qs-b") + (cards ? "-cards" : "");
     }
 
-    private static Store.Options effective(Store.Options o) {
-        return o != null ? o : Store.Options.defaults();
+    private static StoreOptions effective(StoreOptions o) {
+        return o != null ? o : StoreOptions.defaults();
     }
 
     /** The padding of the objects this store creates ({@link ObjectPadding#NONE} unless QS-B). */

@@ -1,0 +1,295 @@
+package dev.quickstore.core.buffer;
+
+import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.log.LogWriter;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.volume.DoubleWriteBuffer;
+import dev.quickstore.core.volume.Volume;
+import dev.quickstore.mmu.MappedArena;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The buffer pool: policy over {@link PageFrames}. It decides what is resident (a {@link Replacer}:
+ * QuickStore's simplified clock, a classic clock over page protection, or a clock over store fixes), keeps the dirty page table (pages whose contents are newer than the volume,
+ * with their recLSN), and writes pages back under the WAL rule: a page is written only after the log is
+ * durable up to its page LSN, always through the {@link DoubleWriteBuffer}.
+ *
+ * <p>Two kinds of "dirty": <em>transaction-dirty</em> (the running transaction changed the page since
+ * {@link PageFrames#markDirty}; its pre-image is held) and <em>disk-dirty</em> (logged changes not yet
+ * on the volume; entry in {@link #dirtyPageTable}). Evicting a transaction-dirty page is a steal: the
+ * {@link Stealer} first logs the page's changes with undo information, then the page is written back.
+ * No-force: commit never writes pages; they are written when evicted or by a checkpoint.
+ *
+ * <p>Pinning: pages fixed during one store operation stay pinned until {@link #unpinAll} at the end
+ * of the operation, so segments handed out during an operation stay valid.
+ *
+ * <p>With a data-plane policy ({@link NativeClock}) the fault path evicts too, at any time: the pool then
+ * publishes pins and disk-dirty pages as holds on the frames (a held frame is never evicted there), asks
+ * the data plane's clock first when it needs a frame, and steals or writes back only when the clock finds
+ * no clean unheld victim.
+ */
+public final class BufferPool {
+    /** Logs a transaction-dirty page with undo information before it is stolen; sets its page LSN. */
+    public interface Stealer {
+        void beforeSteal(long pageId, MemorySegment preImage, MemorySegment contents) throws IOException;
+    }
+
+    private final PageFrames frames;
+    private final Volume volume;
+    private final DoubleWriteBuffer dwb;
+    private final LogWriter log;
+    private final Replacer clock;
+    private final Map<Long, Long> dirtyPageTable = new HashMap<>();
+    private final Set<Long> pinned = new HashSet<>();
+    private final List<Long> pinOrder = new ArrayList<>();
+    private final MemorySegment readBuffer;
+    private final MemorySegment stealPre;
+    private final MemorySegment stealCur;
+    private Stealer stealer;
+    public long reads;
+    public long writes;
+    public long steals;
+    public long evictions;
+
+    public BufferPool(PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log, Replacer replacer) {
+        this.frames = frames;
+        this.clock = replacer;
+        this.volume = volume;
+        this.dwb = dwb;
+        this.log = log;
+        this.readBuffer = MemorySegment.ofArray(new byte[frames.pageSize()]);
+        this.stealPre = MemorySegment.ofArray(new byte[frames.pageSize()]);
+        this.stealCur = MemorySegment.ofArray(new byte[frames.pageSize()]);
+    }
+
+    public void setStealer(Stealer s) {
+        this.stealer = s;
+    }
+
+    public Replacer replacer() {
+        return clock;
+    }
+
+    public PageFrames frames() {
+        return frames;
+    }
+
+    public int pageSize() {
+        return frames.pageSize();
+    }
+
+    public Volume volume() {
+        return volume;
+    }
+
+    /**
+     * Resident memory of {@code pageId}, read (and checksum-verified) from the volume if needed; pinned
+     * until the end of the current (possibly nested) store operation or an explicit {@link #unpin}.
+     */
+    public MemorySegment fix(long pageId) throws IOException {
+        if (pinned.add(pageId)) {
+            pinOrder.add(pageId);
+            clock.hold(pageId, MappedArena.HOLD_PINNED, true); // before the residency check (qs_clock.c)
+        }
+        MemorySegment seg = frames.resident(pageId);
+        if (seg == null) {
+            makeRoom();
+            volume.read(pageId, readBuffer);
+            reads++;
+            seg = frames.install(pageId, readBuffer);
+            clock.add(pageId);
+        } else {
+            clock.add(pageId); // a reference; also adopts a page the fault path loaded on its own
+        }
+        return seg;
+    }
+
+    /** {@link #fix} plus the write notification (pre-image capture) for the running transaction. */
+    public MemorySegment fixForWrite(long pageId) throws IOException {
+        MemorySegment seg = fix(pageId);
+        frames.markDirty(pageId);
+        return seg;
+    }
+
+    public void unpin(long pageId) {
+        if (pinned.remove(pageId)) {
+            clock.hold(pageId, MappedArena.HOLD_PINNED, false);
+        }
+    }
+
+    public void unpinAll() {
+        if (clock.inDataPlane()) {
+            for (long p : pinned) {
+                clock.hold(p, MappedArena.HOLD_PINNED, false);
+            }
+        }
+        pinned.clear();
+        pinOrder.clear();
+    }
+
+    /** A mark for {@link #releasePins}: pins taken after it can be released together. */
+    public int pinMark() {
+        return pinOrder.size();
+    }
+
+    /** Unpins the pages pinned since {@code mark} (the end of a nested operation). */
+    public void releasePins(int mark) {
+        for (int i = pinOrder.size() - 1; i >= mark; i--) {
+            unpin(pinOrder.remove(i));
+        }
+    }
+
+    /** Records that {@code pageId} holds logged changes up to a record at {@code lsn} not yet on disk. */
+    public void noteLogged(long pageId, long lsn) {
+        if (dirtyPageTable.putIfAbsent(pageId, lsn) == null) {
+            clock.hold(pageId, MappedArena.HOLD_WAL, true); // the data plane must not drop it before write-back
+        }
+    }
+
+    public Map<Long, Long> dirtyPageTable() {
+        return dirtyPageTable;
+    }
+
+    private void makeRoom() throws IOException {
+        if (!clock.inDataPlane()) {
+            for (long p : frames.adoptNativeLoads()) {
+                clock.add(p);
+            }
+        }
+        while (frames.residentCount() >= frames.capacity()) {
+            evictOne();
+        }
+    }
+
+    /**
+     * Brings the resident count back within the capacity after the data plane overcommitted it (every
+     * resident frame was dirty or held when a fault needed one), and keeps the next faults from having to:
+     * when the pool is full, the disk-dirty pages are written back (WAL rule, double write), which lifts
+     * their holds so that the fault path may evict them. Called after every commit; does nothing while the
+     * pool has free frames.
+     */
+    public void trim() throws IOException {
+        if (!clock.inDataPlane() || frames.residentCount() < frames.capacity()) {
+            return;
+        }
+        writeBackAll();
+        while (frames.residentCount() > frames.capacity()) {
+            if (!evictOne(false)) {
+                return; // everything left is pinned by the running operation
+            }
+        }
+    }
+
+    private void evictOne() throws IOException {
+        evictOne(true);
+    }
+
+    private boolean evictOne(boolean mustFind) throws IOException {
+        if (clock.inDataPlane()) {
+            if (clock.evictByPolicy() >= 0) {
+                evictions++;
+                return true;
+            }
+            if (!dirtyPageTable.isEmpty()) {
+                // the clock found only dirty or held frames: write the disk-dirty ones back in one batch,
+                // which lifts their WAL holds, rather than one at a time below
+                writeBackAll();
+                if (clock.evictByPolicy() >= 0) {
+                    evictions++;
+                    return true;
+                }
+            }
+        }
+        long v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p) && !dirtyPageTable.containsKey(p));
+        if (v < 0) {
+            v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p));
+        }
+        if (v < 0) {
+            v = clock.victim(p -> !pinned.contains(p));
+        }
+        if (v < 0 && !mustFind) {
+            return false;
+        }
+        if (v < 0) {
+            throw new StoreException(
+                    "buffer pool of " + frames.capacity() + " pages is too small: all resident pages are in use by"
+                            + " the current operation; open the store with a larger bufferPoolPages");
+        }
+        frames.beforeEvict(v);
+        if (frames.isDirty(v)) {
+            // Copy the pre-image, end the dirty state (with store-native: stores fault again from here),
+            // then take a stable image: exactly the changes up to the clean point are logged and written.
+            frames.toDisk(stealPre.copyFrom(frames.preImage(v)));
+            frames.clearDirty(v);
+            MemorySegment cur = frames.stableImage(v, stealCur);
+            stealer.beforeSteal(v, stealPre, cur);
+            PageHeader.setLsn(frames.resident(v), PageHeader.lsn(cur));
+            steals++;
+        }
+        if (dirtyPageTable.containsKey(v)) {
+            writeBack(List.of(v));
+        }
+        frames.evict(v);
+        clock.remove(v);
+        evictions++;
+        return true;
+    }
+
+    /** Writes back the given disk-dirty, not transaction-dirty resident pages (WAL rule, double write). */
+    void writeBack(List<Long> pages) throws IOException {
+        if (pages.isEmpty()) {
+            return;
+        }
+        long[] ids = new long[pages.size()];
+        MemorySegment[] images = new MemorySegment[pages.size()];
+        long maxLsn = 0;
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = pages.get(i);
+            images[i] = frames.stableImage(ids[i], null);
+            maxLsn = Math.max(maxLsn, PageHeader.lsn(images[i]));
+        }
+        log.flush(maxLsn + 1); // WAL rule
+        dwb.writeBack(volume, ids, images, ids.length);
+        writes += ids.length;
+        for (long id : ids) {
+            dirtyPageTable.remove(id);
+            clock.hold(id, MappedArena.HOLD_WAL, false);
+        }
+    }
+
+    /** Writes back every disk-dirty page that the running transaction has not changed. */
+    public void writeBackAll() throws IOException {
+        List<Long> pages = new ArrayList<>();
+        for (long p : dirtyPageTable.keySet()) {
+            if (!frames.isDirty(p)) {
+                pages.add(p);
+            }
+        }
+        pages.sort(null);
+        writeBack(pages);
+    }
+
+    /** Evicts every resident page (none may be dirty); for remapping the arena before relocation. */
+    public void evictAll() throws IOException {
+        writeBackAll();
+        for (long p : frames.adoptNativeLoads()) {
+            clock.add(p);
+        }
+        for (long p : frames.residentPages()) {
+            frames.evict(p);
+            clock.remove(p);
+        }
+    }
+
+    /** Drops every resident page (after the store was closed or poisoned). */
+    public void close() {
+        frames.close();
+    }
+}

@@ -1,0 +1,659 @@
+package dev.quickstore.core.buffer;
+
+import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.volume.FileIO;
+import dev.quickstore.core.volume.Volume;
+import dev.quickstore.mmu.FrameState;
+import dev.quickstore.mmu.MappedArena;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * {@link PageFrames} over store-native's {@link MappedArena}: the QuickStore design (White and DeWitt
+ * 1994, section 3) joined to the storage manager.
+ *
+ * <p><b>Identity placement.</b> Page p of the volume lives in frame p, at {@code arenaBase + p *
+ * pageSize} of the application view, so a store reference is the virtual address of its object. The
+ * arena is a large MAP_NORESERVE range (Options.arenaBytes, 64 GiB by default) placed at the volume
+ * header's preferred base; frames are reserved for the volume's pages with the volume file as their page
+ * source, so an application load of a page that is not resident is served by the C fault path
+ * ({@code pread} + CRC32C check) without Java.
+ *
+ * <p><b>Two ways in.</b> The store's own reads (allocator, slotted-page metadata, B+tree, large
+ * objects, roots, recovery) still go through {@link FileIO} and {@link Volume} (so the fault-injecting
+ * file layer of the tests sees them) and are {@linkplain MappedArena#install installed} through the
+ * alias view. The store's own writes go through the always-writable alias view too, after {@link
+ * #markDirty} asked native to capture the pre-image (one downcall, as a write fault would). Application
+ * stores through {@link MappedArena#view()} fault and are captured by the C handler with no Java
+ * involved. Either way the frame ends DIRTY with a native pre-image, so commit, steal and abort see one
+ * dirty set ({@link MappedArena#dirtyFrames()}).
+ *
+ * <p><b>Write-back images.</b> Application threads may store through the view at any time, so an image
+ * read from the alias for write-back could contain a store that is not logged. {@link #stableImage}
+ * copies the alias and then checks the frame: if it became DIRTY meanwhile, its pre-image - captured at
+ * that first store, before it landed - is exactly the clean image and is used instead.
+ *
+ * <p><b>Residency.</b> With the simplified or classic clock ({@link NativeClock}) the data plane holds the
+ * pool's budget and evicts by the policy before any load, a fault included ({@link #clockEvict}, {@link
+ * #hold}); with {@code STORE_CLOCK} it has no budget and the buffer pool's clock is the only evictor, which
+ * adopts pages the fault path loaded by itself ({@link #adoptNativeLoads}) when the pool needs room. Every
+ * method is one or a few downcalls; no native lock is held across a return to Java.
+ */
+public final class MappedFrames implements PageFrames {
+    /** Frames reserved ahead when the volume grows past the reserved range. */
+    private static final long RESERVE_STEP = 1024;
+
+    private final MappedArena arena;
+    private final int pageSize;
+    private final int capacity;
+    private final MemorySegment alias;
+    private final Arena staging = Arena.ofShared();
+    private final MemorySegment stage;
+    private final int source;
+    /** Pages reported to the buffer pool's clock (installed by the store or adopted from the fault path). */
+    private final Set<Long> known = new HashSet<>();
+    /** Frames named by refusal records taken so far (they may lie beyond the reserved range). */
+    private final Set<Long> refused = new HashSet<>();
+
+    private long reservedUpTo;
+    /** Null: identity placement at the preferred base; otherwise pages and pointers are relocated. */
+    private MappingManager mapping;
+
+    private int table = -1;
+
+    public MappedFrames(MappedArena arena, int pageSize, int capacity, int source) {
+        this.arena = arena;
+        this.pageSize = pageSize;
+        this.capacity = capacity;
+        this.alias = arena.alias();
+        this.source = source;
+        this.stage = staging.allocate(pageSize, 4096);
+    }
+
+    /**
+     * Maps the arena at {@code base} and reserves the volume's first {@code pages} frames.
+     *
+     * @param volumeFile the volume as a file the native library can open, or {@code null} when the store
+     *     runs on an in-memory file layer (tests): the page source is then {@code /dev/null}, so a fault
+     *     on a page the store has not installed is refused (IO) instead of reading stale bytes
+     * If the range at {@code base} is taken, the arena is mapped elsewhere ({@link #movedArena()}) and the
+     * store must {@linkplain #relocate relocate} before any page is faulted in.
+     */
+    public static MappedFrames open(
+            Path volumeFile, int pageSize, int capacity, long base, long arenaBytes, long pages, String storeName) {
+        long size = Math.max(arenaBytes / pageSize, 1) * pageSize;
+        MappedArena a = MappedArena.open(size, pageSize, base);
+        boolean ok = false;
+        try {
+            int src = a.addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
+            MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
+            f.reserveThrough(Math.max(pages, 1));
+            ok = true;
+            return f;
+        } finally {
+            if (!ok) {
+                a.close();
+            }
+        }
+    }
+
+    public MappedArena arena() {
+        return arena;
+    }
+
+    /** Whether the arena could not be mapped at the volume's preferred base. */
+    public boolean movedArena() {
+        return !arena.atPreferredBase();
+    }
+
+    MappingManager mapping() {
+        return mapping;
+    }
+
+    private long frame(long pageId) {
+        return mapping == null ? pageId : mapping.frameOf(pageId);
+    }
+
+    private long pageOfFrame(long frame) {
+        return mapping == null ? frame : mapping.pageOfFrame(frame);
+    }
+
+    /**
+     * Switches to relocated placement (no page may be resident): the runs placed in {@code m} move to
+     * frames of the arena's upper half, frames are reserved for every page before any can be faulted in,
+     * the translation table (disk address range to delta) is registered, and every page that holds a
+     * pointer word in a translated range gets its pointer bitmap so that the C fault path translates it on
+     * load (pages without one are loaded as they are: nothing to translate).
+     *
+     * @param images reads page p's disk image (for its pointer bitmap)
+     * @param oneTime QS-OR: page images are committed in the current address space ({@link #toDisk} is the
+     *     identity) and {@link #prepareOneTimeCommit} adds the pages translated since the last commit
+     */
+    public void relocate(MappingManager m, long pages, PageReader images, boolean oneTime) throws java.io.IOException {
+        if (arena.residentFrames() != 0) {
+            long[] r = arena.residentFrameList();
+            throw new IllegalStateException("relocate with resident frames " + java.util.Arrays.toString(r) + " "
+                    + (r.length > 0 ? arena.state(r[0]) : "") + " resident count " + arena.residentFrames());
+        }
+        // identity frames of relocated pages hold nothing now; their new frames are reserved for them
+        for (MappingManager.Descriptor d : m.relocatedRuns()) {
+            arena.release(d.firstPage(), d.pages());
+            arena.reserve(d.firstFrame(), d.pages(), source, d.firstPage());
+        }
+        this.mapping = m;
+        this.oneTime = oneTime;
+        if (m.translates()) {
+            long[][] r = m.ranges();
+            table = arena.addTranslationTable(r[0], r[1], r[2]);
+            MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
+            for (long p = 0; p < pages; p++) {
+                if (images.read(p, img) && m.needsTranslation(img)) {
+                    setRelocation(p, MappingManager.pointerWords(img));
+                }
+            }
+        }
+    }
+
+    /** QS-OR: page images leave memory in the current address space (no unswizzling). */
+    private boolean oneTime;
+    /** QS-OR: frames whose translated image is committed (they need no translation on later loads). */
+    private final Set<Long> converted = new HashSet<>();
+    /** QS-OR: frames added to the commit in progress. */
+    private final Set<Long> converting = new HashSet<>();
+
+    /**
+     * QS-OR (White and DeWitt 1994, section 5.5: "commits the changed mapping to the database"), called
+     * before the commit diffs the dirty pages: every resident page that the fault path (or the store's own
+     * reads) translated and that is not committed in translated form yet joins the commit. Pages evicted
+     * during the transaction joined it already ({@link #beforeEvict}: they are stolen, i.e. logged with
+     * undo information and written). Returns the number of pages the transaction converts.
+     */
+    public int prepareOneTimeCommit() {
+        if (!oneTime || relocatedFrames.isEmpty()) {
+            return 0;
+        }
+        for (long f : relocatedFrames) {
+            if (!converted.contains(f) && !converting.contains(f)) {
+                convert(f);
+            }
+        }
+        return converting.size();
+    }
+
+    /**
+     * QS-OR: a translated page that is not committed in translated form joins the running transaction as
+     * a changed page. A clean one is made dirty with its disk form (the untranslated image) as pre-image;
+     * the pre-image of a dirty one is converted back to disk form. The diff against that pre-image then
+     * logs the translated pointers, and the page is written back with them.
+     */
+    private void convert(long f) {
+        FrameState s = stableState(f);
+        if (s == FrameState.CLEAN) {
+            MemorySegment cur = alias.asSlice(f * pageSize, pageSize);
+            if (diskImage == null) {
+                diskImage = MemorySegment.ofArray(new byte[pageSize]);
+            }
+            MemorySegment disk = diskImage.copyFrom(cur);
+            mapping.translate(disk, false);
+            if (disk.mismatch(cur) >= 0) {
+                arena.markDirty(f);
+                MemorySegment pre = arena.preimage(f);
+                if (pre.equals(MemorySegment.NULL)) {
+                    return; // not dirty after all (not under the store latch): left for the commit
+                }
+                pre.copyFrom(disk);
+            }
+            converting.add(f);
+        } else if (s == FrameState.DIRTY) {
+            MemorySegment pre = arena.preimage(f);
+            if (!pre.equals(MemorySegment.NULL)) {
+                mapping.translate(pre, false);
+                converting.add(f);
+            }
+        }
+    }
+
+    private MemorySegment diskImage;
+
+    /** Whether a transaction is running (QS-OR converts evicted pages only inside one). */
+    private java.util.function.BooleanSupplier inTransaction = () -> false;
+
+    public void inTransaction(java.util.function.BooleanSupplier s) {
+        this.inTransaction = s;
+    }
+
+    @Override
+    public void beforeEvict(long pageId) {
+        long f = frame(pageId);
+        if (oneTime
+                && inTransaction.getAsBoolean()
+                && relocatedFrames.contains(f)
+                && !converted.contains(f)
+                && !converting.contains(f)) {
+            convert(f);
+        }
+    }
+
+    /** QS-OR: the running transaction committed: its converted pages need no translation any more. */
+    public void oneTimeCommitted() {
+        for (long f : converting) {
+            converted.add(f);
+            if (arena.state(f) == FrameState.RESERVED) { // evicted (written back): detach its bitmap now
+                long p = mapping.pageOfFrame(f);
+                if (p >= 0) {
+                    setRelocation(p, new java.util.BitSet());
+                }
+                arena.hold(f, MappedArena.HOLD_WAL, false);
+                converted.remove(f);
+            }
+        }
+        convertedPages += converting.size();
+        converting.clear();
+    }
+
+    /**
+     * QS-OR: the running transaction aborted. Abort restored the disk-form pre-images of the pages it had
+     * converted, so they are translated again in place (translation is idempotent).
+     */
+    public void oneTimeAborted() {
+        for (long f : converting) {
+            FrameState s = stableState(f);
+            if (s == FrameState.CLEAN || s == FrameState.DIRTY) {
+                mapping.translate(alias.asSlice(f * pageSize, pageSize), true);
+            }
+        }
+        converting.clear();
+    }
+
+    /** QS-OR: pages committed in translated form by this handle. */
+    public long convertedPages;
+
+    /** Pages whose next load (or current residence) involves pointer translation by the fault path. */
+    public long translatingPages() {
+        long n = 0;
+        for (long f : relocatedFrames) {
+            if (!converted.contains(f)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Reads page p into buf; false if the page was never written. */
+    public interface PageReader {
+        boolean read(long page, MemorySegment buf) throws java.io.IOException;
+    }
+
+    private void setRelocation(long pageId, java.util.BitSet words) {
+        if (table >= 0 && (!words.isEmpty() || relocatedFrames.contains(frame(pageId)))) {
+            arena.setRelocation(frame(pageId), words, words.isEmpty() ? -1 : table);
+            if (words.isEmpty()) {
+                relocatedFrames.remove(frame(pageId));
+            } else {
+                long f = frame(pageId);
+                relocatedFrames.add(f);
+                if (oneTime && !converted.contains(f)) {
+                    // QS-OR: a translated page must reach a commit in translated form, so the data plane's
+                    // clock may not drop it silently (Java's own evictions convert it first, beforeEvict). The
+                    // hold is the disk-dirty one: the pool lifts it when it writes the committed page back.
+                    arena.hold(f, MappedArena.HOLD_WAL, true);
+                }
+            }
+        }
+    }
+
+    private final Set<Long> relocatedFrames = new HashSet<>();
+
+    /** Disk form to runtime form (swizzle) of a page image, in place. */
+    @Override
+    public MemorySegment toRuntime(MemorySegment image) {
+        if (mapping != null) {
+            mapping.translate(image, true);
+        }
+        return image;
+    }
+
+    @Override
+    public MemorySegment toDisk(MemorySegment image) {
+        unswizzledWords = 0;
+        if (mapping != null && !oneTime) {
+            unswizzledWords = mapping.translate(image, false);
+        }
+        return image;
+    }
+
+    public long reservedPages() {
+        return reservedUpTo;
+    }
+
+    /** Reserves frames up to (excluding) {@code pages}, in steps, with the volume as page source. */
+    public void reserveThrough(long pages) {
+        if (pages <= reservedUpTo) {
+            return;
+        }
+        if (pages > arena.frameCount()) {
+            throw new StoreException("the volume needs page " + (pages - 1) + " but the arena holds "
+                    + arena.frameCount() + " pages; reopen the store with a larger Options.arenaBytes");
+        }
+        long end = Math.min(arena.frameCount(), Math.max(pages, reservedUpTo + RESERVE_STEP));
+        arena.reserve(reservedUpTo, end - reservedUpTo, source, reservedUpTo);
+        reservedUpTo = end;
+    }
+
+    @Override
+    public int pageSize() {
+        return pageSize;
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Frames holding bytes, including those the fault path loaded for the application. */
+    @Override
+    public int residentCount() {
+        return (int) arena.residentFrames();
+    }
+
+    private MemorySegment slice(long pageId) {
+        return alias.asSlice(frame(pageId) * pageSize, pageSize);
+    }
+
+    /** The stable state of a frame: waits out the transient states (a fault takes microseconds). */
+    private FrameState stableState(long pageId) {
+        for (; ; ) {
+            FrameState s = arena.state(pageId);
+            if (s != FrameState.BUSY && s != FrameState.LOADING) {
+                return s;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public MemorySegment resident(long pageId) {
+        if (pageId < 0 || pageId >= reservedUpTo) {
+            return null;
+        }
+        long f = frame(pageId);
+        FrameState s = stableState(f);
+        if (s == FrameState.REFUSED) {
+            arena.repairRefused(f, 1); // keeps the bytes of a frame refused while resident
+            s = stableState(f);
+        }
+        if (s != FrameState.CLEAN && s != FrameState.DIRTY) {
+            known.remove(pageId);
+            return null;
+        }
+        return slice(pageId);
+    }
+
+    @Override
+    public MemorySegment install(long pageId, MemorySegment image) {
+        reserveThrough(pageId + 1);
+        stage.copyFrom(image);
+        toRuntime(stage); // the store's own reads are swizzled like the fault path's
+        arena.install(frame(pageId), stage); // false: a fault loaded the same page meanwhile; its bytes stay
+        known.add(pageId);
+        return slice(pageId);
+    }
+
+    @Override
+    public void evict(long pageId) {
+        known.remove(pageId);
+        long f = frame(pageId);
+        java.util.BitSet words = table >= 0 ? MappingManager.pointerWords(slice(pageId)) : null;
+        arena.evict(f, 1, false); // a page that became DIRTY meanwhile stays (and is adopted again)
+        if (words != null && arena.state(f) == FrameState.RESERVED) {
+            // the page's current pointer map applies to its next load; a page committed in translated
+            // form (QS-OR) is written back before it is evicted and needs no translation any more
+            // (under QS-OR only a page whose disk image is still untranslated: one read but not committed)
+            // (under QS-CR one that was translated at load or written back with translated pointers)
+            boolean keep = oneTime
+                    ? relocatedFrames.contains(f) && !converted.contains(f)
+                    : relocatedFrames.contains(f) || unswizzled.contains(f);
+            unswizzled.remove(f);
+            setRelocation(pageId, keep ? words : new java.util.BitSet());
+            converted.remove(f);
+        }
+    }
+
+    @Override
+    public void markDirty(long pageId) {
+        arena.markDirty(frame(pageId));
+    }
+
+    @Override
+    public boolean isDirty(long pageId) {
+        return stableState(frame(pageId)) == FrameState.DIRTY;
+    }
+
+    @Override
+    public MemorySegment preImage(long pageId) {
+        MemorySegment p = arena.preimage(frame(pageId));
+        return p.equals(MemorySegment.NULL) ? null : p;
+    }
+
+    @Override
+    public void rebasePreImage(long pageId) {
+        MemorySegment p = preImage(pageId);
+        assert p != null : "page " + pageId + " is not dirty";
+        p.copyFrom(slice(pageId));
+    }
+
+    @Override
+    public long dirtyCards(long pageId) {
+        int shift = arena.cardShift();
+        long f = frame(pageId);
+        if (shift == 0 || arena.dirtiedWhole(f)) {
+            return -1L;
+        }
+        int per = pageSize >>> shift;
+        MemorySegment cards = arena.cards();
+        long first = f * per;
+        long mask = 0;
+        if (per == 8) {
+            mask = cards.get(CARD_WORD, first) != 0 ? cardBits(cards.get(CARD_WORD, first)) : 0;
+        } else {
+            for (int k = 0; k < per; k++) {
+                if (cards.get(java.lang.foreign.ValueLayout.JAVA_BYTE, first + k) != 0) {
+                    mask |= 1L << k;
+                }
+            }
+        }
+        return mask;
+    }
+
+    private static final java.lang.foreign.ValueLayout.OfLong CARD_WORD =
+            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Bit k set iff byte k of {@code w} is non-zero. */
+    private static long cardBits(long w) {
+        long m = 0;
+        for (int k = 0; k < 8; k++) {
+            if (((w >>> (8 * k)) & 0xff) != 0) {
+                m |= 1L << k;
+            }
+        }
+        return m;
+    }
+
+    @Override
+    public int cardBytes() {
+        int shift = arena.cardShift();
+        return shift == 0 ? pageSize : 1 << shift;
+    }
+
+    @Override
+    public void clearDirty(long pageId) {
+        arena.markClean(frame(pageId));
+        if (table >= 0) {
+            // the data plane may evict the clean page at any time: its next load must use its current map
+            setRelocation(pageId, MappingManager.pointerWords(slice(pageId)));
+        }
+    }
+
+    /** Evicts one page chosen by the data plane's clock; returns it, or -1 if none is evictable. */
+    long clockEvict() {
+        long f = arena.clockEvict();
+        if (f < 0) {
+            return -1;
+        }
+        long p = pageOfFrame(f);
+        known.remove(p);
+        return p;
+    }
+
+    /** Sets or clears a hold on the page's frame (see {@link NativeClock}). */
+    void hold(long pageId, int bits, boolean on) {
+        long f = frame(pageId);
+        if (f >= 0 && f < arena.frameCount()) {
+            arena.hold(f, bits, on);
+        }
+    }
+
+    @Override
+    public long[] dirtyPages() {
+        return pages(arena.dirtyFrames());
+    }
+
+    private long[] pages(long[] frames) {
+        if (mapping == null) {
+            return frames;
+        }
+        long[] out = new long[frames.length];
+        int n = 0;
+        for (long f : frames) {
+            long p = mapping.pageOfFrame(f);
+            if (p >= 0) {
+                out[n++] = p;
+            }
+        }
+        out = java.util.Arrays.copyOf(out, n);
+        java.util.Arrays.sort(out);
+        return out;
+    }
+
+    /** QS-CR: frames whose image was written in disk form with translated pointers (reload translates). */
+    private final Set<Long> unswizzled = new HashSet<>();
+
+    @Override
+    public MemorySegment stableImage(long pageId, MemorySegment buffer) {
+        MemorySegment img = stableImage0(pageId, buffer);
+        if (mapping != null && !oneTime && unswizzledWords > 0) {
+            unswizzled.add(frame(pageId));
+        }
+        return img;
+    }
+
+    private int unswizzledWords;
+
+    private MemorySegment stableImage0(long pageId, MemorySegment buffer) {
+        MemorySegment img = buffer != null ? buffer : MemorySegment.ofArray(new byte[pageSize]);
+        img.copyFrom(slice(pageId));
+        long f = frame(pageId);
+        for (; ; ) {
+            FrameState s = arena.state(f);
+            if (s == FrameState.DIRTY || s == FrameState.BUSY) {
+                MemorySegment pre = arena.preimage(f);
+                if (!pre.equals(MemorySegment.NULL)) {
+                    img.copyFrom(pre); // the first store after our clean point: its pre-image is the image
+                    return toDisk(img);
+                }
+                if (s == FrameState.DIRTY) {
+                    return toDisk(img);
+                }
+                Thread.onSpinWait(); // BUSY without a pre-image yet: no store has landed; re-check
+                continue;
+            }
+            return toDisk(img); // write-back and logging see the disk form (QS-CR unswizzling)
+        }
+    }
+
+    @Override
+    public long[] residentPages() {
+        return pages(arena.residentFrameList());
+    }
+
+    @Override
+    public long[] adoptNativeLoads() {
+        if (arena.residentFrames() <= known.size()) {
+            return new long[0];
+        }
+        long[] all = pages(arena.residentFrameList());
+        long[] fresh = new long[all.length];
+        int n = 0;
+        for (long p : all) {
+            if (known.add(p)) {
+                fresh[n++] = p;
+            }
+        }
+        return java.util.Arrays.copyOf(fresh, n);
+    }
+
+    @Override
+    public boolean accessEnabled(long pageId) {
+        return !arena.reprotected(frame(pageId));
+    }
+
+    @Override
+    public int reprotect(long[] pages) {
+        int runs = 0;
+        long[] frames = new long[pages.length];
+        for (int i = 0; i < pages.length; i++) {
+            frames[i] = frame(pages[i]);
+        }
+        java.util.Arrays.sort(frames);
+        for (int i = 0; i < frames.length; ) {
+            int j = i + 1;
+            while (j < frames.length && frames[j] == frames[j - 1] + 1) {
+                j++;
+            }
+            arena.reprotect(frames[i], j - i);
+            runs++;
+            i = j;
+        }
+        return runs;
+    }
+
+    @Override
+    public void reprotectAll() {
+        arena.reprotectAll();
+    }
+
+    /** Ends refusals: REFUSED frames get their shared mapping back without losing bytes. */
+    public void repairRefused() {
+        if (reservedUpTo > 0) {
+            arena.repairRefused(0, reservedUpTo);
+        }
+        if (mapping != null) {
+            for (MappingManager.Descriptor d : mapping.relocatedRuns()) {
+                arena.repairRefused(d.firstFrame(), d.pages());
+            }
+        }
+        for (long f : refused) {
+            if (f >= reservedUpTo && f < arena.frameCount()) {
+                arena.repairRefused(f, 1);
+            }
+        }
+        refused.clear();
+    }
+
+    /** Remembers the frame of a refusal record so that {@link #repairRefused} reaches it. */
+    public void noteRefused(long frame) {
+        refused.add(frame);
+    }
+
+    @Override
+    public void close() {
+        try {
+            arena.close();
+        } finally {
+            staging.close();
+        }
+    }
+}

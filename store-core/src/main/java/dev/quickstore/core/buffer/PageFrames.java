@@ -1,0 +1,134 @@
+package dev.quickstore.core.buffer;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The seam between the storage manager (Java: policy, logging, recovery) and the memory that holds
+ * resident pages (the data plane). Two implementations:
+ * <ul>
+ *   <li>{@link MappedFrames} (default, {@code FramesMode.MAPPED}): store-native's mapped arena. The
+ *       always-writable <em>alias view</em> plays the role of {@link #resident}; the write fault on the
+ *       <em>application view</em> captures the pre-image itself, and {@link #markDirty} captures it for
+ *       the store's own writes through the alias (which do not fault); {@link #clearDirty} re-protects
+ *       the frame read-only; {@link #evict} sets PROT_NONE and punches a hole.</li>
+ *   <li>{@link OffHeapFrames} ({@code FramesMode.EXPLICIT}): plain off-heap frames; the "first write"
+ *       to a page is announced by an explicit {@link #markDirty} call made by the store.</li>
+ * </ul>
+ *
+ * <p>Contract (all calls are made with the store latch held; none is made from a fault handler):
+ * <ul>
+ *   <li>Segments returned by {@link #resident}/{@link #install} are {@code pageSize} bytes, always
+ *       writable, valid until {@link #evict} of that page.</li>
+ *   <li>{@link #markDirty} is idempotent within a transaction: the first call copies the page into its
+ *       pre-image; later calls do nothing. A page is "dirty" (for the transaction) from then until
+ *       {@link #clearDirty}.</li>
+ *   <li>{@link #evict} is only called on a page that is not dirty.</li>
+ *   <li>The capacity is a soft budget: {@link #install} may be called only when
+ *       {@code residentCount() < capacity()} (the caller evicts first).</li>
+ * </ul>
+ */
+public interface PageFrames extends AutoCloseable {
+    int pageSize();
+
+    int capacity();
+
+    int residentCount();
+
+    /** The (always writable) memory of a resident page, or {@code null}. */
+    MemorySegment resident(long pageId);
+
+    /** Makes {@code pageId} resident with the contents of {@code image}; returns its memory. */
+    MemorySegment install(long pageId, MemorySegment image);
+
+    /** Drops a clean resident page. */
+    void evict(long pageId);
+
+    /** First write to the page in the current transaction: capture its pre-image (idempotent). */
+    void markDirty(long pageId);
+
+    boolean isDirty(long pageId);
+
+    /** The pre-image of a dirty page (its contents when {@link #markDirty} first ran). */
+    MemorySegment preImage(long pageId);
+
+    /** After the page's changes were logged with undo information (a steal): pre-image := contents. */
+    void rebasePreImage(long pageId);
+
+    /**
+     * Card marking: bit k set = card k of the dirty page was marked by the write barrier, so only those
+     * cards can differ from the pre-image; {@code -1} (all bits, the default) = diff the whole page (page
+     * protection, or the store dirtied the page itself). Cards are {@link #cardBytes()} long.
+     */
+    default long dirtyCards(long pageId) {
+        return -1L;
+    }
+
+    /** Card size of {@link #dirtyCards} (the page size when there are no cards). */
+    default int cardBytes() {
+        return pageSize();
+    }
+
+    /** Ends the page's dirty state (after commit logged it or abort restored it); drops the pre-image. */
+    void clearDirty(long pageId);
+
+    /** The dirty pages, in ascending page id order. */
+    long[] dirtyPages();
+
+    /**
+     * A consistent image of a resident page for write-back or logging, taken after the page was made
+     * clean ({@link #clearDirty}) or was never dirtied by the store: the frame itself when nothing else
+     * can write it ({@link OffHeapFrames}), otherwise a copy into {@code buffer} (a new heap page if
+     * null) that excludes any store made after the clean point ({@link MappedFrames}).
+     */
+    MemorySegment stableImage(long pageId, MemorySegment buffer);
+
+    /** Every resident page. */
+    long[] residentPages();
+
+    /** Pages made resident by the data plane on its own since the last call (none for OffHeapFrames). */
+    default long[] adoptNativeLoads() {
+        return new long[0];
+    }
+
+    /**
+     * Whether the page's frame is accessible through the application view, i.e. was referenced since it
+     * was last reprotected (true when there is no view: {@link OffHeapFrames}).
+     */
+    default boolean accessEnabled(long pageId) {
+        return true;
+    }
+
+    /**
+     * Disables access to the frames of {@code pages} (ascending page ids): one reprotection per run of
+     * consecutive frames; the next access takes a reference fault. Returns the number of runs.
+     */
+    default int reprotect(long[] pages) {
+        return 0;
+    }
+
+    /**
+     * Translates a runtime-form copy of a page (pointers as mapped now) to its disk form (pointers as
+     * stored), in place; the identity unless pages are relocated (QS-CR unswizzling). {@link #stableImage}
+     * already returns the disk form; pre-images are runtime form (abort restores them as they are).
+     */
+    default MemorySegment toDisk(MemorySegment copy) {
+        return copy;
+    }
+
+    /** The inverse of {@link #toDisk} (swizzling), in place. */
+    default MemorySegment toRuntime(MemorySegment copy) {
+        return copy;
+    }
+
+    /** Disables access to every frame in one call (QuickStore's simplified clock). */
+    default void reprotectAll() {}
+
+    @Override
+    void close();
+
+    /**
+     * Called before the buffer pool evicts a resident page (after choosing it): QS-OR makes a page it
+     * translated join the running transaction here, so that it is written with its new addresses.
+     */
+    default void beforeEvict(long pageId) {}
+}

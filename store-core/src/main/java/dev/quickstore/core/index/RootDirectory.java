@@ -1,0 +1,122 @@
+package dev.quickstore.core.index;
+
+import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.error.DuplicateKeyException;
+import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.space.ExtentAllocator;
+import dev.quickstore.core.volume.VolumeHeader;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Named roots, and the catalog of named indexes: two unique {@link BPlusTree}s keyed by names of up to
+ * {@value #NAME_BYTES} UTF-8 bytes, whose meta pages are recorded in the volume header
+ * ({@link VolumeHeader#rootsMetaPage()}, {@link VolumeHeader#indexesMetaPage()}). Roots map a name to an
+ * object reference; the index catalog maps a name to the meta page of the index's B+tree. Both are
+ * created by the first transaction that needs them, so they are logged and recovered like any page.
+ */
+public final class RootDirectory {
+    static final int NAME_BYTES = 64;
+    private final BufferPool pool;
+    private final ExtentAllocator extents;
+
+    public RootDirectory(BufferPool pool, ExtentAllocator extents) {
+        this.pool = pool;
+        this.extents = extents;
+    }
+
+    private BPlusTree tree(int headerOffset, boolean create) throws IOException {
+        long meta = pool.fix(0).get(PageHeader.LONG, headerOffset);
+        if (meta == 0) {
+            if (!create) {
+                return null;
+            }
+            BPlusTree t = BPlusTree.create(pool, extents, KeyType.STRING, NAME_BYTES, true, 2);
+            MemorySegment h = pool.fixForWrite(0);
+            h.set(PageHeader.LONG, headerOffset, t.metaPage);
+            return t;
+        }
+        return BPlusTree.open(pool, extents, meta);
+    }
+
+    public BPlusTree roots(boolean create) throws IOException {
+        return tree(VolumeHeader.ROOTS_META_OFFSET, create);
+    }
+
+    public BPlusTree indexCatalog(boolean create) throws IOException {
+        return tree(VolumeHeader.INDEXES_META_OFFSET, create);
+    }
+
+    public void setRoot(String name, long ref) throws IOException {
+        BPlusTree t = roots(true);
+        long[] old = t.lookup(name);
+        if (old.length > 0) {
+            t.delete(name, old[0]);
+        }
+        t.insert(name, ref);
+    }
+
+    public long root(String name) throws IOException {
+        BPlusTree t = roots(false);
+        if (t == null) {
+            return 0;
+        }
+        long[] v = t.lookup(name);
+        return v.length == 0 ? 0 : v[0];
+    }
+
+    public boolean removeRoot(String name) throws IOException {
+        BPlusTree t = roots(false);
+        if (t == null) {
+            return false;
+        }
+        long[] v = t.lookup(name);
+        return v.length > 0 && t.delete(name, v[0]);
+    }
+
+    public Map<String, Long> roots() throws IOException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        BPlusTree t = roots(false);
+        if (t != null) {
+            t.scan(null, null, (k, v) -> {
+                out.put((String) k, v);
+                return true;
+            });
+        }
+        return out;
+    }
+
+    public BPlusTree createIndex(String name, KeyType type, int keyLength, boolean unique) throws IOException {
+        BPlusTree cat = indexCatalog(true);
+        if (cat.lookup(name).length > 0) {
+            throw new DuplicateKeyException("an index named \"" + name + "\" already exists");
+        }
+        BPlusTree t = BPlusTree.create(pool, extents, type, keyLength, unique, 0);
+        cat.insert(name, t.metaPage);
+        return t;
+    }
+
+    public BPlusTree index(String name) throws IOException {
+        BPlusTree cat = indexCatalog(false);
+        long[] meta = cat == null ? new long[0] : cat.lookup(name);
+        if (meta.length == 0) {
+            throw new StoreException("no index named \"" + name + "\"");
+        }
+        return BPlusTree.open(pool, extents, meta[0]);
+    }
+
+    public Map<String, Long> indexes() throws IOException {
+        Map<String, Long> out = new LinkedHashMap<>();
+        BPlusTree t = indexCatalog(false);
+        if (t != null) {
+            t.scan(null, null, (k, v) -> {
+                out.put((String) k, v);
+                return true;
+            });
+        }
+        return out;
+    }
+}

@@ -1,0 +1,349 @@
+package dev.quickstore.core.log;
+
+import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.volume.VolumeHeader;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * One write-ahead log record, format version {@value #VERSION}. All integers little-endian.
+ *
+ * <pre>
+ * header (40 bytes)
+ *      0  4 checksum   CRC32C of bytes 4..length-1
+ *      4  4 length     total bytes, header included
+ *      8  1 type       UPDATE 1, REDO 2, CLR 3, COMMIT 4, END 5, CHECKPOINT 6
+ *      9  1 version    {@value #VERSION}
+ *     10  6 reserved   zero
+ *     16  8 lsn        the record's own LSN (its position in the log stream)
+ *     24  8 txnId      transaction (0 for CHECKPOINT)
+ *     32  8 prevLsn    previous record of the same transaction (0 = none)
+ * page records: UPDATE, REDO, CLR
+ *     40  8 pageId
+ *     48  8 undoNextLsn   CLR: next record of the transaction to undo; otherwise 0
+ *     56  4 rangeCount
+ *     60  4 reserved
+ *     64  ranges, each: u32 offset, u32 length ({@value #RANGE_HEADER} bytes), then
+ *         UPDATE: before[length] after[length];  REDO and CLR: after[length]
+ * COMMIT: 40 8 commit time (ms since the epoch)
+ * END:    nothing (the transaction's abort is complete)
+ * CHECKPOINT:
+ *     40  8 redoStartLsn  where analysis and redo begin (min of dirty-page recLSNs, active first LSN, own LSN)
+ *     48  8 nextTxnId
+ *     56  8 activeTxnId   0 = none
+ *     64  8 activeFirstLsn
+ *     72  8 activeLastLsn
+ *     80  4 dirtyPageCount, 84 4 reserved, then (u64 pageId, u64 recLsn) per dirty page
+ * </pre>
+ *
+ * <p>UPDATE carries undo and redo images: it is written when a page dirtied by a running transaction
+ * is stolen (written back before commit). REDO carries only the after image: it is written at commit
+ * by diffing the page against its pre-image ({@link PageDiff}), and is redone only for transactions
+ * whose COMMIT is in the log. CLR (compensation) is the redo-only record of one undone UPDATE.
+ */
+public final class LogRecord {
+    public static final int HEADER = 40;
+    public static final int PAGE_HEADER = 24;
+    public static final int RANGE_HEADER = 8;
+    static final byte VERSION = 1;
+    public static final byte UPDATE = 1;
+    public static final byte REDO = 2;
+    public static final byte CLR = 3;
+    public static final byte COMMIT = 4;
+    public static final byte END = 5;
+    public static final byte CHECKPOINT = 6;
+
+    public byte type;
+    public long lsn;
+    public long txnId;
+    public long prevLsn;
+    public int length;
+    // page records
+    public long pageId;
+    public long undoNextLsn;
+    public int[] offsets = new int[0];
+    public int[] lengths = new int[0];
+    /** Per range, the before image (UPDATE only). */
+    byte[][] before = new byte[0][];
+    /** Per range, the image to write on redo. */
+    byte[][] after = new byte[0][];
+    // checkpoint
+    public long redoStartLsn;
+    public long nextTxnId;
+    public long activeTxnId;
+    long activeFirstLsn;
+    long activeLastLsn;
+    public long[] dirtyPages = new long[0];
+    public long[] dirtyRecLsns = new long[0];
+
+    public boolean isPageRecord() {
+        return type == UPDATE || type == REDO || type == CLR;
+    }
+
+    public static String typeName(int t) {
+        return switch (t) {
+            case UPDATE -> "UPDATE";
+            case REDO -> "REDO";
+            case CLR -> "CLR";
+            case COMMIT -> "COMMIT";
+            case END -> "END";
+            case CHECKPOINT -> "CHECKPOINT";
+            default -> "unknown(" + t + ")";
+        };
+    }
+
+    private static ByteBuffer header(int length, byte type, long txnId, long prevLsn) {
+        ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0)
+                .putInt(length)
+                .put(type)
+                .put(VERSION)
+                .put(new byte[6])
+                .putLong(0)
+                .putLong(txnId)
+                .putLong(prevLsn);
+        return b;
+    }
+
+    /** Size of a page record with these ranges. */
+    static int pageRecordSize(byte type, PageDiff.Ranges r) {
+        long size = HEADER + PAGE_HEADER + (long) RANGE_HEADER * r.count + r.bytes() * (type == UPDATE ? 2 : 1);
+        return Math.toIntExact(size);
+    }
+
+    /**
+     * Encodes a page record (LSN and checksum are filled in by {@link LogWriter#append}).
+     *
+     * @param beforeImage bytes logged as "before" (UPDATE) — for CLR the undo image goes in {@code afterImage}
+     */
+    public static byte[] encodePage(
+            byte type,
+            long txnId,
+            long prevLsn,
+            long pageId,
+            long undoNext,
+            MemorySegment beforeImage,
+            MemorySegment afterImage,
+            PageDiff.Ranges r) {
+        int size = pageRecordSize(type, r);
+        ByteBuffer b = header(size, type, txnId, prevLsn);
+        b.putLong(pageId).putLong(undoNext).putInt(r.count).putInt(0);
+        byte[] out = b.array();
+        MemorySegment dst = MemorySegment.ofArray(out);
+        int pos = b.position();
+        for (int i = 0; i < r.count; i++) {
+            int s = r.start(i);
+            int len = r.end(i) - s;
+            dst.set(PageHeader.INT, pos, s);
+            dst.set(PageHeader.INT, pos + 4, len);
+            pos += RANGE_HEADER;
+            if (type == UPDATE) {
+                MemorySegment.copy(beforeImage, s, dst, pos, len);
+                pos += len;
+            }
+            MemorySegment.copy(afterImage, s, dst, pos, len);
+            pos += len;
+        }
+        assert pos == size;
+        return out;
+    }
+
+    public static byte[] encodeCommit(long txnId, long prevLsn, long millis) {
+        ByteBuffer b = header(HEADER + 8, COMMIT, txnId, prevLsn);
+        b.putLong(millis);
+        return b.array();
+    }
+
+    public static byte[] encodeEnd(long txnId, long prevLsn) {
+        return header(HEADER, END, txnId, prevLsn).array();
+    }
+
+    public static byte[] encodeCheckpoint(
+            long redoStart,
+            long nextTxnId,
+            long activeTxn,
+            long activeFirst,
+            long activeLast,
+            long[] pages,
+            long[] recLsns) {
+        ByteBuffer b = header(HEADER + 48 + 16 * pages.length, CHECKPOINT, 0, 0);
+        b.putLong(redoStart)
+                .putLong(nextTxnId)
+                .putLong(activeTxn)
+                .putLong(activeFirst)
+                .putLong(activeLast)
+                .putInt(pages.length)
+                .putInt(0);
+        for (int i = 0; i < pages.length; i++) {
+            b.putLong(pages[i]).putLong(recLsns[i]);
+        }
+        return b.array();
+    }
+
+    /** Fills in LSN and checksum of an encoded record. */
+    static void seal(byte[] rec, long lsn) {
+        ByteBuffer b = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(16, lsn);
+        b.putInt(0, checksum(rec, rec.length));
+    }
+
+    static int checksum(byte[] rec, int length) {
+        CRC32C c = new CRC32C();
+        c.update(rec, 4, length - 4);
+        return (int) c.getValue();
+    }
+
+    /** The length field of a record prefix (at least 8 bytes). */
+    static int peekLength(byte[] prefix) {
+        return ByteBuffer.wrap(prefix).order(ByteOrder.LITTLE_ENDIAN).getInt(4);
+    }
+
+    /**
+     * Decodes and validates a record read at {@code lsn}.
+     *
+     * @param fileOffset byte offset of the record in {@code file}, for error messages
+     * @throws StoreFormatException naming the file, offset, field, expected and actual values
+     */
+    static LogRecord decode(String file, long fileOffset, long lsn, byte[] rec) {
+        ByteBuffer b = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
+        if (rec.length < HEADER) {
+            throw bad(file, fileOffset, "record length", ">= " + HEADER, String.valueOf(rec.length));
+        }
+        int stored = b.getInt(0);
+        int actual = checksum(rec, rec.length);
+        if (stored != actual) {
+            throw bad(
+                    file,
+                    fileOffset,
+                    "log record checksum (CRC32C) at LSN " + lsn,
+                    VolumeHeader.hex(stored),
+                    VolumeHeader.hex(actual));
+        }
+        LogRecord r = new LogRecord();
+        r.length = b.getInt(4);
+        r.type = b.get(8);
+        byte version = b.get(9);
+        if (version != VERSION) {
+            throw bad(file, fileOffset + 9, "log record version", String.valueOf(VERSION), String.valueOf(version));
+        }
+        r.lsn = b.getLong(16);
+        if (r.lsn != lsn) {
+            throw bad(file, fileOffset + 16, "log record LSN", String.valueOf(lsn), String.valueOf(r.lsn));
+        }
+        r.txnId = b.getLong(24);
+        r.prevLsn = b.getLong(32);
+        b.position(HEADER);
+        try {
+            switch (r.type) {
+                case UPDATE, REDO, CLR -> {
+                    r.pageId = b.getLong();
+                    r.undoNextLsn = b.getLong();
+                    int n = b.getInt();
+                    b.getInt();
+                    if (n < 0 || n > rec.length / RANGE_HEADER) {
+                        throw bad(
+                                file,
+                                fileOffset + 56,
+                                "range count",
+                                "0.." + rec.length / RANGE_HEADER,
+                                String.valueOf(n));
+                    }
+                    r.offsets = new int[n];
+                    r.lengths = new int[n];
+                    r.before = new byte[n][];
+                    r.after = new byte[n][];
+                    for (int i = 0; i < n; i++) {
+                        r.offsets[i] = b.getInt();
+                        r.lengths[i] = b.getInt();
+                        if (r.offsets[i] < 0 || r.lengths[i] < 0 || r.lengths[i] > 65536 || r.offsets[i] > 65536) {
+                            throw bad(
+                                    file,
+                                    fileOffset + b.position() - 8,
+                                    "range",
+                                    "offset and length within a page",
+                                    r.offsets[i] + "+" + r.lengths[i]);
+                        }
+                        if (r.type == UPDATE) {
+                            r.before[i] = new byte[r.lengths[i]];
+                            b.get(r.before[i]);
+                        }
+                        r.after[i] = new byte[r.lengths[i]];
+                        b.get(r.after[i]);
+                    }
+                }
+                case COMMIT -> b.getLong();
+                case END -> {
+                    // no payload
+                }
+                case CHECKPOINT -> {
+                    r.redoStartLsn = b.getLong();
+                    r.nextTxnId = b.getLong();
+                    r.activeTxnId = b.getLong();
+                    r.activeFirstLsn = b.getLong();
+                    r.activeLastLsn = b.getLong();
+                    int n = b.getInt();
+                    b.getInt();
+                    if (n < 0 || n > rec.length / 16) {
+                        throw bad(
+                                file, fileOffset + 80, "dirty page count", "0.." + rec.length / 16, String.valueOf(n));
+                    }
+                    r.dirtyPages = new long[n];
+                    r.dirtyRecLsns = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        r.dirtyPages[i] = b.getLong();
+                        r.dirtyRecLsns[i] = b.getLong();
+                    }
+                }
+                default -> throw bad(file, fileOffset + 8, "log record type", "1..6", String.valueOf(r.type));
+            }
+        } catch (java.nio.BufferUnderflowException e) {
+            throw bad(
+                    file,
+                    fileOffset,
+                    "log record payload of " + typeName(r.type),
+                    rec.length + " bytes consistent with its fields",
+                    "fields running past the end");
+        }
+        if (b.position() != rec.length) {
+            throw bad(
+                    file,
+                    fileOffset,
+                    "log record length of " + typeName(r.type),
+                    String.valueOf(b.position()),
+                    String.valueOf(rec.length));
+        }
+        return r;
+    }
+
+    private static StoreFormatException bad(String file, long offset, String field, String expected, String actual) {
+        return new StoreFormatException(file, -1, offset, field, expected, actual);
+    }
+
+    /** Writes the redo images into {@code page} and sets its LSN. */
+    public void redo(MemorySegment page) {
+        for (int i = 0; i < offsets.length; i++) {
+            MemorySegment.copy(after[i], 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE, offsets[i], lengths[i]);
+        }
+        PageHeader.setLsn(page, lsn);
+    }
+
+    /** Writes the before images of an UPDATE into {@code page} (LSN is set by the CLR). */
+    public void undo(MemorySegment page) {
+        assert type == UPDATE;
+        for (int i = 0; i < offsets.length; i++) {
+            MemorySegment.copy(before[i], 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE, offsets[i], lengths[i]);
+        }
+    }
+
+    /** The ranges of this record as {@link PageDiff.Ranges}. */
+    public PageDiff.Ranges ranges() {
+        PageDiff.Ranges r = new PageDiff.Ranges();
+        for (int i = 0; i < offsets.length; i++) {
+            r.add(offsets[i], offsets[i] + lengths[i]);
+        }
+        return r;
+    }
+}

@@ -1,0 +1,274 @@
+package dev.quickstore.core.page;
+
+import dev.quickstore.core.verify.VerifyReport;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A slotted page of small objects (Cricket, Shekita and Zwilling 1990, section 5.1.4; objects never
+ * move within the page, as in QuickStore, so {@code arenaBase + pageId * pageSize + offset} is a stable
+ * pointer). All integers little-endian.
+ *
+ * <pre>
+ * offset              size        field
+ *      0              32          {@link PageHeader} (type {@link PageHeader#SLOTTED})
+ *     32              B           pointer map: bit i (byte i/8, bit i%8) set = the 8-byte word at page
+ *                                 offset 8*i holds a store pointer; B = pageSize / 64
+ *     32+B            2           slotCount   slots in the slot array (live or free)
+ *     34+B            2           liveCount   live objects
+ *     36+B            4           reserved    zero
+ *     40+B ..                     object data, each object 8-byte aligned, never moved
+ *     pageSize-4*(i+1) 4          slot i: u16 offset (0 = free slot), u16 length
+ * </pre>
+ *
+ * <p>The pointer map is the per-page type information that lets the fault path find every pointer on
+ * the page without knowing object types (QuickStore's per-page bitmaps). Invariants (checked by
+ * {@link #check}): live objects lie in [dataStart, pageSize - 4*slotCount), are 8-aligned and do not
+ * overlap; liveCount equals the number of live slots; the last slot is live (trailing free slots are
+ * trimmed); pointer bits are set only inside live objects.
+ */
+public final class SlottedPage {
+    public static final int SLOT_SIZE = 4;
+
+    public SlottedPage() {}
+
+    static int bitmapBytes(int pageSize) {
+        return pageSize / 64;
+    }
+
+    private static int countOffset(int pageSize) {
+        return PageHeader.SIZE + bitmapBytes(pageSize);
+    }
+
+    public static int dataStart(int pageSize) {
+        return countOffset(pageSize) + 8;
+    }
+
+    /** Largest object a slotted page can hold. */
+    public static int maxObjectSize(int pageSize) {
+        return (pageSize - dataStart(pageSize) - SLOT_SIZE) & ~7;
+    }
+
+    public static void format(MemorySegment page, long pageId) {
+        PageHeader.format(page, pageId, PageHeader.SLOTTED);
+    }
+
+    public static int slotCount(MemorySegment p) {
+        return Short.toUnsignedInt(p.get(PageHeader.SHORT, countOffset((int) p.byteSize())));
+    }
+
+    public static int liveCount(MemorySegment p) {
+        return Short.toUnsignedInt(p.get(PageHeader.SHORT, countOffset((int) p.byteSize()) + 2));
+    }
+
+    private static void setCounts(MemorySegment p, int slots, int live) {
+        int o = countOffset((int) p.byteSize());
+        p.set(PageHeader.SHORT, o, (short) slots);
+        p.set(PageHeader.SHORT, o + 2, (short) live);
+    }
+
+    private static int slotPos(MemorySegment p, int slot) {
+        return (int) p.byteSize() - SLOT_SIZE * (slot + 1);
+    }
+
+    public static int slotOffset(MemorySegment p, int slot) {
+        return Short.toUnsignedInt(p.get(PageHeader.SHORT, slotPos(p, slot)));
+    }
+
+    public static int slotLength(MemorySegment p, int slot) {
+        return Short.toUnsignedInt(p.get(PageHeader.SHORT, slotPos(p, slot) + 2));
+    }
+
+    private static void setSlot(MemorySegment p, int slot, int offset, int length) {
+        p.set(PageHeader.SHORT, slotPos(p, slot), (short) offset);
+        p.set(PageHeader.SHORT, slotPos(p, slot) + 2, (short) length);
+    }
+
+    /** The slot of the live object starting at {@code offset}, or -1. */
+    public static int slotAt(MemorySegment p, int offset) {
+        int n = slotCount(p);
+        for (int i = 0; i < n; i++) {
+            if (slotOffset(p, i) == offset && offset != 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Live objects as [offset, length] pairs sorted by offset. */
+    private static List<int[]> liveSorted(MemorySegment p) {
+        int n = slotCount(p);
+        List<int[]> live = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int off = slotOffset(p, i);
+            if (off != 0) {
+                live.add(new int[] {off, slotLength(p, i)});
+            }
+        }
+        live.sort((a, b) -> Integer.compare(a[0], b[0]));
+        return live;
+    }
+
+    private static int align8(int v) {
+        return (v + 7) & ~7;
+    }
+
+    /**
+     * Places an object of {@code length} bytes, zero-filled, with pointer words at {@code pointerOffsets}
+     * (object-relative, multiples of 8).
+     *
+     * @return the object's page offset, or -1 if it does not fit
+     */
+    public static int allocate(MemorySegment p, int length, int[] pointerOffsets) {
+        int ps = (int) p.byteSize();
+        if (length <= 0 || length > maxObjectSize(ps)) {
+            throw new IllegalArgumentException("object size " + length + " not in 1.." + maxObjectSize(ps));
+        }
+        int slots = slotCount(p);
+        int slot = -1;
+        for (int i = 0; i < slots; i++) {
+            if (slotOffset(p, i) == 0) {
+                slot = i;
+                break;
+            }
+        }
+        int newSlots = slot >= 0 ? slots : slots + 1;
+        int limit = ps - SLOT_SIZE * newSlots;
+        int need = align8(length);
+        int cursor = dataStart(ps);
+        int found = -1;
+        List<int[]> live = liveSorted(p);
+        if (slot < 0 && !live.isEmpty()) {
+            int[] last = live.get(live.size() - 1);
+            if (last[0] + last[1] > limit) {
+                return -1; // the slot array cannot grow into an object
+            }
+        }
+        for (int[] o : live) {
+            if (o[0] - cursor >= need) {
+                found = cursor;
+                break;
+            }
+            cursor = Math.max(cursor, align8(o[0] + o[1]));
+        }
+        if (found < 0 && limit - cursor >= need) {
+            found = cursor;
+        }
+        if (found < 0) {
+            return -1;
+        }
+        if (slot < 0) {
+            slot = slots;
+        }
+        setSlot(p, slot, found, length);
+        setCounts(p, newSlots, liveCount(p) + 1);
+        p.asSlice(found, length).fill((byte) 0);
+        for (int po : pointerOffsets) {
+            if (po < 0 || po % 8 != 0 || po + 8 > length) {
+                throw new IllegalArgumentException(
+                        "pointer offset " + po + " is not an 8-aligned word inside an object of " + length + " bytes");
+            }
+            setPointerBit(p, (found + po) / 8, true);
+        }
+        return found;
+    }
+
+    /** Frees the object at {@code offset}; returns the remaining live count. */
+    public static int free(MemorySegment p, int offset) {
+        int slot = slotAt(p, offset);
+        if (slot < 0) {
+            throw new IllegalArgumentException(
+                    "no object starts at offset " + offset + " of page " + PageHeader.pageId(p));
+        }
+        int length = slotLength(p, slot);
+        for (int w = offset / 8; w < (offset + length + 7) / 8; w++) {
+            setPointerBit(p, w, false);
+        }
+        p.asSlice(offset, length).fill((byte) 0);
+        setSlot(p, slot, 0, 0);
+        int slots = slotCount(p);
+        while (slots > 0 && slotOffset(p, slots - 1) == 0) {
+            slots--;
+            setSlot(p, slots, 0, 0); // bytes of a trimmed slot become free data space: keep them zero
+        }
+        int live = liveCount(p) - 1;
+        setCounts(p, slots, live);
+        return live;
+    }
+
+    public static boolean isPointer(MemorySegment p, int word) {
+        int b = PageHeader.SIZE + word / 8;
+        return (p.get(ValueLayout.JAVA_BYTE, b) & (1 << (word % 8))) != 0;
+    }
+
+    private static void setPointerBit(MemorySegment p, int word, boolean on) {
+        int b = PageHeader.SIZE + word / 8;
+        byte v = p.get(ValueLayout.JAVA_BYTE, b);
+        v = (byte) (on ? v | (1 << (word % 8)) : v & ~(1 << (word % 8)));
+        p.set(ValueLayout.JAVA_BYTE, b, v);
+    }
+
+    /** Largest object that would fit now (a hint for the free-space cache). */
+    public static int largestFit(MemorySegment p) {
+        int ps = (int) p.byteSize();
+        int slots = slotCount(p);
+        boolean freeSlot = false;
+        for (int i = 0; i < slots; i++) {
+            freeSlot |= slotOffset(p, i) == 0;
+        }
+        int limit = ps - SLOT_SIZE * (freeSlot ? slots : slots + 1);
+        int cursor = dataStart(ps);
+        int best = 0;
+        List<int[]> live = liveSorted(p);
+        if (!freeSlot && !live.isEmpty() && live.get(live.size() - 1)[0] + live.get(live.size() - 1)[1] > limit) {
+            return 0;
+        }
+        for (int[] o : live) {
+            best = Math.max(best, o[0] - cursor);
+            cursor = Math.max(cursor, align8(o[0] + o[1]));
+        }
+        best = Math.max(best, limit - cursor);
+        return Math.max(0, best) & ~7;
+    }
+
+    /** Checks the structural invariants; adds problems to {@code report}. */
+    public static void check(MemorySegment p, long pageId, VerifyReport report) {
+        int ps = (int) p.byteSize();
+        int slots = slotCount(p);
+        int limit = ps - SLOT_SIZE * slots;
+        if (limit < dataStart(ps)) {
+            report.problem(pageId, "slot count " + slots + " overlaps the data area");
+            return;
+        }
+        int live = 0;
+        boolean[] covered = new boolean[ps / 8];
+        int lastEnd = dataStart(ps);
+        for (int[] o : liveSorted(p)) {
+            live++;
+            if (o[0] % 8 != 0 || o[0] < lastEnd || o[0] + o[1] > limit || o[1] == 0) {
+                report.problem(
+                        pageId,
+                        "object at offset " + o[0] + " length " + o[1]
+                                + " is misaligned, overlaps or exceeds the data area");
+            }
+            lastEnd = Math.max(lastEnd, o[0] + o[1]);
+            for (int w = o[0] / 8; w < (o[0] + o[1] + 7) / 8 && w < covered.length; w++) {
+                covered[w] = true;
+            }
+        }
+        if (live != liveCount(p)) {
+            report.problem(pageId, "live count " + liveCount(p) + " but " + live + " live slots");
+        }
+        if (slots > 0 && slotOffset(p, slots - 1) == 0) {
+            report.problem(pageId, "trailing free slot " + (slots - 1) + " not trimmed");
+        }
+        for (int w = 0; w < ps / 8; w++) {
+            if (isPointer(p, w) && !covered[w]) {
+                report.problem(
+                        pageId, "pointer-map bit for word " + w + " (offset " + 8 * w + ") outside every live object");
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.quickstore.core.space;
+
+import dev.quickstore.core.buffer.Addresses;
+import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.page.SlottedPage;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Small-object placement on {@link SlottedPage}s with Cricket's near-hint ({@code DBmalloc(size,
+ * nearHint)}, Shekita and Zwilling 1990, section 5.1.4): try the hint's page, then the other slotted
+ * pages of the hint's extent, then (the extent being full) the page that took the extent's overflow last,
+ * then a new page in (or as near as possible to) that extent or that overflow page. Without a hint,
+ * objects fill the page of the previous allocation, then a fresh page. Objects never move.
+ */
+public final class ObjectAllocator {
+    private final BufferPool pool;
+    private final ExtentAllocator extents;
+    private final Addresses addresses;
+    private final int pageSize;
+    private final int extentPages;
+    private long currentPage;
+    /**
+     * Extent (first page) to the page outside it that took its overflow last. A hint only: the page is
+     * checked like any other before use (it may have been freed or reused). Bounded, least recently used.
+     */
+    private final java.util.Map<Long, Long> overflow = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Long, Long> e) {
+            return size() > 4096;
+        }
+    };
+
+    public ObjectAllocator(BufferPool pool, ExtentAllocator extents, Addresses addresses, int extentPages) {
+        this.pool = pool;
+        this.extents = extents;
+        this.addresses = addresses;
+        this.pageSize = pool.pageSize();
+        this.extentPages = extentPages;
+    }
+
+    public void reset() {
+        currentPage = 0;
+    }
+
+    private int tryPage(long page, int size, int[] pointerOffsets) throws IOException {
+        if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
+            return -1;
+        }
+        MemorySegment p = pool.fix(page);
+        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.largestFit(p) < ((size + 7) & ~7)) {
+            return -1;
+        }
+        return SlottedPage.allocate(pool.fixForWrite(page), size, pointerOffsets);
+    }
+
+    public long allocate(int size, long nearHint, int[] pointerOffsets) throws IOException {
+        if (size < 1 || size > SlottedPage.maxObjectSize(pageSize)) {
+            throw new IllegalArgumentException("object size " + size + " not in 1.."
+                    + SlottedPage.maxObjectSize(pageSize) + " (use allocateLarge for bigger objects)");
+        }
+        long hintPage = nearHint != 0 ? addresses.pageOf(nearHint) : currentPage;
+        int off = tryPage(hintPage, size, pointerOffsets);
+        if (off >= 0) {
+            return addresses.address(hintPage, off);
+        }
+        long extent = (hintPage / extentPages) * extentPages;
+        Long spill = null;
+        if (nearHint != 0) {
+            for (long p = extent; p < extent + extentPages; p++) {
+                if (p != hintPage && (off = tryPage(p, size, pointerOffsets)) >= 0) {
+                    return addresses.address(p, off);
+                }
+            }
+            // the extent is full: continue on the page that took its overflow last (without this every
+            // further object near a full extent got a fresh page of its own)
+            spill = overflow.get(extent);
+            if (spill != null && (off = tryPage(spill, size, pointerOffsets)) >= 0) {
+                return addresses.address(spill, off);
+            }
+        }
+        long page = extents.allocate(1, spill != null ? spill : hintPage); // next to the previous overflow
+        MemorySegment p = pool.fixForWrite(page);
+        SlottedPage.format(p, page);
+        off = SlottedPage.allocate(p, size, pointerOffsets);
+        assert off >= 0;
+        currentPage = page;
+        if (nearHint != 0 && page / extentPages != hintPage / extentPages) {
+            overflow.put(extent, page);
+        }
+        return addresses.address(page, off);
+    }
+
+    /** The slotted page holding the live object at {@code ref}, with its slot; validates the reference. */
+    public MemorySegment page(long ref, boolean forWrite) throws IOException {
+        long page = addresses.pageOf(ref);
+        int off = addresses.offsetOf(ref);
+        if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
+            throw new IllegalArgumentException(
+                    String.format("0x%x is not a live object (page %d not allocated)", ref, page));
+        }
+        MemorySegment p = pool.fix(page);
+        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.slotAt(p, off) < 0) {
+            throw new IllegalArgumentException(
+                    String.format("0x%x is not a live object (page %d offset %d)", ref, page, off));
+        }
+        return forWrite ? pool.fixForWrite(page) : p;
+    }
+
+    public int sizeOf(long ref) throws IOException {
+        MemorySegment p = page(ref, false);
+        return SlottedPage.slotLength(p, SlottedPage.slotAt(p, addresses.offsetOf(ref)));
+    }
+
+    public void delete(long ref) throws IOException {
+        MemorySegment p = page(ref, true);
+        long page = addresses.pageOf(ref);
+        if (SlottedPage.free(p, addresses.offsetOf(ref)) == 0) {
+            PageHeader.format(p, page, PageHeader.FREE);
+            extents.free(page, 1);
+            if (currentPage == page) {
+                currentPage = 0;
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package dev.quickstore.core.txn;
+
+import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.buffer.PageFrames;
+import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.log.LogReader;
+import dev.quickstore.core.log.LogRecord;
+import dev.quickstore.core.log.LogWriter;
+import dev.quickstore.core.log.PageDiff;
+import dev.quickstore.core.page.PageHeader;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Writes the log records of the running transaction and implements commit and abort.
+ *
+ * <ul>
+ *   <li><b>Steal</b> ({@link #beforeSteal}): a page the transaction changed is about to be written back
+ *       before commit: diff it against its pre-image and log an UPDATE with before and after images
+ *       (undo information), then the page's pre-image is gone (the page leaves memory).</li>
+ *   <li><b>Commit</b>: diff every transaction-dirty page against its pre-image (merge rule of
+ *       {@link PageDiff}), append one redo-only REDO record per changed page, append COMMIT and make
+ *       it durable with one group-commit flush. Pages are not written (no-force): they stay disk-dirty
+ *       in the buffer pool and are written back later under the WAL rule.</li>
+ *   <li><b>Abort</b>: copy every pre-image back (changes never logged), then undo the transaction's
+ *       logged UPDATE records newest first, each undo logged as a CLR whose undoNext skips it, and end
+ *       with END.</li>
+ * </ul>
+ */
+public final class TxnLog implements BufferPool.Stealer {
+    private final BufferPool pool;
+    private final LogWriter log;
+    private final LogReader reader;
+    private final PageDiff.Ranges ranges = new PageDiff.Ranges();
+    private long txnId;
+    private MemorySegment preCopy;
+    private MemorySegment curCopy;
+    private long firstLsn;
+    private long lastLsn;
+    private boolean active;
+    public long nextTxnId;
+    public long redoBytes;
+    public long redoRecords;
+    // commit-path timing (cumulative, System.nanoTime; read through Store.commitStats())
+    public long commitPreimageNanos; // copying the pre-image and converting it to disk form
+    public long commitReprotectNanos; // ending the page's dirty state (write-protecting the frame again)
+    public long commitStableNanos; // taking the stable image (disk form) of the current page
+    public long commitDiffNanos; // PageDiff.diff plus LogRecord encoding of the REDO records
+    public long commitAppendNanos; // appending the records to the log buffer (incl. writes of full buffers)
+    public long commitFlushNanos; // COMMIT record and the group-commit flush (write + fsync)
+    public long commitPages; // transaction-dirty pages examined at commit
+    public long commitCardPages; // of those, pages diffed by their dirty cards only (card marking)
+    public long commitCards; // dirty cards diffed on those pages
+
+    public TxnLog(BufferPool pool, LogWriter log, LogReader reader, long nextTxnId) {
+        this.pool = pool;
+        this.log = log;
+        this.reader = reader;
+        this.nextTxnId = nextTxnId;
+    }
+
+    public long begin() {
+        assert !active;
+        txnId = nextTxnId++;
+        firstLsn = 0;
+        lastLsn = 0;
+        active = true;
+        return txnId;
+    }
+
+    public boolean active() {
+        return active;
+    }
+
+    public long txnId() {
+        return txnId;
+    }
+
+    public long firstLsn() {
+        return firstLsn;
+    }
+
+    public long lastLsn() {
+        return lastLsn;
+    }
+
+    private long appendForTxn(byte[] rec) throws IOException {
+        long lsn = log.append(rec);
+        if (firstLsn == 0) {
+            firstLsn = lsn;
+        }
+        lastLsn = lsn;
+        return lsn;
+    }
+
+    @Override
+    public void beforeSteal(long pageId, MemorySegment pre, MemorySegment cur) throws IOException {
+        if (!active) {
+            throw new IllegalStateException("transaction-dirty page " + pageId + " without a transaction");
+        }
+        PageDiff.diff(pre, cur, PageDiff.mergeGap(2), ranges);
+        if (ranges.count == 0) {
+            return;
+        }
+        long lsn = appendForTxn(LogRecord.encodePage(LogRecord.UPDATE, txnId, lastLsn, pageId, 0, pre, cur, ranges));
+        PageHeader.setLsn(cur, lsn);
+        pool.noteLogged(pageId, lsn);
+    }
+
+    /**
+     * Logs the transaction's changes and makes its COMMIT durable. Per page: copy the pre-image, end the
+     * dirty state (with store-native the page is write-protected again, so a later store faults and
+     * starts a new dirty period), then diff a {@linkplain PageFrames#stableImage stable image}: exactly
+     * the bytes up to the clean point are logged, never a store that raced with commit.
+     */
+    public void commit() throws IOException {
+        PageFrames frames = pool.frames();
+        if (preCopy == null) {
+            preCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
+            curCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
+        }
+        long t0 = System.nanoTime();
+        int cardBytes = frames.cardBytes();
+        for (long p : frames.dirtyPages()) {
+            frames.toDisk(preCopy.copyFrom(frames.preImage(p))); // both sides of the diff in disk form
+            long cards = frames.dirtyCards(p); // card marking: read before clearDirty clears them
+            if (cards != -1L) {
+                commitCardPages++;
+                commitCards += Long.bitCount(cards);
+            }
+            long ta = System.nanoTime();
+            frames.clearDirty(p);
+            long tb = System.nanoTime();
+            MemorySegment cur = frames.stableImage(p, curCopy);
+            long t1 = System.nanoTime();
+            commitPreimageNanos += ta - t0;
+            commitReprotectNanos += tb - ta;
+            commitStableNanos += t1 - tb;
+            commitPages++;
+            PageDiff.diffCards(preCopy, cur, cards, cardBytes, PageDiff.mergeGap(1), ranges);
+            if (ranges.count > 0) {
+                byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
+                long t2 = System.nanoTime();
+                commitDiffNanos += t2 - t1;
+                long lsn = appendForTxn(rec);
+                redoBytes += rec.length;
+                redoRecords++;
+                PageHeader.setLsn(frames.resident(p), lsn);
+                pool.noteLogged(p, lsn);
+                t0 = System.nanoTime();
+                commitAppendNanos += t0 - t2;
+            } else {
+                t0 = System.nanoTime();
+                commitDiffNanos += t0 - t1;
+            }
+        }
+        if (lastLsn != 0) {
+            long lsn = appendForTxn(LogRecord.encodeCommit(txnId, lastLsn, System.currentTimeMillis()));
+            log.flush(lsn + 1);
+            commitFlushNanos += System.nanoTime() - t0;
+        }
+        active = false;
+    }
+
+    /** Rolls the transaction back. */
+    public void abort() throws IOException {
+        PageFrames frames = pool.frames();
+        for (long p : frames.dirtyPages()) {
+            frames.resident(p).copyFrom(frames.preImage(p));
+            frames.clearDirty(p);
+        }
+        if (lastLsn != 0) {
+            lastLsn = undo(pool, log, reader, txnId, lastLsn, lastLsn);
+            log.append(LogRecord.encodeEnd(txnId, lastLsn));
+        }
+        active = false;
+    }
+
+    /**
+     * Undoes a transaction's logged UPDATEs from {@code from} backwards, writing a CLR for each.
+     *
+     * @param prev the transaction's last LSN (prevLsn of the first CLR)
+     * @return the transaction's last LSN after the CLRs
+     */
+    public static long undo(BufferPool pool, LogWriter log, LogReader reader, long txnId, long from, long prev)
+            throws IOException {
+        log.flushAll(); // the reader reads from the files
+        long lsn = from;
+        long last = prev;
+        while (lsn != 0) {
+            LogRecord r = reader.read(lsn);
+            if (r.txnId != txnId) {
+                throw new StoreFormatException(
+                        "log",
+                        -1,
+                        lsn,
+                        "transaction of record at LSN " + lsn,
+                        String.valueOf(txnId),
+                        String.valueOf(r.txnId));
+            }
+            switch (r.type) {
+                case LogRecord.UPDATE -> {
+                    MemorySegment page = pool.fix(r.pageId);
+                    // undo bytes are disk form: apply them to a disk-form copy, log it, swizzle back
+                    MemorySegment disk = pool.frames()
+                            .toDisk(MemorySegment.ofArray(new byte[(int) page.byteSize()])
+                                    .copyFrom(page));
+                    r.undo(disk);
+                    long clr = log.append(LogRecord.encodePage(
+                            LogRecord.CLR, txnId, last, r.pageId, r.prevLsn, null, disk, r.ranges()));
+                    page.copyFrom(pool.frames().toRuntime(disk));
+                    PageHeader.setLsn(page, clr);
+                    pool.noteLogged(r.pageId, clr);
+                    pool.unpin(r.pageId);
+                    last = clr;
+                    lsn = r.prevLsn;
+                }
+                case LogRecord.CLR -> lsn = r.undoNextLsn;
+                default -> lsn = r.prevLsn; // REDO (not redone for losers) and others: nothing to undo
+            }
+        }
+        return last;
+    }
+}

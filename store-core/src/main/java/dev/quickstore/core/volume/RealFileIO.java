@@ -1,0 +1,159 @@
+package dev.quickstore.core.volume;
+
+import dev.quickstore.core.error.StoreLockedException;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** {@link FileIO} over {@link FileChannel}: positional I/O, {@code force(false)} = fdatasync, flock. */
+public final class RealFileIO implements FileIO {
+    public static final RealFileIO INSTANCE = new RealFileIO();
+
+    public RealFileIO() {}
+
+    @Override
+    public Path nativePath(Path file) {
+        return file;
+    }
+
+    @Override
+    public Handle open(Path file, boolean create) throws IOException {
+        FileChannel ch = create
+                ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        return new ChannelHandle(file, ch);
+    }
+
+    @Override
+    public boolean exists(Path file) {
+        return Files.exists(file);
+    }
+
+    @Override
+    public void delete(Path file) throws IOException {
+        Files.deleteIfExists(file);
+    }
+
+    @Override
+    public void createDirectories(Path dir) throws IOException {
+        Files.createDirectories(dir);
+    }
+
+    @Override
+    public List<Path> list(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            List<Path> out = new ArrayList<>(s.toList());
+            out.sort(null);
+            return out;
+        }
+    }
+
+    @Override
+    public void replace(Path target, byte[] bytes) throws IOException {
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        try (FileChannel ch = FileChannel.open(
+                tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.wrap(bytes);
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+            ch.force(true);
+        }
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        forceDirectory(target.toAbsolutePath().getParent());
+    }
+
+    static void forceDirectory(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        }
+    }
+
+    @Override
+    public Closeable lock(Path lockFile) throws IOException {
+        FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = ch.tryLock();
+        } catch (OverlappingFileLockException e) {
+            ch.close();
+            throw new StoreLockedException(
+                    "store " + lockFile.getParent() + " is already open in this process (" + lockFile + ")");
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
+        if (lock == null) {
+            ch.close();
+            throw new StoreLockedException("store " + lockFile.getParent() + " is open in another process (lock file "
+                    + lockFile + " is held); close that process first");
+        }
+        return () -> {
+            try (ch) {
+                lock.release();
+            }
+        };
+    }
+
+    private record ChannelHandle(Path path, FileChannel ch) implements Handle {
+        @Override
+        public int read(ByteBuffer dst, long pos) throws IOException {
+            int total = 0;
+            while (dst.hasRemaining()) {
+                int n = ch.read(dst, pos + total);
+                if (n < 0) {
+                    break;
+                }
+                total += n;
+            }
+            return total;
+        }
+
+        @Override
+        public void write(ByteBuffer src, long pos) throws IOException {
+            long p = pos;
+            while (src.hasRemaining()) {
+                p += ch.write(src, p);
+            }
+        }
+
+        @Override
+        public long size() throws IOException {
+            return ch.size();
+        }
+
+        @Override
+        public void truncate(long size) throws IOException {
+            ch.truncate(size);
+            ch.force(true);
+        }
+
+        @Override
+        public void force() throws IOException {
+            ch.force(false);
+        }
+
+        @Override
+        public String name() {
+            return path.toString();
+        }
+
+        @Override
+        public void close() throws IOException {
+            ch.close();
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.quickstore.core.volume;
+
+import dev.quickstore.core.page.PageHeader;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+/**
+ * Page-granular access to the volume file. Reads verify the page checksum ({@link PageHeader#check});
+ * pages at or past the end of the file read as never-written zero pages. Writes seal the checksum into
+ * a copy of the frame (the frame itself is never sealed, so its bytes 0..3 never show up in a diff).
+ */
+public final class Volume implements AutoCloseable {
+    private final FileIO.Handle file;
+    private final int pageSize;
+    private final MemorySegment scratch;
+
+    public Volume(FileIO.Handle file, int pageSize) {
+        this.file = file;
+        this.pageSize = pageSize;
+        this.scratch = MemorySegment.ofArray(new byte[pageSize]);
+    }
+
+    public String name() {
+        return file.name();
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /** Reads page {@code pageId} into {@code dst} without checking it. */
+    public void readRaw(long pageId, MemorySegment dst) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(pageSize);
+        int n = file.read(b, pageId * pageSize);
+        MemorySegment src = MemorySegment.ofArray(b.array());
+        if (n < pageSize) {
+            src.asSlice(n).fill((byte) 0); // past EOF: never written
+        }
+        dst.copyFrom(src);
+    }
+
+    /** Reads and validates page {@code pageId} into {@code dst}. */
+    public void read(long pageId, MemorySegment dst) throws IOException {
+        readRaw(pageId, dst);
+        PageHeader.check(file.name(), pageId, dst);
+    }
+
+    /** Writes an image (checksum sealed into a copy). Not durable until {@link #force}. */
+    void write(long pageId, MemorySegment frame) throws IOException {
+        assert PageHeader.isAllZero(frame) || PageHeader.pageId(frame) == pageId || PageHeader.pageId(frame) == 0
+                : "page id mismatch for " + pageId;
+        scratch.copyFrom(frame);
+        PageHeader.prepareForWrite(scratch, pageId);
+        file.write(scratch.asByteBuffer(), pageId * pageSize);
+    }
+
+    /** Writes an image that already carries its checksum (from the double-write file). */
+    void writeSealed(long pageId, MemorySegment image) throws IOException {
+        file.write(image.asByteBuffer(), pageId * pageSize);
+    }
+
+    void force() throws IOException {
+        file.force();
+    }
+
+    public long fileSize() throws IOException {
+        return file.size();
+    }
+
+    @Override
+    public void close() throws IOException {
+        file.close();
+    }
+}
