@@ -1,6 +1,7 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.core.Store;
+import dev.quickstore.core.recovery.RecoveryStats;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -33,7 +34,7 @@ final class RecoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Store.RecoveryStats r;
+        RecoveryStats r;
         try (Store store = Store.open(dir)) {
             r = store.recoveryStats();
         }

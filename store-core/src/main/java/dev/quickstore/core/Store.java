@@ -1,14 +1,15 @@
 package dev.quickstore.core;
 
 import dev.quickstore.core.buffer.Addresses;
+import dev.quickstore.core.buffer.ArenaPlacement;
 import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.buffer.CardBarrier;
 import dev.quickstore.core.buffer.FramesMode;
 import dev.quickstore.core.buffer.MappedFrames;
-import dev.quickstore.core.buffer.MappingManager;
 import dev.quickstore.core.buffer.OffHeapFrames;
 import dev.quickstore.core.buffer.PageFrames;
 import dev.quickstore.core.buffer.PlacementFile;
-import dev.quickstore.core.buffer.Relocation;
+import dev.quickstore.core.buffer.PoolStats;
 import dev.quickstore.core.buffer.Replacement;
 import dev.quickstore.core.buffer.Replacer;
 import dev.quickstore.core.buffer.WriteDetection;
@@ -19,13 +20,14 @@ import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.core.index.RootDirectory;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
-import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.recovery.Checkpointer;
 import dev.quickstore.core.recovery.Recovery;
+import dev.quickstore.core.recovery.RecoveryStats;
 import dev.quickstore.core.space.ExtentAllocator;
 import dev.quickstore.core.space.LargeObjects;
 import dev.quickstore.core.space.ObjectAllocator;
-import dev.quickstore.core.txn.TxnLog;
+import dev.quickstore.core.txn.CommitStats;
+import dev.quickstore.core.txn.TransactionManager;
 import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.core.volume.ControlFile;
 import dev.quickstore.core.volume.DoubleWriteBuffer;
@@ -35,7 +37,6 @@ import dev.quickstore.core.volume.Volume;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.core.volume.VolumeHeader;
 import dev.quickstore.mmu.FaultCounters;
-import dev.quickstore.mmu.FaultRefusedException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,17 +82,15 @@ public final class Store implements AutoCloseable {
     final ObjectAllocator objects;
     final LargeObjects largeObjects;
     final RootDirectory roots;
-    public final TxnLog txns;
+    public final TransactionManager txns;
     public final Checkpointer checkpointer;
     final RecoveryStats recovery;
     private final MappedFrames mappedFrames; // null in EXPLICIT mode
+    private final CardBarrier cards;
+    private final Refusals refusals;
     private Transaction current;
     private Throwable poison;
     private boolean closed;
-
-    /** What the last open found and did. */
-    public record RecoveryStats(
-            long logRecordsScanned, long redoApplied, int losersUndone, List<Long> tornPagesRestored) {}
 
     private Store(Path dir, StoreOptions options, FileIO io) throws IOException {
         this.dir = dir;
@@ -169,13 +168,15 @@ public final class Store implements AutoCloseable {
             this.log = lw;
             this.logReader = reader;
             this.mappedFrames = mf;
+            this.cards = new CardBarrier(mf, dir, pageSize);
+            this.refusals = new Refusals(mf, addresses, dir);
             this.pool = new BufferPool(
                     frames,
                     vol,
                     dw,
                     lw,
                     Replacer.of(mf != null ? options.replacement() : Replacement.STORE_CLOCK, frames));
-            this.txns = new TxnLog(pool, lw, reader, analysis.maxTxnId + 1);
+            this.txns = new TransactionManager(pool, lw, reader, analysis.maxTxnId + 1);
             pool.setStealer(txns);
             long redone = Recovery.redo(reader, analysis, pool);
             pool.unpinAll();
@@ -200,7 +201,13 @@ public final class Store implements AutoCloseable {
             }
             checkpointer.checkpoint();
             if (mf != null && (mf.movedArena() || (options.relocateFraction() > 0 && !created) || placement != null)) {
-                relocate(mf, header.preferredArenaBase(), placement);
+                relocatedPages = new ArenaPlacement(dir, io, volume, pool, mf, addresses)
+                        .place(
+                                options.relocation(),
+                                options.relocateFraction(),
+                                header.preferredArenaBase(),
+                                placement,
+                                extents.pageCount());
             }
             ok = true;
         } finally {
@@ -212,147 +219,6 @@ public final class Store implements AutoCloseable {
                 closeQuietly(vol);
                 closeQuietly(fileLock);
             }
-        }
-    }
-
-    /**
-     * Relocation (docs/architecture-core.md, "Relocation"): after recovery and a checkpoint every page is
-     * clean on disk; the arena is emptied, pages are placed (all moved with the arena if the preferred base
-     * was taken, plus the {@code relocateFraction} chosen by a hash of the page id), frames are reserved for
-     * every page, and the translation table and pointer bitmaps are handed to the fault path.
-     */
-    private void relocate(MappedFrames mf, long diskBase, PlacementFile placement) throws IOException {
-        if (placement != null && mf.movedArena()) {
-            throw new StoreException("store " + dir + " was relocated once (QS-OR, " + PlacementFile.NAME
-                    + ") for the arena base 0x" + Long.toHexString(placement.arenaBase())
-                    + ", which is taken in this process (the arena is at 0x"
-                    + Long.toHexString(mf.arena().base())
-                    + "); relocating a relocated store again is not supported");
-        }
-        long pages = extents.pageCount(); // (reads page 0: before the arena is emptied)
-        pool.unpinAll();
-        pool.evictAll();
-        MappingManager m = placement == null
-                ? new MappingManager(
-                        diskBase, mf.arena().base(), pageSize, mf.arena().frameCount())
-                : new MappingManager(
-                        diskBase, mf.arena().base(), pageSize, mf.arena().frameCount(), placement.relocatedRegion());
-        if (placement != null) {
-            // the committed placement (QS-OR) applies whatever the options ask for
-            if (placement.pageSize() != pageSize) {
-                throw new StoreFormatException(
-                        PlacementFile.path(dir).toString(),
-                        -1,
-                        12,
-                        "placement page size",
-                        "" + pageSize,
-                        "" + placement.pageSize());
-            }
-            for (MappingManager.Descriptor d : placement.runs()) {
-                m.addRun(d);
-            }
-            m.setRanges(placement.ranges());
-            checkMappingLimit(m.descriptors());
-        } else {
-            m.placeAll(pages, choosePages(pages, options.relocateFraction()));
-            m.buildRanges();
-            checkMappingLimit(m.descriptors());
-            if (options.relocation() == Relocation.ONE_TIME && (m.descriptors() > 0 || mf.movedArena())) {
-                // durable before any page can be faulted in, so no page or log record in the new address
-                // space can exist without it (PlacementFile: the invariant)
-                new PlacementFile(pageSize, mf.arena().base(), m.relocatedRegion, m.relocatedRuns(), m.ranges())
-                        .write(io, dir);
-            }
-        }
-        mf.relocate(
-                m,
-                pages,
-                (p, buf) -> {
-                    if (p >= volume.fileSize() / pageSize) {
-                        return false;
-                    }
-                    volume.read(p, buf);
-                    return true;
-                },
-                options.relocation() == Relocation.ONE_TIME);
-        addresses.relocated(m);
-        relocatedPages = m.relocatedRuns().stream()
-                .mapToLong(MappingManager.Descriptor::pages)
-                .sum();
-    }
-
-    /** Pages are relocated in aligned groups of this many (fewer protection islands than single pages). */
-    static final int RELOCATION_RUN_PAGES = 16;
-
-    /**
-     * The pages {@code relocateFraction} relocates: aligned groups of {@link #RELOCATION_RUN_PAGES} pages
-     * chosen by the splitmix64 hash of the group number, so that relocated and identity pages form runs
-     * (each boundary between them costs kernel mappings once the pages are resident); page 0 never. A
-     * multi-page large object is read through the view as one contiguous run (the object API's blob readers
-     * step from page to page by address), so its pages follow the group of the run's head page.
-     */
-    private java.util.function.LongPredicate choosePages(long pages, double fraction) throws IOException {
-        long threshold = (long) (fraction * (1L << 20));
-        java.util.BitSet chosen = new java.util.BitSet();
-        if (threshold > 0) {
-            MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
-            long written = volume.fileSize() / pageSize;
-            for (long p = 1; p < pages; p++) {
-                long key = p;
-                if (p < written) {
-                    volume.read(p, img);
-                    if (PageHeader.type(img) == PageHeader.LARGE && PageHeader.aux(img) > 0) {
-                        key = PageHeader.aux(img);
-                    }
-                }
-                if ((mix(key / RELOCATION_RUN_PAGES) & ((1L << 20) - 1)) < threshold) {
-                    chosen.set(Math.toIntExact(p));
-                }
-            }
-        }
-        return p -> chosen.get(Math.toIntExact(p));
-    }
-
-    /** Kernel memory mappings kept free for the JVM and for protection islands of the buffer pool. */
-    static final long MAPPING_HEADROOM = 1024;
-
-    /**
-     * Refuses a placement whose protection islands cannot fit under {@code vm.max_map_count}: each relocated
-     * run can split the arena's mapping twice in the identity half once its neighbours are resident. The
-     * system property {@code qs.test.maxMapCount} overrides the limit (tests).
-     */
-    private void checkMappingLimit(int runs) {
-        long limit = Long.getLong("qs.test.maxMapCount", readProcLong("/proc/sys/vm/max_map_count"));
-        if (limit <= 0) {
-            return; // not Linux or unreadable: nothing to check against
-        }
-        long inUse = countMappings();
-        long needed = 2L * runs + MAPPING_HEADROOM;
-        if (inUse + needed > limit) {
-            throw new StoreException(String.format(
-                    "store %s: relocating %d runs of pages needs about %d kernel memory mappings (2 per run + %d"
-                            + " headroom) but only %d of vm.max_map_count = %d are available (%d in use by the"
-                            + " process); raise the sysctl vm.max_map_count or relocate fewer pages",
-                    dir, runs, needed, MAPPING_HEADROOM, Math.max(0, limit - inUse), limit, inUse));
-        }
-    }
-
-    private static long readProcLong(String file) {
-        try {
-            // (Files.readString trusts the size procfs reports and returned "6" for 65530)
-            try (var in = java.nio.file.Files.newInputStream(java.nio.file.Path.of(file))) {
-                return Long.parseLong(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).trim());
-            }
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private static long countMappings() {
-        try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/self/maps"))) {
-            return lines.count();
-        } catch (IOException | RuntimeException e) {
-            return 0;
         }
     }
 
@@ -388,17 +254,11 @@ public final class Store implements AutoCloseable {
     }
 
     /** Pages placed away from their preferred frame at open (0 without relocation). */
-    public long relocatedPages;
+    private long relocatedPages;
 
     /** Pages placed away from their preferred frame when this store was opened (0 without relocation). */
     public long relocatedPages() {
         return relocatedPages;
-    }
-
-    private static long mix(long z) { // splitmix64 finaliser: a fixed, well-spread choice of pages
-        z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-        z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-        return z ^ (z >>> 31);
     }
 
     private static void closeQuietly(AutoCloseable c) {
@@ -471,47 +331,26 @@ public final class Store implements AutoCloseable {
      * this transaction), or {@link MemorySegment#NULL} under page protection.
      */
     public MemorySegment cardTable() {
-        return mappedFrames == null ? MemorySegment.NULL : mappedFrames.arena().cards();
+        return cards.table();
     }
 
     /** log2 of the card size, 0 under page protection. */
     public int cardShift() {
-        return mappedFrames == null ? 0 : mappedFrames.arena().cardShift();
+        return cards.shift();
     }
 
     /** Slow-path card marks taken (a page's or card's first mark in a transaction). */
     public long cardMarks() {
-        return cardMarks;
+        return cards.marks();
     }
 
-    private long cardMarks;
-
     /**
-     * The write barrier's slow path (card marking): the application is about to store at view address
-     * {@code address}, whose card byte is 0. Captures the page's pre-image on its first mark in the
-     * transaction and marks the card (one downcall, no store latch: the native call locks the frame). A page
-     * that is not resident is first loaded by touching it through the view (a read fault).
+     * The write barrier's slow path (card marking; {@link CardBarrier#mark}).
      *
      * @throws StoreException under page protection, or if the page cannot be made resident
      */
     public void markCard(long address) {
-        if (mappedFrames == null || mappedFrames.arena().cardShift() == 0) {
-            throw new StoreException("markCard: store " + dir + " does not use card marking");
-        }
-        dev.quickstore.mmu.MappedArena a = mappedFrames.arena();
-        long off = address - a.base();
-        for (int attempt = 0; ; attempt++) {
-            if (a.markCard(off) >= 0) {
-                cardMarks++;
-                return;
-            }
-            if (attempt == 3) {
-                throw new StoreException(String.format(
-                        "write barrier: page of view address 0x%x (frame %d) is not resident after touching it",
-                        address, off / pageSize));
-            }
-            a.view().get(java.lang.foreign.ValueLayout.JAVA_BYTE, off); // a read fault loads it
-        }
+        cards.mark(address);
     }
 
     /**
@@ -543,7 +382,7 @@ public final class Store implements AutoCloseable {
      * when nothing is pending. Transactions also check at begin, at every operation and at commit.
      */
     public void checkPending() {
-        if (mappedFrames == null || !mappedFrames.arena().hasPending()) {
+        if (!refusals.pending()) {
             return;
         }
         latch.lock();
@@ -556,44 +395,23 @@ public final class Store implements AutoCloseable {
 
     /** Whether a refusal is waiting (one acquire load). */
     boolean hasPendingRefusal() {
-        return mappedFrames != null && mappedFrames.arena().hasPending();
+        return refusals.pending();
     }
 
     /** Takes one pending refusal (latch held): dooms the running transaction and throws the typed form. */
     void takePending() {
         assert latch.isHeldByCurrentThread();
-        if (mappedFrames == null) {
-            return;
-        }
-        try {
-            mappedFrames.arena().checkPending();
-        } catch (FaultRefusedException e) {
-            mappedFrames.noteRefused(e.frame());
-            long page = e.address() >= arenaBase() ? addresses.pageOf(e.address()) : e.page();
-            PageFaultRefusedException typed = new PageFaultRefusedException(e, page, dir.toString(), current != null);
-            if (current != null) {
-                current.doom(typed);
-            }
-            throw typed;
-        }
+        refusals.take(current);
     }
 
     /** Drops the refusals still pending when a transaction ends by abort (its work is discarded anyway). */
     void discardPending() {
-        for (int k = 0; k < 4096 && hasPendingRefusal(); k++) {
-            try {
-                mappedFrames.arena().checkPending();
-            } catch (FaultRefusedException e) {
-                mappedFrames.noteRefused(e.frame()); // belongs to the transaction being aborted
-            }
-        }
+        refusals.discard();
     }
 
     /** The application view leaves the transaction: any fault on it is refused from now on. */
     void endViewTransaction() {
-        if (mappedFrames != null) {
-            mappedFrames.arena().transaction(false);
-        }
+        refusals.endViewTransaction();
     }
 
     /**
@@ -617,82 +435,6 @@ public final class Store implements AutoCloseable {
         return recovery;
     }
 
-    // commit timing (Transaction.commit, under the latch); the per-phase parts are in TxnLog
-    long commits;
-    long commitLogNanos;
-    long commitCheckpointNanos;
-    long commitTotalNanos;
-
-    /**
-     * Where commit time went, cumulative since this store was opened (White and DeWitt 1994, Table 6 style).
-     * All times are {@link System#nanoTime()} differences taken inside {@link Transaction#commit()} under the
-     * store latch; {@code preimage + reprotect + stable + diff + append + flush <= log} and {@code log +
-     * checkpoint <= total}.
-     *
-     * @param commits committed transactions
-     * @param pages transaction-dirty pages examined at commit
-     * @param redoRecords REDO records written at commit
-     * @param redoBytes bytes of those records
-     * @param preimageNanos per dirty page: copying the pre-image and converting it to disk form
-     * @param reprotectNanos per dirty page: ending the dirty state (write-protecting the frame again)
-     * @param stableNanos per dirty page: taking the stable (disk-form) image of the current page
-     * @param diffNanos page diffing and REDO record encoding
-     * @param appendNanos appending the records to the log buffer (including writes of full buffers)
-     * @param flushNanos the COMMIT record and the group-commit flush: log write and fsync
-     * @param logNanos the whole log part of commit (the four above plus loop overhead)
-     * @param checkpointNanos checkpoints taken after commits (write-back of dirty pages, log truncation)
-     * @param totalNanos the whole of commit after the refusal check: log, end of transaction, checkpoint
-     * @param cardPages card marking: dirty pages diffed by their marked cards only (the rest of {@code pages} were
-     *     diffed whole: page protection, or pages the storage manager dirtied itself)
-     * @param cards card marking: marked cards diffed on those pages
-     */
-    public record CommitStats(
-            long commits,
-            long pages,
-            long redoRecords,
-            long redoBytes,
-            long preimageNanos,
-            long reprotectNanos,
-            long stableNanos,
-            long diffNanos,
-            long appendNanos,
-            long flushNanos,
-            long logNanos,
-            long checkpointNanos,
-            long totalNanos,
-            long cardPages,
-            long cards) {}
-
-    /**
-     * Buffer replacement counters, cumulative since this store was opened.
-     *
-     * With the simplified or classic clock (MAPPED mode) the policy runs in the data plane and these are the
-     * arena's counters: they include evictions the fault path made for the application's own faults.
-     *
-     * @param capacity the pool's frames ({@code bufferPoolPages}): a bound on {@code resident} under the
-     *     simplified and classic clocks whenever a clean, unpinned, written-back frame exists
-     * @param resident frames holding bytes now (including pages the fault path loaded for the application)
-     * @param evictions pages evicted (by the clock in the fault path, for the store's own loads, by a steal)
-     * @param reprotectAlls whole-arena reprotections of the simplified clock
-     * @param reprotectRuns {@code mprotect} runs of the classic clock's hand
-     * @param framesCleared resident frames whose reference bit a clock cleared (access disabled)
-     * @param victims pages the data plane's clock chose (0 under {@code STORE_CLOCK})
-     * @param referenceFaults faults that re-enabled a resident frame after its bit was cleared (no I/O)
-     * @param overcommits loads that exceeded the budget because every resident frame was dirty or held
-     * @param steals dirty pages the pool logged and wrote back to make room
-     */
-    public record PoolStats(
-            int capacity,
-            int resident,
-            long evictions,
-            long reprotectAlls,
-            long reprotectRuns,
-            long framesCleared,
-            long victims,
-            long referenceFaults,
-            long overcommits,
-            long steals) {}
-
     /**
      * The ids of the pages resident now, including those the fault path loaded for the application (a
      * diagnostic: the OO7 driver reads the same pages again with pread to separate a cold run's I/O from its
@@ -711,44 +453,17 @@ public final class Store implements AutoCloseable {
     public PoolStats poolStats() {
         latch.lock();
         try {
-            Replacer r = pool.replacer();
-            FaultCounters c = mappedFrames != null ? mappedFrames.arena().counters() : null;
-            return new PoolStats(
-                    pool.frames().capacity(),
-                    pool.frames().residentCount(),
-                    r.inDataPlane() ? c.evictions() : pool.evictions,
-                    r.reprotectAlls(),
-                    r.reprotectRuns(),
-                    r.framesCleared(),
-                    c != null ? c.clockVictims() : 0,
-                    c != null ? c.referenceFaults() : 0,
-                    c != null ? c.overcommits() : 0,
-                    pool.steals);
+            return pool.stats(mappedFrames != null ? mappedFrames.arena().counters() : null);
         } finally {
             latch.unlock();
         }
     }
 
-    /** A snapshot of the commit counters ({@link CommitStats}). */
+    /** A snapshot of the commit counters ({@link CommitStats}), kept by the transaction manager. */
     public CommitStats commitStats() {
         latch.lock();
         try {
-            return new CommitStats(
-                    commits,
-                    txns.commitPages,
-                    txns.redoRecords,
-                    txns.redoBytes,
-                    txns.commitPreimageNanos,
-                    txns.commitReprotectNanos,
-                    txns.commitStableNanos,
-                    txns.commitDiffNanos,
-                    txns.commitAppendNanos,
-                    txns.commitFlushNanos,
-                    commitLogNanos,
-                    commitCheckpointNanos,
-                    commitTotalNanos,
-                    txns.commitCardPages,
-                    txns.commitCards);
+            return txns.commitStats();
         } finally {
             latch.unlock();
         }

@@ -278,10 +278,7 @@ public final class Transaction implements AutoCloseable {
             store.maybeCheckpoint();
             store.pool.trim(); // back within the pool's budget if the fault path had to overcommit
             long t3 = System.nanoTime();
-            store.commits++;
-            store.commitLogNanos += t1 - t0;
-            store.commitCheckpointNanos += t3 - t2;
-            store.commitTotalNanos += t3 - t0;
+            store.txns.commitFinished(t1 - t0, t3 - t2, t3 - t0);
             return null;
         });
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.StoreOptions;
 import dev.quickstore.core.buffer.WriteDetection;
+import dev.quickstore.core.txn.CommitStats;
 import dev.quickstore.mmu.FaultCounters;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -35,13 +36,13 @@ class WriteDetectionTest {
     @TempDir
     Path dir;
 
-    record Run(String digest, FaultCounters faults, Store.CommitStats commit, byte[] volume) {}
+    record Run(String digest, FaultCounters faults, CommitStats commit, byte[] volume) {}
 
     /** Creates a store with {@code o} and runs the seeded workload; returns the graph digest and counters. */
     static Run workload(Path db, StoreOptions o, long seed) throws Exception {
         String digest;
         FaultCounters faults;
-        Store.CommitStats cs;
+        CommitStats cs;
         try (PersistentStore s = PersistentStore.create(db, o, Kinds.class)) {
             assertEquals(o.writeDetection(), s.storageManager().writeDetection());
             Random rnd = new Random(seed);

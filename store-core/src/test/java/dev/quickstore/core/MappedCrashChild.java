@@ -30,7 +30,7 @@ public final class MappedCrashChild {
         for (int i = 0; i < 40; i++) {
             tx.allocate(MappedStoreTest.OBJECT);
         }
-        System.out.println("uncommitted steals=" + s.pool.steals);
+        System.out.println("uncommitted steals=" + s.pool.steals());
         System.out.flush();
         while (true) {
             LockSupport.park(); // until SIGKILL

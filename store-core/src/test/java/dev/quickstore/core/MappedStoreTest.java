@@ -90,7 +90,7 @@ class MappedStoreTest {
             refs = populate(s, 40);
             assertEquals(VolumeFile.DEFAULT_ARENA_BASE, s.arenaBase(), "mapped at the preferred base");
             long writeFaults = s.mappedFrames().arena().counters().writeFaults();
-            long redo = s.txns.redoRecords;
+            long redo = s.txns.redoRecords();
             try (Transaction tx = s.begin()) {
                 for (int i = 0; i < refs.length; i++) {
                     put(s, refs[i], 8, 1000L + i); // a plain store: no markDirty, no store API
@@ -100,7 +100,7 @@ class MappedStoreTest {
             }
             FaultCounters c = s.mappedFrames().arena().counters();
             assertTrue(c.writeFaults() - writeFaults >= refs.length / 2, "write faults " + c);
-            assertTrue(s.txns.redoRecords - redo >= refs.length / 2, "one REDO record per dirtied page");
+            assertTrue(s.txns.redoRecords() - redo >= refs.length / 2, "one REDO record per dirtied page");
         }
         try (Store s = Store.open(db, OPTS)) {
             assertEquals(0, s.recoveryStats().losersUndone());
@@ -239,7 +239,7 @@ class MappedStoreTest {
             refs = populate(s, 120); // about 60 pages, the pool holds 16
         }
         try (Store s = Store.open(db, OPTS)) {
-            long stealsBefore = s.pool.steals;
+            long stealsBefore = s.pool.steals();
             try (Transaction tx = s.begin()) {
                 for (int i = 0; i < refs.length; i++) {
                     put(s, refs[i], 8, 5000L + i); // native loads + write faults, unknown to the pool so far
@@ -247,7 +247,7 @@ class MappedStoreTest {
                 for (int i = 0; i < 40; i++) {
                     tx.allocate(OBJECT); // pool misses: adopt the faulted pages, steal dirty ones
                 }
-                assertTrue(s.pool.steals > stealsBefore, "steals " + s.pool.steals);
+                assertTrue(s.pool.steals() > stealsBefore, "steals " + s.pool.steals());
                 for (int i = 0; i < refs.length; i++) {
                     assertEquals(5000L + i, get(s, refs[i], 8), "object " + i + " after its page was stolen");
                 }

@@ -43,7 +43,7 @@ class OneTimeRelocationTest {
         List<Long> r = new ArrayList<>();
         try (Store s = Store.open(d, opts(policy, fraction))) {
             if (fraction > 0) {
-                assertTrue(s.relocatedPages > 0, "pages relocated at " + fraction);
+                assertTrue(s.relocatedPages() > 0, "pages relocated at " + fraction);
                 assertTrue(s.pagesNeedingTranslation() > 0, "pages to translate at " + fraction);
             }
             r.addAll(RelocationTest.traverse(s, false)); // a read-only T1-like pass first
@@ -83,7 +83,7 @@ class OneTimeRelocationTest {
         }
         long relocated;
         try (Store s = Store.open(d, opts(Relocation.ONE_TIME, 1.0))) {
-            relocated = s.relocatedPages;
+            relocated = s.relocatedPages();
             long before = s.pagesNeedingTranslation();
             assertTrue(before > 0);
             assertEquals(expected, RelocationTest.traverse(s, false)); // read-only, but QS-OR makes it an update
@@ -121,7 +121,7 @@ class OneTimeRelocationTest {
         }
         for (Relocation p : Relocation.values()) {
             try (Store s = Store.open(d, opts(p, 0))) {
-                assertEquals(relocated, s.relocatedPages, "the committed placement applies at open");
+                assertEquals(relocated, s.relocatedPages(), "the committed placement applies at open");
                 assertEquals(0, s.pagesNeedingTranslation(), "no page needs translation any more");
                 long faults0 = s.mappedFrames().arena().counters().readFaults();
                 assertEquals(expected, RelocationTest.traverse(s, false));
@@ -181,7 +181,9 @@ class OneTimeRelocationTest {
         try (var lines = Files.lines(Path.of("/proc/self/maps"))) {
             inUse = lines.count();
         }
-        System.setProperty("qs.test.maxMapCount", Long.toString(inUse + Store.MAPPING_HEADROOM / 2));
+        System.setProperty(
+                "qs.test.maxMapCount",
+                Long.toString(inUse + dev.quickstore.core.buffer.MappingLimit.MAPPING_HEADROOM / 2));
         try {
             StoreException e = assertThrows(
                     StoreException.class,
@@ -195,7 +197,7 @@ class OneTimeRelocationTest {
         }
         assertFalse(Files.exists(PlacementFile.path(d)), "a refused QS-OR open persists no placement");
         try (Store s = Store.open(d, opts(Relocation.CONTINUAL, 0))) {
-            assertEquals(0, s.relocatedPages);
+            assertEquals(0, s.relocatedPages());
             assertEquals(
                     2 * RelocationTest.NODES + 12,
                     RelocationTest.traverse(s, false).size());

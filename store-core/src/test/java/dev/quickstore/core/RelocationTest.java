@@ -96,7 +96,7 @@ class RelocationTest {
         List<Long> r = new ArrayList<>();
         try (Store s = Store.open(d, opts(fraction))) {
             if (fraction > 0) {
-                assertTrue(s.relocatedPages > 0, "pages relocated at " + fraction);
+                assertTrue(s.relocatedPages() > 0, "pages relocated at " + fraction);
             }
             r.addAll(traverse(s, true));
             r.addAll(traverse(s, false));
@@ -185,7 +185,7 @@ class RelocationTest {
         }
         try (Store s = Store.open(d, opts(0.5));
                 Transaction tx = s.begin()) {
-            assertTrue(s.relocatedPages > 0, "pages relocated");
+            assertTrue(s.relocatedPages() > 0, "pages relocated");
             java.lang.foreign.MemorySegment v = s.view();
             int wrong = 0;
             for (int o = 0; o < objects; o++) {

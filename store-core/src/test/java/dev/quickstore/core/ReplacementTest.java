@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.buffer.FramesMode;
+import dev.quickstore.core.buffer.PoolStats;
 import dev.quickstore.core.buffer.Replacement;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.MappedArena;
@@ -15,7 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Replacement policies on the mapped arena with a pool much smaller than the data. The simplified and
- * classic clocks run in the data plane (NativeClock, qs_clock.c): the pool size must bound the resident
+ * classic clocks run in the data plane (DataPlaneReplacer, qs_clock.c): the pool size must bound the resident
  * frames for the store's own loads and for the application's faults through the view alike, results
  * must be correct under every policy, and each policy's counters must move as the policy says.
  */
@@ -27,7 +28,7 @@ class ReplacementTest {
     @TempDir
     Path dir;
 
-    record Run(Store.PoolStats pool, FaultCounters c, int hotLoads, int scanLoads, long checksum) {}
+    record Run(PoolStats pool, FaultCounters c, int hotLoads, int scanLoads, long checksum) {}
 
     static StoreOptions opts(Replacement policy) {
         return new StoreOptions(POOL, 1 << 18, 1 << 22)
@@ -142,7 +143,7 @@ class ReplacementTest {
             refs = MappedStoreTest.populate(s, n);
         }
         try (Store s = Store.open(d, opts(policy))) {
-            Store.PoolStats before = s.poolStats();
+            PoolStats before = s.poolStats();
             FaultCounters c0 = s.mappedFrames().arena().counters();
             try (Transaction tx = s.begin()) {
                 for (int round = 0; round < 2; round++) {
@@ -154,7 +155,7 @@ class ReplacementTest {
                 s.checkPending();
                 tx.commit();
             }
-            Store.PoolStats after = s.poolStats();
+            PoolStats after = s.poolStats();
             FaultCounters c1 = s.mappedFrames().arena().counters();
             assertTrue(c1.readFaults() - c0.readFaults() >= n / 2, "the traversal faulted its pages in: " + c1);
             assertTrue(after.victims() - before.victims() >= n / 2 - POOL, "the fault path evicted: " + after);

@@ -98,7 +98,7 @@ class StoreTest {
                 }
                 tx.abort();
             }
-            assertTrue(s.pool.steals > 0, "the transaction was larger than the pool");
+            assertTrue(s.pool.steals() > 0, "the transaction was larger than the pool");
             try (Transaction tx = s.begin()) {
                 for (int i = 0; i < refs.length; i++) {
                     assertEquals(i, tx.getLong(refs[i], 0));

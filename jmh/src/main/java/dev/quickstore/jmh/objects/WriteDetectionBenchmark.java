@@ -2,9 +2,9 @@ package dev.quickstore.jmh.objects;
 
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
-import dev.quickstore.core.Store;
 import dev.quickstore.core.StoreOptions;
 import dev.quickstore.core.buffer.WriteDetection;
+import dev.quickstore.core.txn.CommitStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,7 +116,7 @@ public class WriteDetectionBenchmark {
 
         @TearDown(Level.Trial)
         public void close() throws IOException {
-            Store.CommitStats c = store.storageManager().commitStats();
+            CommitStats c = store.storageManager().commitStats();
             System.out.printf(
                     "%n[%s] commits %d pages %d cardPages %d cards %d redoBytes %d; per page: preimage %.2f us,"
                             + " reprotect %.2f us, stable %.2f us, diff %.2f us; writeFaults %d cardMarks %d%n",

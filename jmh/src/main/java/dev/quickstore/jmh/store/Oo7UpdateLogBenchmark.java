@@ -83,7 +83,7 @@ public class Oo7UpdateLogBenchmark {
         }
         System.out.printf(
                 "%n[oo7] stride %d: redo records %d, redo bytes %d%n",
-                stride, store.txns.redoRecords, store.txns.redoBytes);
+                stride, store.txns.redoRecords(), store.txns.redoBytes());
     }
 
     @Benchmark

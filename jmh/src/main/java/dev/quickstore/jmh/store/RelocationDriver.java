@@ -81,7 +81,7 @@ public final class RelocationDriver {
                         }
                         bestOpen = Math.min(bestOpen, t1 - t0);
                         bestRun = Math.min(bestRun, t2 - t1);
-                        moved = s.relocatedPages;
+                        moved = s.relocatedPages();
                     }
                 }
                 if (f == 0) {

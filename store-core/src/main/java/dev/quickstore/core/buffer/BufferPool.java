@@ -5,6 +5,7 @@ import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.volume.DoubleWriteBuffer;
 import dev.quickstore.core.volume.Volume;
+import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.MappedArena;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -30,7 +31,7 @@ import java.util.Set;
  * <p>Pinning: pages fixed during one store operation stay pinned until {@link #unpinAll} at the end
  * of the operation, so segments handed out during an operation stay valid.
  *
- * <p>With a data-plane policy ({@link NativeClock}) the fault path evicts too, at any time: the pool then
+ * <p>With a data-plane policy ({@link DataPlaneReplacer}) the fault path evicts too, at any time: the pool then
  * publishes pins and disk-dirty pages as holds on the frames (a held frame is never evicted there), asks
  * the data plane's clock first when it needs a frame, and steals or writes back only when the clock finds
  * no clean unheld victim.
@@ -55,8 +56,8 @@ public final class BufferPool {
     private Stealer stealer;
     public long reads;
     public long writes;
-    public long steals;
-    public long evictions;
+    private long steals;
+    private long evictions;
 
     public BufferPool(PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log, Replacer replacer) {
         this.frames = frames;
@@ -291,5 +292,28 @@ public final class BufferPool {
     /** Drops every resident page (after the store was closed or poisoned). */
     public void close() {
         frames.close();
+    }
+
+    /** Dirty pages logged and written back to make room (steals). */
+    public long steals() {
+        return steals;
+    }
+
+    /**
+     * A snapshot of the replacement counters; {@code c} is the mapped arena's fault-path counters (null in
+     * EXPLICIT mode). With a data-plane clock the evictions are the arena's (they include the fault path's).
+     */
+    public PoolStats stats(FaultCounters c) {
+        return new PoolStats(
+                frames.capacity(),
+                frames.residentCount(),
+                clock.inDataPlane() ? c.evictions() : evictions,
+                clock.reprotectAlls(),
+                clock.reprotectRuns(),
+                clock.framesCleared(),
+                c != null ? c.clockVictims() : 0,
+                c != null ? c.referenceFaults() : 0,
+                c != null ? c.overcommits() : 0,
+                steals);
     }
 }

@@ -10,7 +10,7 @@ import java.util.function.LongPredicate;
  * Second-chance clock over resident page ids. A reference sets the page's bit; the hand clears bits
  * until it finds an unreferenced page the caller accepts. References are the store's own fixes only
  * (accesses through the application view are not seen): {@link Replacement#STORE_CLOCK}, the policy
- * of EXPLICIT mode; with the mapped arena, {@link NativeClock} uses page protection instead.
+ * of EXPLICIT mode; with the mapped arena, {@link DataPlaneReplacer} uses page protection instead.
  */
 final class ClockReplacer implements Replacer {
     private final List<Long> ring = new ArrayList<>();

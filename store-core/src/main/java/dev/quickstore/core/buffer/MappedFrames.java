@@ -36,7 +36,7 @@ import java.util.Set;
  * copies the alias and then checks the frame: if it became DIRTY meanwhile, its pre-image - captured at
  * that first store, before it landed - is exactly the clean image and is used instead.
  *
- * <p><b>Residency.</b> With the simplified or classic clock ({@link NativeClock}) the data plane holds the
+ * <p><b>Residency.</b> With the simplified or classic clock ({@link DataPlaneReplacer}) the data plane holds the
  * pool's budget and evicts by the policy before any load, a fault included ({@link #clockEvict}, {@link
  * #hold}); with {@code STORE_CLOCK} it has no budget and the buffer pool's clock is the only evictor, which
  * adopts pages the fault path loaded by itself ({@link #adoptNativeLoads}) when the pool needs room. Every
@@ -508,7 +508,7 @@ public final class MappedFrames implements PageFrames {
         return p;
     }
 
-    /** Sets or clears a hold on the page's frame (see {@link NativeClock}). */
+    /** Sets or clears a hold on the page's frame (see {@link DataPlaneReplacer}). */
     void hold(long pageId, int bits, boolean on) {
         long f = frame(pageId);
         if (f >= 0 && f < arena.frameCount()) {

@@ -33,7 +33,7 @@ public interface Replacer {
     }
 
     /**
-     * Whether the policy runs in the data plane ({@link NativeClock}): it bounds every load itself, and the
+     * Whether the policy runs in the data plane ({@link DataPlaneReplacer}): it bounds every load itself, and the
      * pool asks it first through {@link #evictByPolicy}.
      */
     default boolean inDataPlane() {
@@ -52,6 +52,6 @@ public interface Replacer {
         if (policy == Replacement.STORE_CLOCK || !(frames instanceof MappedFrames mf)) {
             return new ClockReplacer();
         }
-        return new NativeClock(mf, policy == Replacement.SIMPLIFIED_CLOCK);
+        return new DataPlaneReplacer(mf, policy == Replacement.SIMPLIFIED_CLOCK);
     }
 }

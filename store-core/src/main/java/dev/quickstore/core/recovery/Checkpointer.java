@@ -3,7 +3,7 @@ package dev.quickstore.core.recovery;
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
-import dev.quickstore.core.txn.TxnLog;
+import dev.quickstore.core.txn.TransactionManager;
 import dev.quickstore.core.volume.ControlFile;
 import dev.quickstore.core.volume.FileIO;
 import java.io.IOException;
@@ -22,13 +22,13 @@ import java.util.Map;
 public final class Checkpointer {
     private final BufferPool pool;
     private final LogWriter log;
-    private final TxnLog txns;
+    private final TransactionManager txns;
     private final FileIO io;
     private final Path controlFile;
     private long lastCheckpointEnd;
     public long checkpoints;
 
-    public Checkpointer(BufferPool pool, LogWriter log, TxnLog txns, FileIO io, Path controlFile) {
+    public Checkpointer(BufferPool pool, LogWriter log, TransactionManager txns, FileIO io, Path controlFile) {
         this.pool = pool;
         this.log = log;
         this.txns = txns;
@@ -60,7 +60,7 @@ public final class Checkpointer {
         }
         long lsn = log.append(LogRecord.encodeCheckpoint(
                 redoStart,
-                txns.nextTxnId,
+                txns.nextTxnId(),
                 activeTxn,
                 activeTxn != 0 ? txns.firstLsn() : 0,
                 activeTxn != 0 ? txns.lastLsn() : 0,

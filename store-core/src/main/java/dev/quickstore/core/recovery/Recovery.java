@@ -6,7 +6,7 @@ import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.page.PageHeader;
-import dev.quickstore.core.txn.TxnLog;
+import dev.quickstore.core.txn.TransactionManager;
 import dev.quickstore.core.volume.ControlFile;
 import dev.quickstore.core.volume.DoubleWriteBuffer;
 import java.io.IOException;
@@ -28,7 +28,7 @@ import java.util.Map;
  *       a committed transaction, is applied to its page if the page LSN is older. REDO records of losers
  *       are skipped: they carry no undo information, and the WAL/no-force rule guarantees their effects
  *       never reached the volume (pages are written only after COMMIT is durable).</li>
- *   <li><b>Undo</b>: roll losers back through their UPDATE records with CLRs ({@link TxnLog#undo}), then END.</li>
+ *   <li><b>Undo</b>: roll losers back through their UPDATE records with CLRs ({@link TransactionManager#undo}), then END.</li>
  * </ol>
  */
 public final class Recovery {
@@ -118,7 +118,7 @@ public final class Recovery {
     public static int undo(LogReader reader, Analysis a, BufferPool pool, LogWriter log) throws IOException {
         List<long[]> losers = a.losers();
         for (long[] l : losers) {
-            long last = TxnLog.undo(pool, log, reader, l[0], l[1], l[1]);
+            long last = TransactionManager.undo(pool, log, reader, l[0], l[1], l[1]);
             log.append(LogRecord.encodeEnd(l[0], last));
         }
         log.flushAll();

@@ -7,11 +7,13 @@ import dev.quickstore.core.Index;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.StoreOptions;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.core.buffer.PoolStats;
 import dev.quickstore.core.buffer.WriteDetection;
 import dev.quickstore.core.error.DuplicateKeyException;
 import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.inspect.StoreInspector;
 import dev.quickstore.core.inspect.StoreStats;
+import dev.quickstore.core.txn.CommitStats;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.oo7.Oo7Store;
@@ -691,8 +693,8 @@ public final class MappedOo7Store implements Oo7Store {
         FaultCounters f = db.storageManager().faultCounters();
         StoreStats s = StoreInspector.stats(db.storageManager());
         long pageSize = db.storageManager().pageSize();
-        Store.CommitStats k = db.storageManager().commitStats();
-        Store.PoolStats pool = db.storageManager().poolStats();
+        CommitStats k = db.storageManager().commitStats();
+        PoolStats pool = db.storageManager().poolStats();
         long[] c = {
             f == null ? 0 : f.readFaults(),
             f == null ? 0 : f.writeFaults(),

@@ -28,13 +28,13 @@ import java.util.function.LongPredicate;
  * overcommits the budget and the buffer pool steals or writes back at its next call ({@link
  * BufferPool#trim} after every commit, {@link #victim} for its own fixes).
  */
-final class NativeClock implements Replacer {
+final class DataPlaneReplacer implements Replacer {
     private final MappedFrames frames;
     private final MappedArena arena;
     /** Rotating start of the Java fall-back scan (steal / write-back candidates). */
     private int fallbackHand;
 
-    NativeClock(MappedFrames frames, boolean simplified) {
+    DataPlaneReplacer(MappedFrames frames, boolean simplified) {
         this.frames = frames;
         this.arena = frames.arena();
         arena.policy(simplified ? MappedArena.Policy.SIMPLIFIED : MappedArena.Policy.CLASSIC);

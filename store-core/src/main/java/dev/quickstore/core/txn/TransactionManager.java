@@ -27,7 +27,7 @@ import java.lang.foreign.MemorySegment;
  *       with END.</li>
  * </ul>
  */
-public final class TxnLog implements BufferPool.Stealer {
+public final class TransactionManager implements BufferPool.Stealer {
     private final BufferPool pool;
     private final LogWriter log;
     private final LogReader reader;
@@ -38,25 +38,75 @@ public final class TxnLog implements BufferPool.Stealer {
     private long firstLsn;
     private long lastLsn;
     private boolean active;
-    public long nextTxnId;
-    public long redoBytes;
-    public long redoRecords;
-    // commit-path timing (cumulative, System.nanoTime; read through Store.commitStats())
-    public long commitPreimageNanos; // copying the pre-image and converting it to disk form
-    public long commitReprotectNanos; // ending the page's dirty state (write-protecting the frame again)
-    public long commitStableNanos; // taking the stable image (disk form) of the current page
-    public long commitDiffNanos; // PageDiff.diff plus LogRecord encoding of the REDO records
-    public long commitAppendNanos; // appending the records to the log buffer (incl. writes of full buffers)
-    public long commitFlushNanos; // COMMIT record and the group-commit flush (write + fsync)
-    public long commitPages; // transaction-dirty pages examined at commit
-    public long commitCardPages; // of those, pages diffed by their dirty cards only (card marking)
-    public long commitCards; // dirty cards diffed on those pages
+    private long nextTxnId;
+    private long redoBytes;
+    private long redoRecords;
+    // commit-path counters (cumulative, System.nanoTime; see CommitStats)
+    private long commits;
+    private long commitPreimageNanos; // copying the pre-image and converting it to disk form
+    private long commitReprotectNanos; // ending the page's dirty state (write-protecting the frame again)
+    private long commitStableNanos; // taking the stable image (disk form) of the current page
+    private long commitDiffNanos; // PageDiff.diff plus LogRecord encoding of the REDO records
+    private long commitAppendNanos; // appending the records to the log buffer (incl. writes of full buffers)
+    private long commitFlushNanos; // COMMIT record and the group-commit flush (write + fsync)
+    private long commitLogNanos; // the whole log part of commit (measured by the caller of commit())
+    private long commitCheckpointNanos; // checkpoints taken after commits
+    private long commitTotalNanos; // the whole commit after the refusal check
+    private long commitPages; // transaction-dirty pages examined at commit
+    private long commitCardPages; // of those, pages diffed by their dirty cards only (card marking)
+    private long commitCards; // dirty cards diffed on those pages
 
-    public TxnLog(BufferPool pool, LogWriter log, LogReader reader, long nextTxnId) {
+    public TransactionManager(BufferPool pool, LogWriter log, LogReader reader, long nextTxnId) {
         this.pool = pool;
         this.log = log;
         this.reader = reader;
         this.nextTxnId = nextTxnId;
+    }
+
+    /** The id the next transaction will get (checkpoints record it). */
+    public long nextTxnId() {
+        return nextTxnId;
+    }
+
+    /** REDO records written by commits since the store was opened. */
+    public long redoRecords() {
+        return redoRecords;
+    }
+
+    /** Bytes of those REDO records. */
+    public long redoBytes() {
+        return redoBytes;
+    }
+
+    /**
+     * Accounts one finished commit: the caller ({@code Transaction.commit}) measured the whole log part, the
+     * checkpoint after it and the total, all under the store latch.
+     */
+    public void commitFinished(long logNanos, long checkpointNanos, long totalNanos) {
+        commits++;
+        commitLogNanos += logNanos;
+        commitCheckpointNanos += checkpointNanos;
+        commitTotalNanos += totalNanos;
+    }
+
+    /** A snapshot of the commit counters. */
+    public CommitStats commitStats() {
+        return new CommitStats(
+                commits,
+                commitPages,
+                redoRecords,
+                redoBytes,
+                commitPreimageNanos,
+                commitReprotectNanos,
+                commitStableNanos,
+                commitDiffNanos,
+                commitAppendNanos,
+                commitFlushNanos,
+                commitLogNanos,
+                commitCheckpointNanos,
+                commitTotalNanos,
+                commitCardPages,
+                commitCards);
     }
 
     public long begin() {
