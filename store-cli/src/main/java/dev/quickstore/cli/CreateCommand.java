@@ -1,7 +1,7 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreOptions;
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.core.volume.VolumeHeader;
 import java.nio.file.Path;

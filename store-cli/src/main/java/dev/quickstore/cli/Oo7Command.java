@@ -1,8 +1,8 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.api.ObjectPadding;
-import dev.quickstore.core.StoreOptions;
-import dev.quickstore.core.buffer.WriteDetection;
+import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.oo7.Oo7Benchmark;
 import dev.quickstore.oo7.Oo7Builder;

@@ -1,7 +1,7 @@
 package dev.quickstore.cli;
 
 import dev.quickstore.core.Store;
-import dev.quickstore.core.recovery.RecoveryStats;
+import dev.quickstore.core.stats.RecoveryStats;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.btree.BPlusTree;
 import dev.quickstore.core.buffer.Addresses;
 import dev.quickstore.core.error.DuplicateKeyException;
-import dev.quickstore.core.index.BPlusTree;
 import dev.quickstore.core.index.EntryVisitor;
 import dev.quickstore.core.index.KeyType;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ public final class Index {
     private final BPlusTree tree;
     private final String name;
 
-    public Index(Transaction tx, BPlusTree tree, String name) {
+    Index(Transaction tx, BPlusTree tree, String name) {
         this.tx = tx;
         this.tree = tree;
         this.name = name;

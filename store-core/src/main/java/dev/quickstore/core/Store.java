@@ -1,32 +1,34 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.btree.RootDirectory;
 import dev.quickstore.core.buffer.Addresses;
 import dev.quickstore.core.buffer.ArenaPlacement;
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.buffer.CardBarrier;
-import dev.quickstore.core.buffer.FramesMode;
 import dev.quickstore.core.buffer.MappedFrames;
 import dev.quickstore.core.buffer.OffHeapFrames;
 import dev.quickstore.core.buffer.PageFrames;
 import dev.quickstore.core.buffer.PlacementFile;
-import dev.quickstore.core.buffer.PoolStats;
-import dev.quickstore.core.buffer.Replacement;
 import dev.quickstore.core.buffer.Replacer;
-import dev.quickstore.core.buffer.WriteDetection;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.error.StoreLockedException;
-import dev.quickstore.core.index.RootDirectory;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
+import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Replacement;
+import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.recovery.Checkpointer;
 import dev.quickstore.core.recovery.Recovery;
-import dev.quickstore.core.recovery.RecoveryStats;
 import dev.quickstore.core.space.ExtentAllocator;
 import dev.quickstore.core.space.LargeObjects;
 import dev.quickstore.core.space.ObjectAllocator;
-import dev.quickstore.core.txn.CommitStats;
+import dev.quickstore.core.stats.CommitStats;
+import dev.quickstore.core.stats.PoolStats;
+import dev.quickstore.core.stats.RecoveryStats;
+import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.core.txn.TransactionManager;
 import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.core.volume.ControlFile;
@@ -66,24 +68,24 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Store implements AutoCloseable {
 
-    public final ReentrantLock latch = new ReentrantLock();
+    final ReentrantLock latch = new ReentrantLock();
     final Path dir;
     final FileIO io;
     final int pageSize;
     final Addresses addresses;
-    public final StoreOptions options;
+    final StoreOptions options;
     private final Closeable fileLock;
     final Volume volume;
     final DoubleWriteBuffer dwb;
-    public final LogWriter log;
+    final LogWriter log;
     final LogReader logReader;
-    public final BufferPool pool;
+    final BufferPool pool;
     final ExtentAllocator extents;
     final ObjectAllocator objects;
     final LargeObjects largeObjects;
     final RootDirectory roots;
-    public final TransactionManager txns;
-    public final Checkpointer checkpointer;
+    final TransactionManager txns;
+    final Checkpointer checkpointer;
     final RecoveryStats recovery;
     private final MappedFrames mappedFrames; // null in EXPLICIT mode
     private final CardBarrier cards;
@@ -427,7 +429,7 @@ public final class Store implements AutoCloseable {
         return pool.frames().residentCount();
     }
 
-    public MappedFrames mappedFrames() {
+    MappedFrames mappedFrames() {
         return mappedFrames;
     }
 
@@ -454,6 +456,35 @@ public final class Store implements AutoCloseable {
         latch.lock();
         try {
             return pool.stats(mappedFrames != null ? mappedFrames.arena().counters() : null);
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    /** The options this store was opened with. */
+    public StoreOptions options() {
+        return options;
+    }
+
+    /** Counters of this handle (this process only), taken under the store latch. */
+    public StoreStats stats() {
+        latch.lock();
+        try {
+            return new StoreStats(
+                    options.bufferPoolPages(),
+                    pool.reads,
+                    pool.writes,
+                    pool.steals(),
+                    checkpointer.checkpoints,
+                    txns.nextTxnId(),
+                    txns.redoRecords(),
+                    txns.redoBytes(),
+                    log.endLsn(),
+                    log.durableLsn(),
+                    recovery.logRecordsScanned(),
+                    recovery.redoApplied(),
+                    recovery.losersUndone(),
+                    recovery.tornPagesRestored());
         } finally {
             latch.unlock();
         }

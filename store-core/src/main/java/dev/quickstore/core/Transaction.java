@@ -38,7 +38,7 @@ public final class Transaction implements AutoCloseable {
         this.id = id;
     }
 
-    public Addresses addresses() {
+    Addresses addresses() {
         return store.addresses;
     }
 

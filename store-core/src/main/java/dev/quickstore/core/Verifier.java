@@ -1,8 +1,8 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.btree.BPlusTree;
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.error.StoreFormatException;
-import dev.quickstore.core.index.BPlusTree;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.page.SlottedPage;
 import dev.quickstore.core.space.ExtentAllocator;

@@ -8,9 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.api.internal.View;
-import dev.quickstore.core.StoreOptions;
-import dev.quickstore.core.buffer.FramesMode;
-import dev.quickstore.core.buffer.Relocation;
+import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Relocation;
+import dev.quickstore.core.options.StoreOptions;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;

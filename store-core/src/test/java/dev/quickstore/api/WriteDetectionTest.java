@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreOptions;
-import dev.quickstore.core.buffer.WriteDetection;
-import dev.quickstore.core.txn.CommitStats;
+import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.options.WriteDetection;
+import dev.quickstore.core.stats.CommitStats;
 import dev.quickstore.mmu.FaultCounters;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

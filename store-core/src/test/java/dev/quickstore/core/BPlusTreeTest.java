@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.verify.VerifyReport;
 import java.nio.file.Path;
 import java.util.ArrayList;

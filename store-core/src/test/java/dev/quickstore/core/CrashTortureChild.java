@@ -1,5 +1,6 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.options.StoreOptions;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 

@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.quickstore.core.buffer.FramesMode;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.mmu.FaultCounters;

@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.buffer.FramesMode;
 import dev.quickstore.core.buffer.MappingManager;
 import dev.quickstore.core.buffer.PlacementFile;
-import dev.quickstore.core.buffer.Relocation;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.inspect.StoreInspector;
+import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Relocation;
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.volume.RealFileIO;
 import dev.quickstore.core.volume.VolumeFile;
 import java.nio.file.Files;

@@ -4,9 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.buffer.FramesMode;
-import dev.quickstore.core.buffer.Relocation;
 import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Relocation;
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.space.LargeObjects;
 import dev.quickstore.core.volume.VolumeFile;

@@ -3,9 +3,10 @@ package dev.quickstore.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.buffer.FramesMode;
-import dev.quickstore.core.buffer.PoolStats;
-import dev.quickstore.core.buffer.Replacement;
+import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Replacement;
+import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.stats.PoolStats;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.MappedArena;
 import java.nio.file.Path;

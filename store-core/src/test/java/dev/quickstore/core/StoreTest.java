@@ -11,6 +11,7 @@ import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.core.volume.VolumeFile;
 import java.nio.charset.StandardCharsets;

@@ -3,8 +3,8 @@ package dev.quickstore.oo7;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.StoreOptions;
-import dev.quickstore.core.buffer.WriteDetection;
+import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.inspect.StoreInspector;
-import dev.quickstore.core.inspect.StoreStats;
+import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.BufferedReader;

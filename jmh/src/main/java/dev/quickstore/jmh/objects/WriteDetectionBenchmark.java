@@ -2,9 +2,9 @@ package dev.quickstore.jmh.objects;
 
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
-import dev.quickstore.core.StoreOptions;
-import dev.quickstore.core.buffer.WriteDetection;
-import dev.quickstore.core.txn.CommitStats;
+import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.options.WriteDetection;
+import dev.quickstore.core.stats.CommitStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

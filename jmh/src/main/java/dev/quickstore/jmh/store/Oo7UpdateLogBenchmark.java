@@ -83,12 +83,12 @@ public class Oo7UpdateLogBenchmark {
         }
         System.out.printf(
                 "%n[oo7] stride %d: redo records %d, redo bytes %d%n",
-                stride, store.txns.redoRecords(), store.txns.redoBytes());
+                stride, store.stats().redoRecords(), store.stats().redoBytes());
     }
 
     @Benchmark
     public void t2Update(LogCounters c) throws IOException {
-        long before = store.log.endLsn();
+        long before = store.stats().logEndLsn();
         int n = 0;
         try (Transaction tx = store.begin()) {
             for (int i = 0; i < PARTS; i += stride) {
@@ -98,7 +98,7 @@ public class Oo7UpdateLogBenchmark {
             }
             tx.commit();
         }
-        c.logBytes += store.log.endLsn() - before;
+        c.logBytes += store.stats().logEndLsn() - before;
         c.updates += n;
         c.changedBytes += 8L * n;
     }

@@ -1,10 +1,10 @@
 package dev.quickstore.jmh.store;
 
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreOptions;
 import dev.quickstore.core.Transaction;
-import dev.quickstore.core.buffer.FramesMode;
-import dev.quickstore.core.buffer.Relocation;
+import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Relocation;
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.page.PageHeader;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -1,11 +1,10 @@
 package dev.quickstore.jmh.store;
 
 import dev.quickstore.core.Store;
-import dev.quickstore.core.StoreOptions;
 import dev.quickstore.core.Transaction;
-import dev.quickstore.core.buffer.FramesMode;
-import dev.quickstore.core.buffer.Replacement;
-import dev.quickstore.core.buffer.Replacer;
+import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Replacement;
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.mmu.FaultCounters;
 import java.io.IOException;
@@ -96,8 +95,8 @@ public final class ReplacementDriver {
         try (Store s = Store.open(dir, opts)) {
             MemorySegment view = s.view();
             long base = s.arenaBase();
-            FaultCounters c0 = s.mappedFrames().arena().counters();
-            long reads0 = s.pool.reads;
+            FaultCounters c0 = s.faultCounters();
+            long reads0 = s.stats().pageReads();
             long t0 = System.nanoTime();
             long sum = 0;
             try (Transaction tx = s.begin()) {
@@ -119,12 +118,12 @@ public final class ReplacementDriver {
                 throw new IllegalStateException(
                         "wrong result " + sum + " != " + expect + " under " + opts.replacement());
             }
-            FaultCounters c = s.mappedFrames().arena().counters();
-            Replacer r = s.pool.replacer();
+            FaultCounters c = s.faultCounters();
+            var r = s.poolStats();
             return new long[] {
                 t,
                 s.poolStats().evictions(), // STORE_CLOCK: the pool's; the clocks: the data plane's (faults too)
-                s.pool.reads - reads0,
+                s.stats().pageReads() - reads0,
                 c.readFaults() - c0.readFaults(),
                 c.referenceFaults() - c0.referenceFaults(),
                 r.reprotectAlls(),

@@ -2,6 +2,7 @@ package dev.quickstore.core.buffer;
 
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.Volume;

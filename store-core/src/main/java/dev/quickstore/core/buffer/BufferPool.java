@@ -3,6 +3,7 @@ package dev.quickstore.core.buffer;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.stats.PoolStats;
 import dev.quickstore.core.volume.DoubleWriteBuffer;
 import dev.quickstore.core.volume.Volume;
 import dev.quickstore.mmu.FaultCounters;

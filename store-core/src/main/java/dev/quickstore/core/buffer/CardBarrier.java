@@ -1,6 +1,7 @@
 package dev.quickstore.core.buffer;
 
 import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.mmu.MappedArena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

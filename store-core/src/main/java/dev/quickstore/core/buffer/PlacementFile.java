@@ -1,6 +1,7 @@
 package dev.quickstore.core.buffer;
 
 import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.VolumeHeader;
 import java.io.IOException;

@@ -1,16 +1,15 @@
 package dev.quickstore.core.error;
 
-import dev.quickstore.core.Store;
 import dev.quickstore.mmu.FaultRefusedException;
 import dev.quickstore.mmu.RefusalReason;
 import java.io.Serial;
 
 /**
- * The data plane refused a page fault on the store's application view ({@link Store#view()}): a page
+ * The data plane refused a page fault on the store's application view ({@code Store.view()}): a page
  * failed its checksum or could not be read, the address is not part of the volume, or the access
  * happened outside a transaction. The faulting access completed on a scratch page (zeros, or a private
  * copy of the page for a refused store), so everything computed from it since the previous check is
- * garbage: the running transaction is doomed and can only be aborted. Raised by {@link
+ * garbage: the running transaction is doomed and can only be aborted. Raised by {@code
  * Store#checkPending()} and at every transaction boundary; the cause is the data plane's record.
  */
 public final class PageFaultRefusedException extends StoreException {

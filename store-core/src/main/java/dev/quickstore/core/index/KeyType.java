@@ -13,7 +13,7 @@ public enum KeyType {
     LONG,
     STRING;
 
-    int encodedLength(int stringLength) {
+    public int encodedLength(int stringLength) {
         return switch (this) {
             case INT -> 4;
             case LONG -> 8;
@@ -21,7 +21,7 @@ public enum KeyType {
         };
     }
 
-    byte[] encode(Object key, int length) {
+    public byte[] encode(Object key, int length) {
         return switch (this) {
             case INT -> {
                 if (!(key instanceof Integer i)) {

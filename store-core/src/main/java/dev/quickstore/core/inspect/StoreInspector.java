@@ -12,7 +12,7 @@ import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogSegments;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.page.SlottedPage;
-import dev.quickstore.core.recovery.RecoveryStats;
+import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.core.volume.ControlFile;
 import dev.quickstore.core.volume.FileIO;
@@ -127,27 +127,7 @@ public final class StoreInspector implements AutoCloseable {
 
     /** Counters of an opened store handle (this process only). */
     public static StoreStats stats(Store store) {
-        store.latch.lock();
-        try {
-            RecoveryStats r = store.recoveryStats();
-            return new StoreStats(
-                    store.options.bufferPoolPages(),
-                    store.pool.reads,
-                    store.pool.writes,
-                    store.pool.steals(),
-                    store.checkpointer.checkpoints,
-                    store.txns.nextTxnId(),
-                    store.txns.redoRecords(),
-                    store.txns.redoBytes(),
-                    store.log.endLsn(),
-                    store.log.durableLsn(),
-                    r.logRecordsScanned(),
-                    r.redoApplied(),
-                    r.losersUndone(),
-                    r.tornPagesRestored());
-        } finally {
-            store.latch.unlock();
-        }
+        return store.stats();
     }
 
     public Path dir() {

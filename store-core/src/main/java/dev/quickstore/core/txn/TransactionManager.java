@@ -8,6 +8,7 @@ import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.log.PageDiff;
 import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.stats.CommitStats;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 

@@ -1,11 +1,10 @@
 package dev.quickstore.core.verify;
 
-import dev.quickstore.core.Store;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** What {@link Store#verify()} found: pages checked and every problem, each naming its page. */
+/** What {@code Store.verify()} found: pages checked and every problem, each naming its page. */
 public final class VerifyReport {
     /** One problem on one page ({@code pageId} -1 for store-wide problems). */
     public record Problem(long pageId, String message) {
@@ -19,6 +18,9 @@ public final class VerifyReport {
     private long pagesChecked;
     private long objects;
     private long indexEntries;
+
+    /** An empty report; the checkers add to it. */
+    public VerifyReport() {}
 
     public void problem(long pageId, String message) {
         problems.add(new Problem(pageId, message));

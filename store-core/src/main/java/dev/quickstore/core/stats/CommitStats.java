@@ -1,4 +1,4 @@
-package dev.quickstore.core.txn;
+package dev.quickstore.core.stats;
 
 /**
  * Where commit time went, cumulative since this store was opened (White and DeWitt 1994, Table 6 style).

@@ -1,4 +1,4 @@
-package dev.quickstore.core.buffer;
+package dev.quickstore.core.stats;
 
 /**
  * Buffer replacement counters, cumulative since this store was opened.

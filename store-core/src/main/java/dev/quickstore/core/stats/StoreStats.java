@@ -1,4 +1,4 @@
-package dev.quickstore.core.inspect;
+package dev.quickstore.core.stats;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.quickstore.core.buffer;
+package dev.quickstore.core.options;
 
 /**
  * How application stores through {@code Store.view()} are detected (MAPPED mode; docs/architecture-core.md,

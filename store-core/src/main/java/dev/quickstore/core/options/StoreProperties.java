@@ -1,9 +1,5 @@
-package dev.quickstore.core;
+package dev.quickstore.core.options;
 
-import dev.quickstore.core.buffer.FramesMode;
-import dev.quickstore.core.buffer.Relocation;
-import dev.quickstore.core.buffer.Replacement;
-import dev.quickstore.core.buffer.WriteDetection;
 import java.util.Arrays;
 import java.util.Locale;
 

@@ -1,4 +1,6 @@
-package dev.quickstore.core.buffer;
+package dev.quickstore.core.options;
+
+import dev.quickstore.core.buffer.PlacementFile;
 
 /**
  * What happens when pages cannot live at the addresses their pointers were stored with

@@ -1,13 +1,9 @@
-package dev.quickstore.core;
+package dev.quickstore.core.options;
 
-import dev.quickstore.core.buffer.FramesMode;
-import dev.quickstore.core.buffer.Relocation;
-import dev.quickstore.core.buffer.Replacement;
-import dev.quickstore.core.buffer.WriteDetection;
 import java.util.Objects;
 
 /**
- * How a {@link Store} is opened: the tuning knobs, validated once here. Build one with {@link #builder()}
+ * How a {@link dev.quickstore.core.Store} is opened: the tuning knobs, validated once here. Build one with {@link #builder()}
  * (every knob has a default) or start from {@link #defaults()} (the defaults with the {@code qs.*} system
  * properties applied, see {@link StoreProperties}) and change single knobs with the {@code with} methods.
  *

@@ -1,8 +1,9 @@
-package dev.quickstore.core.index;
+package dev.quickstore.core.btree;
 
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.error.DuplicateKeyException;
 import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.space.ExtentAllocator;
 import dev.quickstore.core.volume.VolumeHeader;

@@ -1,4 +1,4 @@
-package dev.quickstore.core.buffer;
+package dev.quickstore.core.options;
 
 /**
  * How resident pages are held and how the first write to a page is detected.

@@ -1,4 +1,4 @@
-package dev.quickstore.core.buffer;
+package dev.quickstore.core.options;
 
 /**
  * The buffer pool's replacement policy (docs/architecture-core.md, "Replacement").

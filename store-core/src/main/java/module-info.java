@@ -1,0 +1,29 @@
+/**
+ * QuickStore/J's storage manager and persistent object API (docs/architecture-core.md).
+ *
+ * <p>Exported to everyone: the object API ({@code dev.quickstore.api}); the storage-manager facade
+ * ({@code dev.quickstore.core}: Store, Transaction, Index) with the vocabulary its signatures use (options,
+ * errors, index key types, statistics, verification reports); read-only inspection for tools; the volume's
+ * file layout and header ({@code core.volume}: what the admin shell's create, backup and restore read). The
+ * mechanisms (page, space, buffer, log, recovery, txn, btree) are not exported. This project's own tools
+ * (store-oo7, store-cli, jmh) run on the class path, where a module's packages are all readable; which of
+ * the internals each may use is a rule checked by tests (ArchUnit, {@code LayeringTest}).
+ *
+ * <p>{@code dev.quickstore.api.internal} is exported because the code that {@code store-processor} generates
+ * into the user's own packages links against it; it is not API (no compatibility promise), and user code
+ * should never name it.
+ */
+module dev.quickstore.core {
+    requires transitive dev.quickstore.mmu;
+
+    exports dev.quickstore.api;
+    exports dev.quickstore.api.internal;
+    exports dev.quickstore.core;
+    exports dev.quickstore.core.error;
+    exports dev.quickstore.core.index;
+    exports dev.quickstore.core.inspect;
+    exports dev.quickstore.core.options;
+    exports dev.quickstore.core.stats;
+    exports dev.quickstore.core.verify;
+    exports dev.quickstore.core.volume;
+}
