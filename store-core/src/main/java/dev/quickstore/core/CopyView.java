@@ -7,8 +7,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * An application view of a store made by copying, for use until the MMU-driven view of store-native is wired
- * under store-core ({@code Store.view()}, branch {@code mapped}). Same contract as that view: the object at
+ * An application view of a store made by copying: what the object API binds to when the store runs with
+ * {@code FramesMode.EXPLICIT} (no mapped arena, no signal handler; tests and tools), where the MMU-driven
+ * {@link Store#view()} does not exist. Same contract as that view: the object at
  * address {@code a} lives at {@link #segment()} offset {@code a - }{@link #base()}, and plain loads and stores
  * through the segment read and change objects. The mechanism differs and is honest about its cost:
  *

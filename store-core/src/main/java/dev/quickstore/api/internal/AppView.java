@@ -7,10 +7,10 @@ import dev.quickstore.core.error.StoreException;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The small seam between the object API and the mechanism that makes a store's objects addressable: today a
- * {@link CopyView} (pages copied in, objects diffed back at commit); after the mapped data plane is wired,
- * {@code Store.view()} (pages faulted in by the MMU, pre-images captured by write faults). Either way the
- * process-wide {@link View} is bound to its segment for as long as the store is open.
+ * The small seam between the object API and the mechanism that makes a store's objects addressable: in
+ * MAPPED mode (the default) {@code Store.view()} (pages faulted in by the MMU, pre-images captured by write
+ * faults or the card barrier); in EXPLICIT mode a {@link CopyView} (pages copied in, objects diffed back at
+ * commit). Either way the process-wide {@link View} is bound to its segment for as long as the store is open.
  */
 public interface AppView extends AutoCloseable {
     /** A small object was allocated (its bytes must read as zero). */
