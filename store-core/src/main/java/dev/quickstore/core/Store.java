@@ -252,7 +252,7 @@ public final class Store implements AutoCloseable {
 
     /** Pages this handle committed in translated form (QS-OR). */
     public long pagesRelocatedOnce() {
-        return mappedFrames == null ? 0 : mappedFrames.convertedPages;
+        return mappedFrames == null ? 0 : mappedFrames.convertedPages();
     }
 
     /** Pages placed away from their preferred frame at open (0 without relocation). */

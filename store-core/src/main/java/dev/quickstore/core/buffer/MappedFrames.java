@@ -144,7 +144,7 @@ public final class MappedFrames implements PageFrames {
             arena.reserve(d.firstFrame(), d.pages(), source, d.firstPage());
         }
         this.mapping = m;
-        this.oneTime = oneTime;
+        this.oneTime = oneTime ? new OneTimeRelocation(this, arena, m, pageSize) : null;
         if (m.translates()) {
             long[][] r = m.ranges();
             table = arena.addTranslationTable(r[0], r[1], r[2]);
@@ -157,66 +157,35 @@ public final class MappedFrames implements PageFrames {
         }
     }
 
-    /** QS-OR: page images leave memory in the current address space (no unswizzling). */
-    private boolean oneTime;
-    /** QS-OR: frames whose translated image is committed (they need no translation on later loads). */
-    private final Set<Long> converted = new HashSet<>();
-    /** QS-OR: frames added to the commit in progress. */
-    private final Set<Long> converting = new HashSet<>();
+    /** QS-OR's conversion of translated pages (null under QS-CR and identity placement). */
+    private OneTimeRelocation oneTime;
 
     /**
-     * QS-OR (White and DeWitt 1994, section 5.5: "commits the changed mapping to the database"), called
-     * before the commit diffs the dirty pages: every resident page that the fault path (or the store's own
-     * reads) translated and that is not committed in translated form yet joins the commit. Pages evicted
-     * during the transaction joined it already ({@link #beforeEvict}: they are stolen, i.e. logged with
-     * undo information and written). Returns the number of pages the transaction converts.
+     * QS-OR, before the commit diffs the dirty pages: every translated page not yet committed in translated form
+     * joins the commit ({@link OneTimeRelocation#prepare}). Returns the number of pages the transaction converts.
      */
     public int prepareOneTimeCommit() {
-        if (!oneTime || relocatedFrames.isEmpty()) {
-            return 0;
-        }
-        for (long f : relocatedFrames) {
-            if (!converted.contains(f) && !converting.contains(f)) {
-                convert(f);
-            }
-        }
-        return converting.size();
+        return oneTime == null ? 0 : oneTime.prepare(relocatedFrames);
     }
 
-    /**
-     * QS-OR: a translated page that is not committed in translated form joins the running transaction as
-     * a changed page. A clean one is made dirty with its disk form (the untranslated image) as pre-image;
-     * the pre-image of a dirty one is converted back to disk form. The diff against that pre-image then
-     * logs the translated pointers, and the page is written back with them.
-     */
-    private void convert(long f) {
-        FrameState s = stableState(f);
-        if (s == FrameState.CLEAN) {
-            MemorySegment cur = alias.asSlice(f * pageSize, pageSize);
-            if (diskImage == null) {
-                diskImage = MemorySegment.ofArray(new byte[pageSize]);
-            }
-            MemorySegment disk = diskImage.copyFrom(cur);
-            mapping.translate(disk, false);
-            if (disk.mismatch(cur) >= 0) {
-                arena.markDirty(f);
-                MemorySegment pre = arena.preimage(f);
-                if (pre.equals(MemorySegment.NULL)) {
-                    return; // not dirty after all (not under the store latch): left for the commit
-                }
-                pre.copyFrom(disk);
-            }
-            converting.add(f);
-        } else if (s == FrameState.DIRTY) {
-            MemorySegment pre = arena.preimage(f);
-            if (!pre.equals(MemorySegment.NULL)) {
-                mapping.translate(pre, false);
-                converting.add(f);
-            }
+    /** QS-OR: the running transaction committed: its converted pages need no translation any more. */
+    public void oneTimeCommitted() {
+        if (oneTime != null) {
+            oneTime.committed();
         }
     }
 
-    private MemorySegment diskImage;
+    /** QS-OR: the running transaction aborted: pages it had converted are translated again. */
+    public void oneTimeAborted() {
+        if (oneTime != null) {
+            oneTime.aborted();
+        }
+    }
+
+    /** QS-OR: pages committed in translated form by this handle. */
+    public long convertedPages() {
+        return oneTime == null ? 0 : oneTime.convertedPages();
+    }
 
     /** Whether a transaction is running (QS-OR converts evicted pages only inside one). */
     private java.util.function.BooleanSupplier inTransaction = () -> false;
@@ -228,54 +197,16 @@ public final class MappedFrames implements PageFrames {
     @Override
     public void beforeEvict(long pageId) {
         long f = frame(pageId);
-        if (oneTime
-                && inTransaction.getAsBoolean()
-                && relocatedFrames.contains(f)
-                && !converted.contains(f)
-                && !converting.contains(f)) {
-            convert(f);
+        if (oneTime != null && inTransaction.getAsBoolean() && relocatedFrames.contains(f)) {
+            oneTime.beforeEvict(f);
         }
     }
-
-    /** QS-OR: the running transaction committed: its converted pages need no translation any more. */
-    public void oneTimeCommitted() {
-        for (long f : converting) {
-            converted.add(f);
-            if (arena.state(f) == FrameState.RESERVED) { // evicted (written back): detach its bitmap now
-                long p = mapping.pageOfFrame(f);
-                if (p >= 0) {
-                    setRelocation(p, new java.util.BitSet());
-                }
-                arena.hold(f, MappedArena.HOLD_WAL, false);
-                converted.remove(f);
-            }
-        }
-        convertedPages += converting.size();
-        converting.clear();
-    }
-
-    /**
-     * QS-OR: the running transaction aborted. Abort restored the disk-form pre-images of the pages it had
-     * converted, so they are translated again in place (translation is idempotent).
-     */
-    public void oneTimeAborted() {
-        for (long f : converting) {
-            FrameState s = stableState(f);
-            if (s == FrameState.CLEAN || s == FrameState.DIRTY) {
-                mapping.translate(alias.asSlice(f * pageSize, pageSize), true);
-            }
-        }
-        converting.clear();
-    }
-
-    /** QS-OR: pages committed in translated form by this handle. */
-    public long convertedPages;
 
     /** Pages whose next load (or current residence) involves pointer translation by the fault path. */
     public long translatingPages() {
         long n = 0;
         for (long f : relocatedFrames) {
-            if (!converted.contains(f)) {
+            if (oneTime == null || !oneTime.isConverted(f)) {
                 n++;
             }
         }
@@ -287,7 +218,7 @@ public final class MappedFrames implements PageFrames {
         boolean read(long page, MemorySegment buf) throws java.io.IOException;
     }
 
-    private void setRelocation(long pageId, java.util.BitSet words) {
+    void setRelocation(long pageId, java.util.BitSet words) {
         if (table >= 0 && (!words.isEmpty() || relocatedFrames.contains(frame(pageId)))) {
             arena.setRelocation(frame(pageId), words, words.isEmpty() ? -1 : table);
             if (words.isEmpty()) {
@@ -295,7 +226,7 @@ public final class MappedFrames implements PageFrames {
             } else {
                 long f = frame(pageId);
                 relocatedFrames.add(f);
-                if (oneTime && !converted.contains(f)) {
+                if (oneTime != null && !oneTime.isConverted(f)) {
                     // QS-OR: a translated page must reach a commit in translated form, so the data plane's
                     // clock may not drop it silently (Java's own evictions convert it first, beforeEvict). The
                     // hold is the disk-dirty one: the pool lifts it when it writes the committed page back.
@@ -319,7 +250,7 @@ public final class MappedFrames implements PageFrames {
     @Override
     public MemorySegment toDisk(MemorySegment image) {
         unswizzledWords = 0;
-        if (mapping != null && !oneTime) {
+        if (mapping != null && oneTime == null) {
             unswizzledWords = mapping.translate(image, false);
         }
         return image;
@@ -364,7 +295,7 @@ public final class MappedFrames implements PageFrames {
     }
 
     /** The stable state of a frame: waits out the transient states (a fault takes microseconds). */
-    private FrameState stableState(long pageId) {
+    FrameState stableState(long pageId) {
         for (; ; ) {
             FrameState s = arena.state(pageId);
             if (s != FrameState.BUSY && s != FrameState.LOADING) {
@@ -413,12 +344,14 @@ public final class MappedFrames implements PageFrames {
             // form (QS-OR) is written back before it is evicted and needs no translation any more
             // (under QS-OR only a page whose disk image is still untranslated: one read but not committed)
             // (under QS-CR one that was translated at load or written back with translated pointers)
-            boolean keep = oneTime
-                    ? relocatedFrames.contains(f) && !converted.contains(f)
+            boolean keep = oneTime != null
+                    ? relocatedFrames.contains(f) && !oneTime.isConverted(f)
                     : relocatedFrames.contains(f) || unswizzled.contains(f);
             unswizzled.remove(f);
             setRelocation(pageId, keep ? words : new java.util.BitSet());
-            converted.remove(f);
+            if (oneTime != null) {
+                oneTime.evicted(f);
+            }
         }
     }
 
@@ -544,7 +477,7 @@ public final class MappedFrames implements PageFrames {
     @Override
     public MemorySegment stableImage(long pageId, MemorySegment buffer) {
         MemorySegment img = stableImage0(pageId, buffer);
-        if (mapping != null && !oneTime && unswizzledWords > 0) {
+        if (mapping != null && oneTime == null && unswizzledWords > 0) {
             unswizzled.add(frame(pageId));
         }
         return img;
