@@ -32,8 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * transaction; every node's int field is summed. {@code persistentListAddresses} walks the same list by raw
  * addresses through the view (no proxies): the floor the generated code can reach.
  *
- * <p>The persistent objects are read through the application view the object API is bound to (today the
- * copying view of store-core; all pages resident, as in a hot run of the mapped view).
+ * <p>The persistent objects are read through the application view the object API is bound to (the mapped
+ * arena, default options; all pages resident after the setup's traversal, as in a hot run).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
