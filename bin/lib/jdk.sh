@@ -44,3 +44,10 @@ if ! QS_JDK=$(qs_find_jdk) || [ -z "$QS_JDK" ]; then
 fi
 export JAVA_HOME="$QS_JDK"
 export PATH="$JAVA_HOME/bin:$PATH"
+# Maven 3.8's own libraries (Guice) use sun.misc.Unsafe, which JDK 24+ warns about on every build. The flag
+# lives here, not in .mvn/jvm.config, so that `mvn` started with an older default JDK still starts and
+# reaches the enforcer's one-line "needs JDK 25" message instead of dying on an unknown option.
+case " ${MAVEN_OPTS:-} " in
+  *" --sun-misc-unsafe-memory-access="*) ;;
+  *) export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }--sun-misc-unsafe-memory-access=allow" ;;
+esac
