@@ -238,8 +238,6 @@ int qs_vma_reserve_refill(struct qs_arena *a);
 
 /* loading, shared by the fault path and qs_prefetch; caller holds LOADING. Returns 0 or a reason. */
 int qs_load_frame(struct qs_arena *a, uint64_t i, int *err);
-/* capacity fallback: evict one clean unreferenced frame (not `except`); returns 1 if evicted */
-int qs_evict_one(struct qs_arena *a, uint64_t except);
 /* replacement (qs_clock.c): evict one frame by the arena's policy (not `except`); returns the frame
  * or -1 when no frame is evictable. [signal-safe] */
 int64_t qs_clock_victim(struct qs_arena *a, uint64_t except);
@@ -278,7 +276,7 @@ void *qs_preimage_addr(struct qs_arena *a, uint32_t slot1);
 void qs_preimage_destroy(struct qs_arena *a);
 /* cards: clears the card bytes of frame i (no-op without a card table) [signal-safe] */
 void qs_cards_clear(struct qs_arena *a, uint64_t i);
-/* registry of open arenas for the signal handler */
+/* registry of open arenas for the signal handler (qs_registry.c) */
 struct qs_arena *qs_registry_find(const void *addr);
 int qs_registry_add(struct qs_arena *a);
 void qs_registry_remove(struct qs_arena *a);

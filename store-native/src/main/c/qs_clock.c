@@ -25,6 +25,9 @@
  * commit). When every resident frame is dirty or held, the load overcommits the budget (counter
  * OVERCOMMITS, arena->pressure) - design-notes section 2 rule 3, budgets are soft in the fault path.
  *
+ *  - QS_POLICY_FALLBACK (no policy selected): a bounded scan (512 frames) for a clean frame not
+ *    referenced since the last reprotection; Java's own clock decides everything else.
+ *
  * One hand (arena->hand) and one set of frame flags serve the fault path and Java (qs_clock_evict):
  * there is no second copy of the policy state in Java.
  *
@@ -159,6 +162,35 @@ static int64_t classic_victim(struct qs_arena *a, uint64_t except, int *busy) {
     return -1;
 }
 
+/* QS_POLICY_FALLBACK, the fault path's policy when none was selected and the pool is at its limit: evict one CLEAN frame that has
+ * not been referenced since the last whole-arena reprotection (flag PROTNONE, or REF clear). Never
+ * waits: frames in other states are skipped. Bounded scan from a clock hand. */
+static int fallback_evict(struct qs_arena *a, uint64_t except) {
+    uint64_t end = atomic_load(&a->hwm);
+    if (end == 0) return 0;
+    for (int tries = 0; tries < 512; tries++) {
+        uint64_t i = atomic_fetch_add_explicit(&a->hand, 1, memory_order_relaxed) % end;
+        if (i == except) continue;
+        struct qs_frame *f = qs_frame_at(a, i);
+        uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+        uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
+        if (s != QS_CLEAN || ((fl & QS_F_REF) && !(fl & QS_F_PROTNONE))) continue;
+        if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) continue;
+        if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) {
+            qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
+            continue;
+        }
+        qs_punch(a, i, 1);
+        atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF));
+        atomic_fetch_sub(&a->resident, 1);
+        qs_count(a, QS_C_EVICTIONS, 1);
+        qs_count(a, QS_C_FAULT_EVICTIONS, 1);
+        qs_frame_unlock(f, QS_RESERVED);
+        return 1;
+    }
+    return 0;
+}
+
 /* *busy is set when a frame was skipped only for the moment: another thread held it (transient state, a
  * lost CAS) or it is clean and unheld but was referenced again. Without it, every resident frame was
  * dirty or held: nothing changes until Java cleans or releases a frame. */
@@ -195,7 +227,7 @@ int qs_resident_acquire(struct qs_arena *a, uint64_t except) {
         uint64_t skip = atomic_load_explicit(&a->victimless, memory_order_relaxed);
         int evicted = 0;
         if (policy == QS_POLICY_FALLBACK) {
-            evicted = qs_evict_one(a, except);
+            evicted = fallback_evict(a, except);
         } else if (skip > 0) {
             atomic_compare_exchange_strong(&a->victimless, &skip, skip - 1);
         } else {

@@ -22,50 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- registry of open arenas ------------------------------------------------------------------ */
-#define QS_MAX_ARENAS 64
-static struct qs_arena *_Atomic registry[QS_MAX_ARENAS];
-
-int qs_registry_add(struct qs_arena *a) {
-    for (int k = 0; k < QS_MAX_ARENAS; k++) {
-        struct qs_arena *expected = NULL;
-        if (atomic_compare_exchange_strong(&registry[k], &expected, a)) return 0;
-    }
-    return -1;
-}
-void qs_registry_remove(struct qs_arena *a) {
-    for (int k = 0; k < QS_MAX_ARENAS; k++) {
-        struct qs_arena *expected = a;
-        atomic_compare_exchange_strong(&registry[k], &expected, NULL);
-    }
-}
-/* [signal-safe] */
-struct qs_arena *qs_registry_find(const void *addr) {
-    uintptr_t p = (uintptr_t)addr;
-    for (int k = 0; k < QS_MAX_ARENAS; k++) {
-        struct qs_arena *a = atomic_load_explicit(&registry[k], memory_order_acquire);
-        if (a && p >= (uintptr_t)a->app && p - (uintptr_t)a->app < a->size) return a;
-    }
-    return NULL;
-}
-
-/* ---- refusal records ------------------------------------------------------------------------ */
-void qs_refusal_record(struct qs_arena *a, uint32_t reason, int err, uint64_t addr, uint64_t frame, uint64_t page) {
-    uint64_t idx = atomic_fetch_add(&a->ref_head, 1);
-    struct qs_refusal *r = &a->refusals[idx % QS_REFUSAL_RING];
-    atomic_store_explicit(&r->seq, 0, memory_order_relaxed);
-    atomic_store_explicit(&r->taken, 0, memory_order_relaxed);
-    r->reason = reason;
-    r->err = err;
-    r->tid = qs_gettid();
-    r->addr = addr;
-    r->frame = frame;
-    r->page = page;
-    atomic_store_explicit(&r->seq, idx + 1, memory_order_release);
-    qs_count(a, QS_C_REFUSALS, 1);
-    atomic_fetch_add_explicit(&a->pending, 1, memory_order_release);
-}
-
 /* ---- loading ------------------------------------------------------------------------------- */
 int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) {
     struct qs_frame *f = qs_frame_at(a, i);
@@ -79,35 +35,6 @@ int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) {
     }
     if (atomic_load_explicit(&f->flags, memory_order_relaxed) & QS_F_RELOCATED) qs_xlate_page(a, i);
     atomic_fetch_add_explicit(&f->loads, 1, memory_order_relaxed);
-    return 0;
-}
-
-/* Fall-back of the fault path when the buffer pool is at its limit: evict one CLEAN frame that has
- * not been referenced since the last whole-arena reprotection (flag PROTNONE, or REF clear). Never
- * waits: frames in other states are skipped. Bounded scan from a clock hand. */
-int qs_evict_one(struct qs_arena *a, uint64_t except) {
-    uint64_t end = atomic_load(&a->hwm);
-    if (end == 0) return 0;
-    for (int tries = 0; tries < 512; tries++) {
-        uint64_t i = atomic_fetch_add_explicit(&a->hand, 1, memory_order_relaxed) % end;
-        if (i == except) continue;
-        struct qs_frame *f = qs_frame_at(a, i);
-        uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
-        uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
-        if (s != QS_CLEAN || ((fl & QS_F_REF) && !(fl & QS_F_PROTNONE))) continue;
-        if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) continue;
-        if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) {
-            qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
-            continue;
-        }
-        qs_punch(a, i, 1);
-        atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF));
-        atomic_fetch_sub(&a->resident, 1);
-        qs_count(a, QS_C_EVICTIONS, 1);
-        qs_count(a, QS_C_FAULT_EVICTIONS, 1);
-        qs_frame_unlock(f, QS_RESERVED);
-        return 1;
-    }
     return 0;
 }
 

@@ -25,7 +25,7 @@ final class Refusals {
 
     /** Whether a refusal is waiting (one acquire load). */
     boolean pending() {
-        return frames != null && frames.arena().hasPending();
+        return frames != null && frames.arena().refusals().hasPending();
     }
 
     /** Takes one pending refusal: dooms {@code current} (if any) and throws the typed form. */
@@ -34,7 +34,7 @@ final class Refusals {
             return;
         }
         try {
-            frames.arena().checkPending();
+            frames.arena().refusals().checkPending();
         } catch (FaultRefusedException e) {
             frames.noteRefused(e.frame());
             long page = e.address() >= addresses.arenaBase() ? addresses.pageOf(e.address()) : e.page();
@@ -50,7 +50,7 @@ final class Refusals {
     void discard() {
         for (int k = 0; k < 4096 && pending(); k++) {
             try {
-                frames.arena().checkPending();
+                frames.arena().refusals().checkPending();
             } catch (FaultRefusedException e) {
                 frames.noteRefused(e.frame()); // belongs to the transaction being aborted
             }

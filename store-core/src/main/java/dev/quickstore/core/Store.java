@@ -17,7 +17,6 @@ import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.options.FramesMode;
-import dev.quickstore.core.options.Replacement;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.recovery.Checkpointer;
@@ -39,6 +38,7 @@ import dev.quickstore.core.volume.Volume;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.core.volume.VolumeHeader;
 import dev.quickstore.mmu.FaultCounters;
+import dev.quickstore.mmu.Replacement;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -133,7 +133,7 @@ public final class Store implements AutoCloseable {
                                 + Math.max(64, pageSize / 64) + ", " + pageSize + "] for " + pageSize
                                 + "-byte pages");
                     }
-                    mf.arena().cardMarking(Integer.numberOfTrailingZeros(options.cardBytes()));
+                    mf.arena().cardTable().select(Integer.numberOfTrailingZeros(options.cardBytes()));
                 }
                 frames = mf;
                 this.addresses = new Addresses(mf.arena().base(), pageSize);
@@ -323,7 +323,7 @@ public final class Store implements AutoCloseable {
 
     /** The write detection in effect: CARD_MARKING only in MAPPED mode with that option. */
     public WriteDetection writeDetection() {
-        return mappedFrames != null && mappedFrames.arena().cardShift() != 0
+        return mappedFrames != null && mappedFrames.arena().cardTable().shift() != 0
                 ? WriteDetection.CARD_MARKING
                 : WriteDetection.PAGE_PROTECTION;
     }

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.options.FramesMode;
-import dev.quickstore.core.options.Replacement;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.stats.PoolStats;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.MappedArena;
+import dev.quickstore.mmu.Replacement;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

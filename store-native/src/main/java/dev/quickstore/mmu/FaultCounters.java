@@ -17,7 +17,7 @@ package dev.quickstore.mmu;
  * @param handlerNanos total time spent in the fault path (store mode)
  * @param vmaCollapses times the fault path reprotected neighbours to free mappings after ENOMEM
  * @param clockVictims frames the replacement clock chose and evicted (fault path or {@link
- *     MappedArena#clockEvict}); included in {@code evictions}
+ *     ReplacementClock#evictOne}); included in {@code evictions}
  * @param reprotectAlls whole-arena reprotections of the simplified clock
  * @param clockReprotected resident frames whose access the clock disabled (reference bit cleared)
  * @param clockRuns mprotect calls of the classic clock's hand (one per run of cleared frames)
@@ -44,7 +44,7 @@ public record FaultCounters(
         long clockRuns,
         long clockFails) {
 
-    // qs_counter in C, including the forwarded counter 13 (reported by MappedArena.forwardedSignals)
+    // qs_counter in C, including the forwarded counter 13 (reported by SignalHandler.forwarded)
     static final int COUNT = 19;
 
     static FaultCounters of(long[] c) {

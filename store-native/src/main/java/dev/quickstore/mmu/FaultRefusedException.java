@@ -4,7 +4,7 @@ import java.io.Serial;
 import java.util.HexFormat;
 
 /**
- * The data plane refused a fault on the arena. Thrown by {@link MappedArena#checkPending()} - not at
+ * The data plane refused a fault on the arena. Thrown by {@link RefusalQueue#checkPending()} - not at
  * the faulting instruction: between the refusal and the check the faulting access and any later
  * access to the same frame completed on a scratch page (loads returned zeros, or the old bytes of a
  * resident page for a refused write; stores went to the scratch page and never reach the store). The

@@ -12,7 +12,8 @@ import java.lang.invoke.MethodHandle;
  * Every downcall of the data plane, resolved once into a static final (see {@code qs_api.h} for the
  * C side). Calls that may wait for a frame in a transient state, do I/O or change mappings are
  * ordinary downcalls (the thread is in native state, so safepoints proceed); only calls that never
- * block are {@link Linker.Option#critical critical}.
+ * block are {@link Linker.Option#critical critical}. Results reach Java through {@link Downcall}, the one
+ * checked path.
  */
 final class NativeCalls {
     private NativeCalls() {}
@@ -108,15 +109,4 @@ final class NativeCalls {
     static final MethodHandle SIGNAL_UNINSTALL = h("qs_signal_uninstall", FunctionDescriptor.of(JAVA_INT));
     static final MethodHandle SIGNAL_MODE = h("qs_signal_mode", FunctionDescriptor.of(JAVA_INT), CRITICAL);
     static final MethodHandle SIGNAL_FORWARDED = h("qs_signal_forwarded", FunctionDescriptor.of(JAVA_LONG), CRITICAL);
-
-    /** Wraps a Throwable from invokeExact (only possible for a broken binding) in an unchecked error. */
-    static NativeLibraryException fail(String what, Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        return new NativeLibraryException(what + " failed: " + t, t);
-    }
 }

@@ -40,7 +40,7 @@ public final class ArenaChild {
                 default -> throw new IllegalArgumentException(args[0]);
             }
             jvmStillWorks();
-            System.out.println("OK " + args[0] + " signalMode=" + MappedArena.signalMode());
+            System.out.println("OK " + args[0] + " signalMode=" + SignalHandler.mode());
         } finally {
             try (var s = Files.walk(dir)) {
                 for (Path p :
@@ -69,35 +69,40 @@ public final class ArenaChild {
             MemorySegment v = a.view();
             int src = a.addFileSource(file, 0);
             a.reserve(0, 64, src, 0);
-            a.cardMarking(9);
-            check(a.cardShift() == 9 && a.cards().byteSize() == 64L * FS / 512, "card table covers the arena");
+            a.cardTable().select(9);
+            check(
+                    a.cardTable().shift() == 9 && a.cardTable().bytes().byteSize() == 64L * FS / 512,
+                    "card table covers the arena");
             a.transaction(true);
             check(v.get(JAVA_LONG, off(3, 7)) == PageFiles.word(3, 7), "read fault value");
             check(a.state(3) == FrameState.CLEAN, "clean after read");
             // the barrier's slow path, then the store: no write fault, pre-image captured, card marked
-            check(a.markCard(off(3, 7)) == 1 && a.state(3) == FrameState.DIRTY, "first mark dirties the frame");
+            check(a.cardTable().mark(off(3, 7)) == 1 && a.state(3) == FrameState.DIRTY, "first mark dirties the frame");
             v.set(JAVA_LONG, off(3, 7), 42L);
             check(a.preimage(3).get(JAVA_LONG, 56) == PageFiles.word(3, 7), "pre-image holds the old value");
-            check(a.cards().get(JAVA_BYTE, off(3, 7) >>> 9) == 1, "card marked");
-            check(a.markCard(off(3, 700)) == 0 && a.cards().get(JAVA_BYTE, off(3, 700) >>> 9) == 1, "second card");
-            check(!a.dirtiedWhole(3), "marked through the barrier only");
+            check(a.cardTable().bytes().get(JAVA_BYTE, off(3, 7) >>> 9) == 1, "card marked");
+            check(
+                    a.cardTable().mark(off(3, 700)) == 0
+                            && a.cardTable().bytes().get(JAVA_BYTE, off(3, 700) >>> 9) == 1,
+                    "second card");
+            check(!a.cardTable().dirtiedWhole(3), "marked through the barrier only");
             // a clean resident frame is writable: a store without the barrier does not fault
             v.get(JAVA_LONG, off(5, 0));
             v.set(JAVA_LONG, off(5, 1), 7L);
             check(a.state(5) == FrameState.CLEAN && a.preimage(5).equals(MemorySegment.NULL), "undetected store");
             // the store's own write: whole-page diff
             v.get(JAVA_LONG, off(6, 0));
-            check(a.markDirty(6) && a.dirtiedWhole(6), "markDirty sets WHOLE");
+            check(a.markDirty(6) && a.cardTable().dirtiedWhole(6), "markDirty sets WHOLE");
             // clean: cards cleared, frame stays writable (no write fault on the next store either)
             check(a.markClean(3) && a.state(3) == FrameState.CLEAN, "mark clean");
-            check(a.cards().get(JAVA_BYTE, off(3, 7) >>> 9) == 0, "cards cleared with the pre-image");
-            check(a.markClean(6) && !a.dirtiedWhole(6), "WHOLE cleared");
+            check(a.cardTable().bytes().get(JAVA_BYTE, off(3, 7) >>> 9) == 0, "cards cleared with the pre-image");
+            check(a.markClean(6) && !a.cardTable().dirtiedWhole(6), "WHOLE cleared");
             v.set(JAVA_LONG, off(3, 8), 43L);
             check(a.state(3) == FrameState.CLEAN, "still writable after commit");
             // not resident: -1, the caller touches the page and retries
-            check(a.markCard(off(20, 0)) == -1, "not resident");
+            check(a.cardTable().mark(off(20, 0)) == -1, "not resident");
             v.get(JAVA_LONG, off(20, 0));
-            check(a.markCard(off(20, 0)) == 1, "resident after touching");
+            check(a.cardTable().mark(off(20, 0)) == 1, "resident after touching");
             // the clock's reprotection: PROT_NONE, the reference fault restores READ|WRITE for a clean frame
             a.markClean(20);
             check(a.reprotectAll() > 0 && a.reprotected(5), "reprotected");
@@ -108,17 +113,19 @@ public final class ArenaChild {
             // a store without the barrier to an inaccessible frame: a write fault, diffed whole at commit
             check(a.reprotected(3), "frame 3 reprotected");
             v.set(JAVA_LONG, off(3, 9), 44L);
-            check(a.state(3) == FrameState.DIRTY && a.dirtiedWhole(3), "write fault in card mode: whole page");
+            check(
+                    a.state(3) == FrameState.DIRTY && a.cardTable().dirtiedWhole(3),
+                    "write fault in card mode: whole page");
             // evicting a dirty frame clears its cards too
-            check(a.markCard(off(9, 0)) == -1, "frame 9 not resident");
+            check(a.cardTable().mark(off(9, 0)) == -1, "frame 9 not resident");
             v.get(JAVA_LONG, off(9, 0));
-            a.markCard(off(9, 0));
+            a.cardTable().mark(off(9, 0));
             a.evict(9, 1, true);
-            check(a.cards().get(JAVA_BYTE, off(9, 0) >>> 9) == 0, "eviction cleared the card");
+            check(a.cardTable().bytes().get(JAVA_BYTE, off(9, 0) >>> 9) == 0, "eviction cleared the card");
             FaultCounters c = a.counters();
             check(c.writeFaults() == 1 && c.referenceFaults() == 1, "only the barrier-less store faulted: " + c);
             try {
-                a.cardMarking(9);
+                a.cardTable().select(9);
                 check(false, "card marking set twice");
             } catch (ArenaException expected) {
                 // EBUSY
@@ -180,13 +187,14 @@ public final class ArenaChild {
             MemorySegment.copy(v, JAVA_LONG, 20L * FS, dst, 0, dst.length);
             check(dst[5] == PageFiles.word(20, 5) && dst[1023] == PageFiles.word(20, 1023), "bulk copy");
             // pointer translation through the Java API
-            int t = a.addTranslationTable(
-                    new long[] {PageFiles.word(30, 0)}, new long[] {PageFiles.word(30, 512)}, new long[] {1_000_000_000L
+            int t = a.translation()
+                    .addTable(new long[] {PageFiles.word(30, 0)}, new long[] {PageFiles.word(30, 512)}, new long[] {
+                        1_000_000_000L
                     });
             BitSet ptrs = new BitSet();
             ptrs.set(10);
             ptrs.set(600);
-            a.setRelocation(30, ptrs, t);
+            a.translation().setRelocation(30, ptrs, t);
             check(v.get(JAVA_LONG, off(30, 10)) == PageFiles.word(30, 10) + 1_000_000_000L, "relocated pointer");
             check(v.get(JAVA_LONG, off(30, 600)) == PageFiles.word(30, 600), "pointer outside every range unchanged");
             check(v.get(JAVA_LONG, off(30, 11)) == PageFiles.word(30, 11), "non-pointer word unchanged");
@@ -204,20 +212,18 @@ public final class ArenaChild {
             check(c.faultPathEvictions() == 8 && a.residentFrames() == 8, "fault-path evictions " + c);
             v.get(JAVA_LONG, off(50, 1));
             check(a.counters().overcommits() == 1 && a.pressure() == 1, "overcommit");
-            check(!a.hasPending(), "nothing refused");
-            a.checkPending();
+            check(!a.refusals().hasPending(), "nothing refused");
+            a.refusals().checkPending();
         }
-        check(MappedArena.signalMode() != MappedArena.SignalMode.NONE, "handler stays installed after close");
-        MappedArena.installSignalHandler();
-        if (MappedArena.signalMode() == MappedArena.SignalMode.INTERPOSED) {
-            check(
-                    MappedArena.uninstallSignalHandler() && !MappedArena.uninstallSignalHandler(),
-                    "uninstall idempotent");
-            check(MappedArena.signalMode() == MappedArena.SignalMode.NONE, "uninstalled");
+        check(SignalHandler.mode() != SignalHandler.Mode.NONE, "handler stays installed after close");
+        SignalHandler.install();
+        if (SignalHandler.mode() == SignalHandler.Mode.INTERPOSED) {
+            check(SignalHandler.uninstall() && !SignalHandler.uninstall(), "uninstall idempotent");
+            check(SignalHandler.mode() == SignalHandler.Mode.NONE, "uninstalled");
             jvmStillWorks();
-            MappedArena.installSignalHandler();
+            SignalHandler.install();
         }
-        check(MappedArena.forwardedSignals() >= 0, "forwarded counter");
+        check(SignalHandler.forwarded() >= 0, "forwarded counter");
     }
 
     // ---- stress -------------------------------------------------------------------------------------
@@ -265,7 +271,7 @@ public final class ArenaChild {
                             }
                             n++;
                         }
-                        if (a.hasPending()) {
+                        if (a.refusals().hasPending()) {
                             failure.compareAndSet(null, "unexpected refusal");
                         }
                     }
@@ -318,7 +324,7 @@ public final class ArenaChild {
                 check(!t.isAlive(), "thread " + t.getName() + " did not finish (hang)");
             }
             check(failure.get() == null, "wrong value: " + failure.get());
-            a.checkPending();
+            a.refusals().checkPending();
             FaultCounters c = a.counters();
             check(
                     c.readFaults() > 0 && c.writeFaults() > 0 && c.evictions() > 0 && c.referenceFaults() > 0,
@@ -410,7 +416,7 @@ public final class ArenaChild {
             check(
                     !e.faultedOnThisThread() && e.reason() == RefusalReason.NOT_RESERVED,
                     "other thread " + e.getMessage());
-            check(!a.hasPending(), "thrown once");
+            check(!a.refusals().hasPending(), "thrown once");
             a.resetRefused(0, 256);
             // afterwards everything works again
             for (int f = 0; f < 64; f++) {
@@ -453,8 +459,8 @@ public final class ArenaChild {
         check(e.faultedOnThisThread() && e.nativeThreadId() == MappedArena.nativeThreadId(), "this thread");
         check(e.getMessage().contains("page " + page) && e.getMessage().contains(reason.description()), "message");
         check(a.state(frame) == FrameState.REFUSED, "frame refused");
-        check(!a.hasPending(), "pending cleared");
-        a.checkPending(); // nothing more
+        check(!a.refusals().hasPending(), "pending cleared");
+        a.refusals().checkPending(); // nothing more
         check(a.resetRefused(frame, 1) == 1, "reset");
         System.out.println("refused " + kind + " " + reason + ": " + e.getMessage());
         return 1;
@@ -462,7 +468,7 @@ public final class ArenaChild {
 
     static FaultRefusedException expectThrown(MappedArena a) {
         try {
-            a.checkPending();
+            a.refusals().checkPending();
         } catch (FaultRefusedException e) {
             return e;
         }
@@ -508,7 +514,7 @@ public final class ArenaChild {
             // a fault at the limit: not adjacent to an island, so it needs a new mapping
             long target = 2 * islands + 3;
             check(a.view().get(JAVA_LONG, target * fs + 8) == 0, "fault at the limit reads the page");
-            check(!a.hasPending(), "fault at the limit was not refused");
+            check(!a.refusals().hasPending(), "fault at the limit was not refused");
             check(a.counters().vmaCollapses() > 0, "fault path collapsed islands");
             long resident = a.reprotectAll();
             check(resident >= islands, "reprotected " + resident);

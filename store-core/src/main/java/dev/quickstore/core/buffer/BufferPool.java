@@ -7,7 +7,7 @@ import dev.quickstore.core.stats.PoolStats;
 import dev.quickstore.core.volume.DoubleWriteBuffer;
 import dev.quickstore.core.volume.Volume;
 import dev.quickstore.mmu.FaultCounters;
-import dev.quickstore.mmu.MappedArena;
+import dev.quickstore.mmu.ReplacementClock;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -98,7 +98,7 @@ public final class BufferPool {
     public MemorySegment fix(long pageId) throws IOException {
         if (pinned.add(pageId)) {
             pinOrder.add(pageId);
-            clock.hold(pageId, MappedArena.HOLD_PINNED, true); // before the residency check (qs_clock.c)
+            clock.hold(pageId, ReplacementClock.HOLD_PINNED, true); // before the residency check (qs_clock.c)
         }
         MemorySegment seg = frames.resident(pageId);
         if (seg == null) {
@@ -122,14 +122,14 @@ public final class BufferPool {
 
     public void unpin(long pageId) {
         if (pinned.remove(pageId)) {
-            clock.hold(pageId, MappedArena.HOLD_PINNED, false);
+            clock.hold(pageId, ReplacementClock.HOLD_PINNED, false);
         }
     }
 
     public void unpinAll() {
         if (clock.inDataPlane()) {
             for (long p : pinned) {
-                clock.hold(p, MappedArena.HOLD_PINNED, false);
+                clock.hold(p, ReplacementClock.HOLD_PINNED, false);
             }
         }
         pinned.clear();
@@ -151,7 +151,7 @@ public final class BufferPool {
     /** Records that {@code pageId} holds logged changes up to a record at {@code lsn} not yet on disk. */
     public void noteLogged(long pageId, long lsn) {
         if (dirtyPageTable.putIfAbsent(pageId, lsn) == null) {
-            clock.hold(pageId, MappedArena.HOLD_WAL, true); // the data plane must not drop it before write-back
+            clock.hold(pageId, ReplacementClock.HOLD_WAL, true); // the data plane must not drop it before write-back
         }
     }
 
@@ -262,7 +262,7 @@ public final class BufferPool {
         writes += ids.length;
         for (long id : ids) {
             dirtyPageTable.remove(id);
-            clock.hold(id, MappedArena.HOLD_WAL, false);
+            clock.hold(id, ReplacementClock.HOLD_WAL, false);
         }
     }
 

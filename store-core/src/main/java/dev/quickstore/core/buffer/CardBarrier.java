@@ -26,12 +26,12 @@ public final class CardBarrier {
 
     /** One byte per card of the view (1 = marked in this transaction), or NULL under page protection. */
     public MemorySegment table() {
-        return frames == null ? MemorySegment.NULL : frames.arena().cards();
+        return frames == null ? MemorySegment.NULL : frames.arena().cardTable().bytes();
     }
 
     /** log2 of the card size, 0 under page protection. */
     public int shift() {
-        return frames == null ? 0 : frames.arena().cardShift();
+        return frames == null ? 0 : frames.arena().cardTable().shift();
     }
 
     /** Slow-path marks taken (a page's or card's first mark in a transaction). */
@@ -48,13 +48,13 @@ public final class CardBarrier {
      * @throws StoreException under page protection, or if the page cannot be made resident
      */
     public void mark(long address) {
-        if (frames == null || frames.arena().cardShift() == 0) {
+        if (frames == null || frames.arena().cardTable().shift() == 0) {
             throw new StoreException("markCard: store " + dir + " does not use card marking");
         }
         MappedArena a = frames.arena();
         long off = address - a.base();
         for (int attempt = 0; ; attempt++) {
-            if (a.markCard(off) >= 0) {
+            if (a.cardTable().mark(off) >= 0) {
                 marks++;
                 return;
             }

@@ -1,6 +1,6 @@
 package dev.quickstore.core.buffer;
 
-import dev.quickstore.core.options.Replacement;
+import dev.quickstore.mmu.Replacement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

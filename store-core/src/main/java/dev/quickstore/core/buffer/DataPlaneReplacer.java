@@ -2,6 +2,8 @@ package dev.quickstore.core.buffer;
 
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.MappedArena;
+import dev.quickstore.mmu.Replacement;
+import dev.quickstore.mmu.ReplacementClock;
 import java.util.function.LongPredicate;
 
 /**
@@ -22,8 +24,8 @@ import java.util.function.LongPredicate;
  * the resident count is at the budget, so {@code resident <= capacity} holds whenever a clean, unheld
  * victim exists. Java and the fault path share one hand and one set of frame flags: this class keeps no
  * policy state. Java tells the data plane what it must not evict through <em>holds</em>: pages pinned by
- * the running store operation ({@link MappedArena#HOLD_PINNED}; a pin also counts as a reference) and
- * disk-dirty pages whose committed changes are only in the log ({@link MappedArena#HOLD_WAL}). Dirty
+ * the running store operation ({@link ReplacementClock#HOLD_PINNED}; a pin also counts as a reference) and
+ * disk-dirty pages whose committed changes are only in the log ({@link ReplacementClock#HOLD_WAL}). Dirty
  * (transaction-dirty) frames are never victims in C: when everything resident is dirty or held, the load
  * overcommits the budget and the buffer pool steals or writes back at its next call ({@link
  * BufferPool#trim} after every commit, {@link #victim} for its own fixes).
@@ -34,10 +36,10 @@ final class DataPlaneReplacer implements Replacer {
     /** Rotating start of the Java fall-back scan (steal / write-back candidates). */
     private int fallbackHand;
 
-    DataPlaneReplacer(MappedFrames frames, boolean simplified) {
+    DataPlaneReplacer(MappedFrames frames, Replacement policy) {
         this.frames = frames;
         this.arena = frames.arena();
-        arena.policy(simplified ? MappedArena.Policy.SIMPLIFIED : MappedArena.Policy.CLASSIC);
+        arena.clock().policy(policy);
         arena.budgets(frames.capacity(), 0);
     }
 

@@ -5,6 +5,7 @@ import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.Volume;
 import dev.quickstore.mmu.FrameState;
 import dev.quickstore.mmu.MappedArena;
+import dev.quickstore.mmu.ReplacementClock;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -147,7 +148,7 @@ public final class MappedFrames implements PageFrames {
         this.oneTime = oneTime ? new OneTimeRelocation(this, arena, m, pageSize) : null;
         if (m.translates()) {
             long[][] r = m.ranges();
-            table = arena.addTranslationTable(r[0], r[1], r[2]);
+            table = arena.translation().addTable(r[0], r[1], r[2]);
             MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
             for (long p = 0; p < pages; p++) {
                 if (images.read(p, img) && m.needsTranslation(img)) {
@@ -220,7 +221,7 @@ public final class MappedFrames implements PageFrames {
 
     void setRelocation(long pageId, java.util.BitSet words) {
         if (table >= 0 && (!words.isEmpty() || relocatedFrames.contains(frame(pageId)))) {
-            arena.setRelocation(frame(pageId), words, words.isEmpty() ? -1 : table);
+            arena.translation().setRelocation(frame(pageId), words, words.isEmpty() ? -1 : table);
             if (words.isEmpty()) {
                 relocatedFrames.remove(frame(pageId));
             } else {
@@ -230,7 +231,7 @@ public final class MappedFrames implements PageFrames {
                     // QS-OR: a translated page must reach a commit in translated form, so the data plane's
                     // clock may not drop it silently (Java's own evictions convert it first, beforeEvict). The
                     // hold is the disk-dirty one: the pool lifts it when it writes the committed page back.
-                    arena.hold(f, MappedArena.HOLD_WAL, true);
+                    arena.clock().hold(f, ReplacementClock.HOLD_WAL, true);
                 }
             }
         }
@@ -380,13 +381,13 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public long dirtyCards(long pageId) {
-        int shift = arena.cardShift();
+        int shift = arena.cardTable().shift();
         long f = frame(pageId);
-        if (shift == 0 || arena.dirtiedWhole(f)) {
+        if (shift == 0 || arena.cardTable().dirtiedWhole(f)) {
             return -1L;
         }
         int per = pageSize >>> shift;
-        MemorySegment cards = arena.cards();
+        MemorySegment cards = arena.cardTable().bytes();
         long first = f * per;
         long mask = 0;
         if (per == 8) {
@@ -417,7 +418,7 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public int cardBytes() {
-        int shift = arena.cardShift();
+        int shift = arena.cardTable().shift();
         return shift == 0 ? pageSize : 1 << shift;
     }
 
@@ -432,7 +433,7 @@ public final class MappedFrames implements PageFrames {
 
     /** Evicts one page chosen by the data plane's clock; returns it, or -1 if none is evictable. */
     long clockEvict() {
-        long f = arena.clockEvict();
+        long f = arena.clock().evictOne();
         if (f < 0) {
             return -1;
         }
@@ -445,7 +446,7 @@ public final class MappedFrames implements PageFrames {
     void hold(long pageId, int bits, boolean on) {
         long f = frame(pageId);
         if (f >= 0 && f < arena.frameCount()) {
-            arena.hold(f, bits, on);
+            arena.clock().hold(f, bits, on);
         }
     }
 

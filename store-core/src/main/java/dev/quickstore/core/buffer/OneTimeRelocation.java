@@ -2,6 +2,7 @@ package dev.quickstore.core.buffer;
 
 import dev.quickstore.mmu.FrameState;
 import dev.quickstore.mmu.MappedArena;
+import dev.quickstore.mmu.ReplacementClock;
 import java.lang.foreign.MemorySegment;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -14,7 +15,7 @@ import java.util.Set;
  * space (no unswizzling at write-back). Owned by {@link MappedFrames}, which calls it under the store latch.
  *
  * <p>Invariant: a translated frame that is not {@linkplain #isConverted converted} carries the disk-dirty hold
- * ({@link MappedArena#HOLD_WAL}) so the data plane's clock cannot drop it before its commit
+ * ({@link ReplacementClock#HOLD_WAL}) so the data plane's clock cannot drop it before its commit
  * ({@code MappedFrames.setRelocation}); Java's own evictions convert it first ({@link #beforeEvict}).
  */
 final class OneTimeRelocation {
@@ -120,7 +121,7 @@ final class OneTimeRelocation {
                 if (p >= 0) {
                     frames.setRelocation(p, new BitSet());
                 }
-                arena.hold(f, MappedArena.HOLD_WAL, false);
+                arena.clock().hold(f, ReplacementClock.HOLD_WAL, false);
                 converted.remove(f);
             }
         }

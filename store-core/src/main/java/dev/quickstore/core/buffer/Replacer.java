@@ -1,6 +1,6 @@
 package dev.quickstore.core.buffer;
 
-import dev.quickstore.core.options.Replacement;
+import dev.quickstore.mmu.Replacement;
 import java.util.function.LongPredicate;
 
 /**
@@ -46,13 +46,13 @@ public interface Replacer {
         return -1;
     }
 
-    /** Sets or clears a hold ({@code MappedArena.HOLD_*}): a held page is never evicted by the data plane. */
+    /** Sets or clears a hold ({@code ReplacementClock.HOLD_*}): a held page is never evicted by the data plane. */
     default void hold(long pageId, int bits, boolean on) {}
 
     static Replacer of(Replacement policy, PageFrames frames) {
-        if (policy == Replacement.STORE_CLOCK || !(frames instanceof MappedFrames mf)) {
+        if (!policy.inDataPlane() || !(frames instanceof MappedFrames mf)) {
             return new ClockReplacer();
         }
-        return new DataPlaneReplacer(mf, policy == Replacement.SIMPLIFIED_CLOCK);
+        return new DataPlaneReplacer(mf, policy);
     }
 }

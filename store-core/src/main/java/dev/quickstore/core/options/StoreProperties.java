@@ -1,5 +1,6 @@
 package dev.quickstore.core.options;
 
+import dev.quickstore.mmu.Replacement;
 import java.util.Arrays;
 import java.util.Locale;
 
