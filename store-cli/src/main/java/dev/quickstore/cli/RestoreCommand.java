@@ -78,7 +78,7 @@ final class RestoreCommand implements Callable<Integer> {
                     "a store already exists there (use --force to replace it)");
         }
         Files.createDirectories(dir);
-        Closeable lock = StoreInspector.lock(dir); // held while the files are replaced
+        Closeable lock = VolumeFile.lock(dir); // held while the files are replaced
         try {
             if (exists) {
                 for (Path f : StoreInspector.storeFiles(dir)) {

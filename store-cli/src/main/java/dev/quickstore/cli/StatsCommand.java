@@ -37,7 +37,7 @@ final class StatsCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Map<String, Object> m;
         try (Store store = Store.open(dir)) {
-            m = Json.MAPPER.convertValue(StoreInspector.stats(store), Json.MAP);
+            m = Json.MAPPER.convertValue(store.stats(), Json.MAP);
         }
         try (StoreInspector in = StoreInspector.open(dir)) {
             LogState log = in.logState();

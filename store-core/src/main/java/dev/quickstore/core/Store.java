@@ -101,7 +101,7 @@ public final class Store implements AutoCloseable {
         if (!io.exists(VolumeFile.volumePath(dir))) {
             VolumeFile.readHeader(io, dir); // throws NoSuchFileException with the right message
         }
-        this.fileLock = io.lock(dir.resolve(VolumeFile.LOCK_FILE));
+        this.fileLock = VolumeFile.lock(io, dir);
         boolean ok = false;
         Volume vol = null;
         MappedFrames mf = null;

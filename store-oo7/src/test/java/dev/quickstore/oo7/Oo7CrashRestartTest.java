@@ -3,7 +3,6 @@ package dev.quickstore.oo7;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.quickstore.core.inspect.StoreInspector;
 import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
@@ -48,7 +47,7 @@ class Oo7CrashRestartTest {
         assertEquals("committed " + expectedCount, line, "the child committed " + op);
 
         try (MappedOo7Store reopened = MappedOo7Store.open(dir, false)) {
-            StoreStats stats = StoreInspector.stats(reopened.persistentStore().storageManager());
+            StoreStats stats = reopened.persistentStore().storageManager().stats();
             assertTrue(stats.recoveryRedoApplied() > 0, "recovery redid the committed update: " + stats);
             assertEquals(expected, Oo7SmallContract.digest(reopened), op + " visible after the crash-restart");
             Oo7SmallContract.tx(reopened, () -> Oo7SmallContract.assertIndexMatchesScanInTx(reopened));

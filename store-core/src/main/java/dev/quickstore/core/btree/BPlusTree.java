@@ -38,9 +38,24 @@ import java.util.List;
  * </pre>
  */
 public final class BPlusTree {
-    private static final int COUNT = 32;
-    private static final int LINK = 40;
-    private static final int BODY = 48;
+    /** Meta page: offset of the key type (byte, {@link KeyType} ordinal). */
+    public static final int META_KEY_TYPE = 32;
+    /** Meta page: offset of the unique flag (byte 0/1). */
+    public static final int META_UNIQUE = 33;
+    /** Meta page: offset of the key length K (unsigned short). */
+    public static final int META_KEY_LENGTH = 34;
+    /** Meta page: offset of the root page (long). */
+    public static final int META_ROOT = 40;
+    /** Meta page: offset of the height (int, 1 = root is a leaf). */
+    public static final int META_HEIGHT = 48;
+    /** Meta page: offset of the entry count (long). */
+    public static final int META_ENTRIES = 56;
+    /** Offset of a node's entry count (unsigned short); the layout above, for the inspector. */
+    public static final int COUNT = 32;
+    /** Offset of an inner node's child 0 or a leaf's previous-leaf link (long). */
+    public static final int LINK = 40;
+    /** Offset of a node's first entry. */
+    public static final int BODY = 48;
 
     private final BufferPool pool;
     private final ExtentAllocator extents;
@@ -81,11 +96,11 @@ public final class BPlusTree {
         long root = meta + 1;
         MemorySegment m = pool.fixForWrite(meta);
         PageHeader.format(m, meta, PageHeader.BTREE_META);
-        m.set(ValueLayout.JAVA_BYTE, 32, (byte) type.ordinal());
-        m.set(ValueLayout.JAVA_BYTE, 33, (byte) (unique ? 1 : 0));
-        m.set(PageHeader.SHORT, 34, (short) k);
-        m.set(PageHeader.LONG, 40, root);
-        m.set(PageHeader.INT, 48, 1);
+        m.set(ValueLayout.JAVA_BYTE, META_KEY_TYPE, (byte) type.ordinal());
+        m.set(ValueLayout.JAVA_BYTE, META_UNIQUE, (byte) (unique ? 1 : 0));
+        m.set(PageHeader.SHORT, META_KEY_LENGTH, (short) k);
+        m.set(PageHeader.LONG, META_ROOT, root);
+        m.set(PageHeader.INT, META_HEIGHT, 1);
         PageHeader.format(pool.fixForWrite(root), root, PageHeader.BTREE_LEAF);
         return new BPlusTree(pool, extents, meta, type, unique, k);
     }
@@ -101,12 +116,12 @@ public final class BPlusTree {
                     "B+tree meta page",
                     PageHeader.typeName(PageHeader.type(m)));
         }
-        int t = m.get(ValueLayout.JAVA_BYTE, 32);
+        int t = m.get(ValueLayout.JAVA_BYTE, META_KEY_TYPE);
         if (t < 0 || t >= KeyType.values().length) {
             throw new StoreFormatException(
                     pool.volume().name(),
                     meta,
-                    meta * pool.pageSize() + 32,
+                    meta * pool.pageSize() + META_KEY_TYPE,
                     "B+tree key type",
                     "0..2",
                     String.valueOf(t));
@@ -116,25 +131,25 @@ public final class BPlusTree {
                 extents,
                 meta,
                 KeyType.values()[t],
-                m.get(ValueLayout.JAVA_BYTE, 33) != 0,
-                Short.toUnsignedInt(m.get(PageHeader.SHORT, 34)));
+                m.get(ValueLayout.JAVA_BYTE, META_UNIQUE) != 0,
+                Short.toUnsignedInt(m.get(PageHeader.SHORT, META_KEY_LENGTH)));
     }
 
     private long root() throws IOException {
-        return pool.fix(metaPage).get(PageHeader.LONG, 40);
+        return pool.fix(metaPage).get(PageHeader.LONG, META_ROOT);
     }
 
     private int height() throws IOException {
-        return pool.fix(metaPage).get(PageHeader.INT, 48);
+        return pool.fix(metaPage).get(PageHeader.INT, META_HEIGHT);
     }
 
     public long size() throws IOException {
-        return pool.fix(metaPage).get(PageHeader.LONG, 56);
+        return pool.fix(metaPage).get(PageHeader.LONG, META_ENTRIES);
     }
 
     private void addSize(long d) throws IOException {
         MemorySegment m = pool.fixForWrite(metaPage);
-        m.set(PageHeader.LONG, 56, m.get(PageHeader.LONG, 56) + d);
+        m.set(PageHeader.LONG, META_ENTRIES, m.get(PageHeader.LONG, META_ENTRIES) + d);
     }
 
     byte[] encodeKey(Object key) {
@@ -304,8 +319,8 @@ public final class BPlusTree {
             MemorySegment.copy(MemorySegment.ofArray(item), 0, r, BODY, w);
             setCount(r, 1);
             MemorySegment m = pool.fixForWrite(metaPage);
-            m.set(PageHeader.LONG, 40, newRoot);
-            m.set(PageHeader.INT, 48, m.get(PageHeader.INT, 48) + 1);
+            m.set(PageHeader.LONG, META_ROOT, newRoot);
+            m.set(PageHeader.INT, META_HEIGHT, m.get(PageHeader.INT, META_HEIGHT) + 1);
             return;
         }
         long node = path[level];

@@ -1,26 +1,22 @@
 package dev.quickstore.core.inspect;
 
-import dev.quickstore.core.Store;
+import dev.quickstore.core.btree.BPlusTree;
 import dev.quickstore.core.buffer.Addresses;
 import dev.quickstore.core.buffer.MappingManager;
 import dev.quickstore.core.buffer.PlacementFile;
 import dev.quickstore.core.error.StoreFormatException;
-import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogRecord;
-import dev.quickstore.core.log.LogSegments;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.page.SlottedPage;
-import dev.quickstore.core.stats.StoreStats;
+import dev.quickstore.core.space.LargeObjects;
 import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.core.volume.ControlFile;
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.ReadOnlyFileIO;
-import dev.quickstore.core.volume.RealFileIO;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.core.volume.VolumeHeader;
-import java.io.Closeable;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -42,22 +38,17 @@ import java.util.function.Predicate;
  * #logState()} tells whether the store was closed cleanly). Views are records in {@code
  * dev.quickstore.core.inspect}.
  *
- * <p>Also the one door from tools to a few package-private mechanisms: the store's lock
- * ({@link #lock}) and the counters of an opened handle ({@link #stats}).
  */
 public final class StoreInspector implements AutoCloseable {
     private static final FileIO IO = ReadOnlyFileIO.INSTANCE;
-    private static final int LEAF_COUNT = 32;
-    private static final int LINK = 40;
-    private static final int BODY = 48;
-    private static final int LARGE_DATA = 48;
 
     private final Path dir;
     private final VolumeHeader header;
     private final FileIO.Handle volume;
     private final Addresses addresses;
     private final int pageSize;
-    private final long groupPages;
+    private final PageFields pageFields;
+    private final LogInspector log;
 
     private StoreInspector(Path dir, VolumeHeader header, FileIO.Handle volume) throws IOException {
         this.dir = dir;
@@ -81,7 +72,8 @@ public final class StoreInspector implements AutoCloseable {
             m.setRanges(placement.ranges());
             addresses.relocated(m);
         }
-        this.groupPages = ((long) (pageSize - PageHeader.SIZE) * 8 / header.extentPages()) * header.extentPages();
+        this.pageFields = new PageFields(header, addresses);
+        this.log = new LogInspector(IO, dir);
     }
 
     /**
@@ -93,16 +85,6 @@ public final class StoreInspector implements AutoCloseable {
     public static StoreInspector open(Path dir) throws IOException {
         VolumeHeader h = VolumeFile.readHeader(IO, dir);
         return new StoreInspector(dir, h, IO.open(VolumeFile.volumePath(dir), false));
-    }
-
-    /**
-     * Takes the store's exclusive lock (the one {@link Store#open} takes) without opening the store; close
-     * the result to release it.
-     *
-     * @throws StoreLockedException the store is open elsewhere
-     */
-    public static Closeable lock(Path dir) throws IOException {
-        return RealFileIO.INSTANCE.lock(dir.resolve(VolumeFile.LOCK_FILE));
     }
 
     /** The files that make up the store in {@code dir}, relative to it: volume, control file, log segments. */
@@ -123,11 +105,6 @@ public final class StoreInspector implements AutoCloseable {
     /** Names of the store's other files, which {@link #storeFiles} leaves out: double-write and lock file. */
     public static List<String> auxiliaryFiles() {
         return List.of(VolumeFile.DOUBLE_WRITE_FILE, VolumeFile.LOCK_FILE);
-    }
-
-    /** Counters of an opened store handle (this process only). */
-    public static StoreStats stats(Store store) {
-        return store.stats();
     }
 
     public Path dir() {
@@ -202,34 +179,7 @@ public final class StoreInspector implements AutoCloseable {
         }
         int type = PageHeader.type(p);
         Map<String, Object> fields = new LinkedHashMap<>();
-        List<SlotView> slots = List.of();
-        switch (type) {
-            case PageHeader.VOLUME_HEADER -> volumeFields(p, fields);
-            case PageHeader.SPACE_MAP -> spaceMapFields(pageId, p, fields);
-            case PageHeader.SLOTTED -> slots = slottedFields(pageId, p, fields);
-            case PageHeader.LARGE -> largeFields(pageId, p, fields);
-            case PageHeader.BTREE_META -> {
-                int kt = p.get(ValueLayout.JAVA_BYTE, 32);
-                fields.put("keyType", kt >= 0 && kt < KeyType.values().length ? KeyType.values()[kt].name() : "?" + kt);
-                fields.put("unique", p.get(ValueLayout.JAVA_BYTE, 33) != 0);
-                fields.put("keyLength", Short.toUnsignedInt(p.get(PageHeader.SHORT, 34)));
-                fields.put("rootPage", p.get(PageHeader.LONG, 40));
-                fields.put("height", p.get(PageHeader.INT, 48));
-                fields.put("entries", p.get(PageHeader.LONG, 56));
-            }
-            case PageHeader.BTREE_INNER -> {
-                fields.put("count", Short.toUnsignedInt(p.get(PageHeader.SHORT, LEAF_COUNT)));
-                fields.put("firstChild", p.get(PageHeader.LONG, LINK));
-            }
-            case PageHeader.BTREE_LEAF -> {
-                fields.put("count", Short.toUnsignedInt(p.get(PageHeader.SHORT, LEAF_COUNT)));
-                fields.put("previousLeaf", p.get(PageHeader.LONG, LINK));
-                fields.put("nextLeaf", PageHeader.aux(p));
-            }
-            default -> {
-                // free or unknown: the header says it all
-            }
-        }
+        List<SlotView> slots = pageFields.decode(pageId, p, fields);
         return new PageView(
                 pageId,
                 PageHeader.typeName(type),
@@ -244,86 +194,6 @@ public final class StoreInspector implements AutoCloseable {
                 problem,
                 fields,
                 slots);
-    }
-
-    private static void volumeFields(MemorySegment p, Map<String, Object> f) {
-        byte[] magic = new byte[8];
-        MemorySegment.copy(p, ValueLayout.JAVA_BYTE, VolumeHeader.MAGIC_OFFSET, magic, 0, 8);
-        f.put("magic", new String(magic, java.nio.charset.StandardCharsets.ISO_8859_1));
-        f.put("formatVersion", p.get(PageHeader.INT, VolumeHeader.FORMAT_VERSION_OFFSET));
-        f.put("pageSize", p.get(PageHeader.INT, VolumeHeader.PAGE_SIZE_OFFSET));
-        f.put(
-                "creationId",
-                new java.util.UUID(
-                                p.get(PageHeader.LONG, VolumeHeader.CREATION_ID_OFFSET),
-                                p.get(PageHeader.LONG, VolumeHeader.CREATION_ID_OFFSET + 8))
-                        .toString());
-        f.put("preferredArenaBase", hex(p.get(PageHeader.LONG, VolumeHeader.ARENA_BASE_OFFSET)));
-        f.put("pageCount", p.get(PageHeader.LONG, VolumeHeader.PAGE_COUNT_OFFSET));
-        f.put("createdMillis", p.get(PageHeader.LONG, VolumeHeader.CREATED_OFFSET));
-        f.put("extentPages", p.get(PageHeader.INT, VolumeHeader.EXTENT_PAGES_OFFSET));
-        f.put("rootsMetaPage", p.get(PageHeader.LONG, VolumeHeader.ROOTS_META_OFFSET));
-        f.put("indexesMetaPage", p.get(PageHeader.LONG, VolumeHeader.INDEXES_META_OFFSET));
-    }
-
-    private void spaceMapFields(long pageId, MemorySegment p, Map<String, Object> f) {
-        long group = pageId == 1 ? 0 : pageId / groupPages;
-        long first = group * groupPages;
-        long last = Math.min(first + groupPages, header.pageCount());
-        long allocated = 0;
-        for (long q = first; q < last; q++) {
-            allocated += bit(p, (int) (q - first)) ? 1 : 0;
-        }
-        f.put("group", group);
-        f.put("firstPage", first);
-        f.put("pagesCovered", Math.max(0, last - first));
-        f.put("allocated", allocated);
-        f.put("free", Math.max(0, last - first) - allocated);
-    }
-
-    private static boolean bit(MemorySegment map, int i) {
-        return (map.get(ValueLayout.JAVA_BYTE, PageHeader.SIZE + i / 8) & (1 << (i % 8))) != 0;
-    }
-
-    private List<SlotView> slottedFields(long pageId, MemorySegment p, Map<String, Object> f) {
-        int n = SlottedPage.slotCount(p);
-        f.put("slotCount", n);
-        f.put("liveCount", SlottedPage.liveCount(p));
-        f.put("dataStart", SlottedPage.dataStart(pageSize));
-        f.put("largestFit", SlottedPage.slotCount(p) * SlottedPage.SLOT_SIZE < pageSize ? safeLargestFit(p) : 0);
-        List<SlotView> slots = new ArrayList<>(n);
-        int words = pageSize / 8;
-        for (int i = 0; i < n && (i + 1) * SlottedPage.SLOT_SIZE <= pageSize; i++) {
-            int off = SlottedPage.slotOffset(p, i);
-            int len = SlottedPage.slotLength(p, i);
-            List<Integer> ptrs = new ArrayList<>();
-            if (off != 0) {
-                for (int w = off / 8; w * 8 < off + len && w < words; w++) {
-                    if (SlottedPage.isPointer(p, w)) {
-                        ptrs.add(w * 8 - off);
-                    }
-                }
-            }
-            slots.add(new SlotView(i, off, len, off == 0 ? null : hex(address(pageId, off)), ptrs));
-        }
-        return slots;
-    }
-
-    private static int safeLargestFit(MemorySegment p) {
-        try {
-            return SlottedPage.largestFit(p);
-        } catch (RuntimeException e) {
-            return 0; // a damaged slot array: the slots themselves are listed
-        }
-    }
-
-    private static void largeFields(long pageId, MemorySegment p, Map<String, Object> f) {
-        long head = PageHeader.aux(p);
-        f.put("headPage", head);
-        if (head == pageId) {
-            f.put("length", p.get(PageHeader.LONG, 32));
-            f.put("runPages", p.get(PageHeader.INT, 40));
-        }
     }
 
     /**
@@ -359,19 +229,21 @@ public final class StoreInspector implements AutoCloseable {
             }
             return new ObjectView(hex(address), pageId, offset, "small", slot, len, 1, ptrs);
         }
-        if (type == PageHeader.LARGE && PageHeader.aux(p) == pageId && offset == LARGE_DATA) {
+        if (type == PageHeader.LARGE && PageHeader.aux(p) == pageId && offset == LargeObjects.HEAD_DATA) {
             return new ObjectView(
                     hex(address),
                     pageId,
                     offset,
                     "large",
                     -1,
-                    p.get(PageHeader.LONG, 32),
-                    p.get(PageHeader.INT, 40),
+                    p.get(PageHeader.LONG, LargeObjects.HEAD_LENGTH),
+                    p.get(PageHeader.INT, LargeObjects.HEAD_RUN_PAGES),
                     List.of());
         }
         throw new IllegalArgumentException("no object starts at " + where + ": the page is " + PageHeader.typeName(type)
-                + (type == PageHeader.LARGE ? " (a large object's address is its head page + 48)" : ""));
+                + (type == PageHeader.LARGE
+                        ? " (a large object's address is its head page + " + LargeObjects.HEAD_DATA + ")"
+                        : ""));
     }
 
     /** Up to {@code max} bytes of an object's contents. */
@@ -386,7 +258,7 @@ public final class StoreInspector implements AutoCloseable {
         // large: data from byte 48 of the head page, from byte 32 of the following pages
         int done = 0;
         long page = o.pageId();
-        int from = LARGE_DATA;
+        int from = LargeObjects.HEAD_DATA;
         while (done < n) {
             int len = Math.min(n - done, pageSize - from);
             volume.read(ByteBuffer.wrap(out, done, len), page * pageSize + from);
@@ -480,21 +352,21 @@ public final class StoreInspector implements AutoCloseable {
         }
         MemorySegment m = checkedPage(meta);
         expectType(m, meta, PageHeader.BTREE_META);
-        KeyType kt = KeyType.values()[m.get(ValueLayout.JAVA_BYTE, 32)];
-        int k = Short.toUnsignedInt(m.get(PageHeader.SHORT, 34));
-        long page = m.get(PageHeader.LONG, 40);
+        KeyType kt = KeyType.values()[m.get(ValueLayout.JAVA_BYTE, BPlusTree.META_KEY_TYPE)];
+        int k = Short.toUnsignedInt(m.get(PageHeader.SHORT, BPlusTree.META_KEY_LENGTH));
+        long page = m.get(PageHeader.LONG, BPlusTree.META_ROOT);
         long limit = pageLimit();
         MemorySegment p = checkedPage(page);
         for (long steps = 0; PageHeader.type(p) == PageHeader.BTREE_INNER && steps < limit; steps++) {
-            page = p.get(PageHeader.LONG, LINK);
+            page = p.get(PageHeader.LONG, BPlusTree.LINK);
             p = checkedPage(page);
         }
         for (long steps = 0; steps < limit; steps++) {
             expectType(p, page, PageHeader.BTREE_LEAF);
-            int n = Short.toUnsignedInt(p.get(PageHeader.SHORT, LEAF_COUNT));
+            int n = Short.toUnsignedInt(p.get(PageHeader.SHORT, BPlusTree.COUNT));
             byte[] bytes = p.toArray(ValueLayout.JAVA_BYTE);
             for (int i = 0; i < n; i++) {
-                int at = BODY + i * (k + 8);
+                int at = BPlusTree.BODY + i * (k + 8);
                 Object key = kt.decode(bytes, at, k);
                 long value = ByteBuffer.wrap(bytes, at + k, 8)
                         .order(ByteOrder.BIG_ENDIAN)
@@ -523,58 +395,9 @@ public final class StoreInspector implements AutoCloseable {
         }
     }
 
-    private ControlFile control() throws IOException {
-        Path ctl = dir.resolve(VolumeFile.CONTROL_FILE);
-        return IO.exists(ctl) ? ControlFile.read(IO, ctl) : null;
-    }
-
-    /**
-     * Where listing starts: the first record of the oldest segment still present. Records there that lie
-     * before the control file's logStartLsn are history recovery no longer needs, but still intact.
-     */
-    private long scanStart(ControlFile ctl) throws IOException {
-        long[] segs = LogSegments.list(IO, dir.resolve(VolumeFile.LOG_DIR), ctl.logSegmentBytes());
-        return segs.length == 0 ? ctl.logStartLsn() : segs[0] * ctl.logSegmentBytes();
-    }
-
     /** The control file and the log: segments, end, records, and whether the store was closed cleanly. */
     public LogState logState() throws IOException {
-        ControlFile ctl = control();
-        if (ctl == null) {
-            return new LogState(false, 0, 0, 0, 0, 0, 0, true, List.of());
-        }
-        Path logDir = dir.resolve(VolumeFile.LOG_DIR);
-        List<LogState.Segment> segments = new ArrayList<>();
-        for (long s : LogSegments.list(IO, logDir, ctl.logSegmentBytes())) {
-            Path f = LogSegments.path(logDir, s, ctl.logSegmentBytes());
-            try (FileIO.Handle h = IO.open(f, false)) {
-                segments.add(new LogState.Segment(f.getFileName().toString(), s * ctl.logSegmentBytes(), h.size()));
-            }
-        }
-        long records = 0;
-        long after = 0;
-        long lastLsn = 0;
-        long end;
-        try (LogReader reader = new LogReader(IO, logDir, ctl.logSegmentBytes())) {
-            LogReader.Scan scan = reader.scan(scanStart(ctl), ctl.checkpointLsn() + 1);
-            for (LogRecord r = scan.next(); r != null; r = scan.next()) {
-                records++;
-                after += r.lsn > ctl.checkpointLsn() ? 1 : 0;
-                lastLsn = r.lsn;
-            }
-            end = scan.position();
-        }
-        boolean clean = lastLsn == ctl.checkpointLsn();
-        return new LogState(
-                true,
-                ctl.checkpointLsn(),
-                ctl.logStartLsn(),
-                ctl.logSegmentBytes(),
-                end,
-                records,
-                after,
-                clean,
-                segments);
+        return log.state();
     }
 
     /**
@@ -584,46 +407,7 @@ public final class StoreInspector implements AutoCloseable {
      * @throws StoreFormatException durable log damage
      */
     public void log(long fromLsn, Predicate<LogEntry> visitor) throws IOException {
-        ControlFile ctl = control();
-        if (ctl == null) {
-            return;
-        }
-        try (LogReader reader = new LogReader(IO, dir.resolve(VolumeFile.LOG_DIR), ctl.logSegmentBytes())) {
-            long start = Math.max(fromLsn, scanStart(ctl));
-            LogReader.Scan scan = reader.scan(scanStart(ctl), ctl.checkpointLsn() + 1);
-            for (LogRecord r = scan.next(); r != null; r = scan.next()) {
-                if (r.lsn >= start && !visitor.test(entry(r))) {
-                    return;
-                }
-            }
-        }
-    }
-
-    private static LogEntry entry(LogRecord r) {
-        List<LogEntry.Range> ranges = new ArrayList<>(r.offsets.length);
-        for (int i = 0; i < r.offsets.length; i++) {
-            ranges.add(new LogEntry.Range(r.offsets[i], r.lengths[i]));
-        }
-        LogEntry.Checkpoint ck = null;
-        if (r.type == LogRecord.CHECKPOINT) {
-            List<Long> pages = new ArrayList<>();
-            List<Long> recs = new ArrayList<>();
-            for (int i = 0; i < r.dirtyPages.length; i++) {
-                pages.add(r.dirtyPages[i]);
-                recs.add(r.dirtyRecLsns[i]);
-            }
-            ck = new LogEntry.Checkpoint(r.redoStartLsn, r.nextTxnId, r.activeTxnId, pages, recs);
-        }
-        return new LogEntry(
-                r.lsn,
-                LogRecord.typeName(r.type),
-                r.txnId,
-                r.prevLsn,
-                r.length,
-                r.isPageRecord() ? r.pageId : -1,
-                r.undoNextLsn,
-                ranges,
-                ck);
+        log.visit(fromLsn, visitor);
     }
 
     /**

@@ -29,6 +29,11 @@ import java.lang.foreign.ValueLayout;
  */
 public final class LargeObjects {
     public static final int HEAD_DATA = 48;
+    /** Head page: offset of the object's length in bytes (long). */
+    public static final int HEAD_LENGTH = 32;
+    /** Head page: offset of the number of pages in the run (int). */
+    public static final int HEAD_RUN_PAGES = 40;
+
     private final BufferPool pool;
     private final ExtentAllocator extents;
     private final Addresses addresses;
@@ -58,8 +63,8 @@ public final class LargeObjects {
         long head = extents.allocate(n, hint);
         formatRun(head, head, n);
         MemorySegment h = pool.fixForWrite(head);
-        h.set(PageHeader.LONG, 32, size);
-        h.set(PageHeader.INT, 40, n);
+        h.set(PageHeader.LONG, HEAD_LENGTH, size);
+        h.set(PageHeader.INT, HEAD_RUN_PAGES, n);
         return addresses.address(head, HEAD_DATA);
     }
 
@@ -90,17 +95,17 @@ public final class LargeObjects {
     }
 
     public long size(long ref) throws IOException {
-        return pool.fix(headOf(ref)).get(PageHeader.LONG, 32);
+        return pool.fix(headOf(ref)).get(PageHeader.LONG, HEAD_LENGTH);
     }
 
     private int runPages(long head) throws IOException {
-        return pool.fix(head).get(PageHeader.INT, 40);
+        return pool.fix(head).get(PageHeader.INT, HEAD_RUN_PAGES);
     }
 
     /** Copies bytes [offset, offset+len) of the object from/to {@code buf} at {@code bufOff}. */
     public void transfer(long ref, long offset, byte[] buf, int bufOff, int len, boolean write) throws IOException {
         long head = headOf(ref);
-        long size = pool.fix(head).get(PageHeader.LONG, 32);
+        long size = pool.fix(head).get(PageHeader.LONG, HEAD_LENGTH);
         if (offset < 0 || len < 0 || offset + len > size) {
             throw new IndexOutOfBoundsException(
                     "range " + offset + "+" + len + " outside large object of " + size + " bytes");
@@ -164,8 +169,8 @@ public final class LargeObjects {
             }
         }
         MemorySegment h = pool.fixForWrite(head);
-        h.set(PageHeader.LONG, 32, newSize);
-        h.set(PageHeader.INT, 40, m);
+        h.set(PageHeader.LONG, HEAD_LENGTH, newSize);
+        h.set(PageHeader.INT, HEAD_RUN_PAGES, m);
         return ref;
     }
 
@@ -200,8 +205,8 @@ public final class LargeObjects {
 
     /** Checks a run starting at {@code head}; returns its length in pages. */
     public int check(long head, MemorySegment h, VerifyReport report) throws IOException {
-        long size = h.get(PageHeader.LONG, 32);
-        int n = h.get(PageHeader.INT, 40);
+        long size = h.get(PageHeader.LONG, HEAD_LENGTH);
+        int n = h.get(PageHeader.INT, HEAD_RUN_PAGES);
         if (n < 1 || pagesFor(size) != n) {
             report.problem(
                     head,

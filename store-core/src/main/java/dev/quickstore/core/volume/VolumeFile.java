@@ -1,5 +1,6 @@
 package dev.quickstore.core.volume;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
@@ -31,6 +32,22 @@ public final class VolumeFile {
     public static final long DEFAULT_ARENA_BASE = 0x5a00_0000_0000L;
 
     private VolumeFile() {}
+
+    /**
+     * Takes the exclusive lock of the store in {@code dir} (the one {@code Store.open} takes, through
+     * {@code io}); close the result to release it. Tools that replace a store's files without opening it
+     * (restore) hold it meanwhile.
+     *
+     * @throws dev.quickstore.core.error.StoreLockedException the store is open elsewhere
+     */
+    public static Closeable lock(FileIO io, Path dir) throws IOException {
+        return io.lock(dir.resolve(LOCK_FILE));
+    }
+
+    /** {@link #lock(FileIO, Path)} on the real file system. */
+    public static Closeable lock(Path dir) throws IOException {
+        return lock(RealFileIO.INSTANCE, dir);
+    }
 
     /** Path of the volume file of the store in {@code dir}. */
     public static Path volumePath(Path dir) {

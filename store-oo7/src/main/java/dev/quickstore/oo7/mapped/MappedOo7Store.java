@@ -8,7 +8,6 @@ import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.error.DuplicateKeyException;
 import dev.quickstore.core.index.KeyType;
-import dev.quickstore.core.inspect.StoreInspector;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.stats.CommitStats;
@@ -691,7 +690,7 @@ public final class MappedOo7Store implements Oo7Store {
     /** Cumulative counters since this object was created (summed over reopenings). */
     private long[] raw() {
         FaultCounters f = db.storageManager().faultCounters();
-        StoreStats s = StoreInspector.stats(db.storageManager());
+        StoreStats s = db.storageManager().stats();
         long pageSize = db.storageManager().pageSize();
         CommitStats k = db.storageManager().commitStats();
         PoolStats pool = db.storageManager().poolStats();
