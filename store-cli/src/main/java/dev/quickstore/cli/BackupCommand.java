@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -36,8 +37,8 @@ import picocli.CommandLine.Spec;
             "  qs restore /backups/db-2026-11-22 ./db2"
         })
 final class BackupCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir dir;
 
     @Parameters(index = "1", paramLabel = "TARGET", description = "backup directory (created)")
     Path target;
@@ -60,23 +61,23 @@ final class BackupCommand implements Callable<Integer> {
         VolumeHeader header;
         List<BackupManifest.Entry> entries = new ArrayList<>();
         long checkpointLsn;
-        try (Store store = Store.open(dir)) {
+        try (Store store = Store.open(dir.path())) {
             store.checkpoint();
-            try (StoreInspector in = StoreInspector.open(dir)) {
+            try (StoreInspector in = StoreInspector.open(dir.path())) {
                 header = in.header();
                 checkpointLsn = in.logState().checkpointLsn();
             }
-            List<Path> files = StoreInspector.storeFiles(dir);
+            List<Path> files = StoreInspector.storeFiles(dir.path());
             long total = 0;
             for (Path f : files) {
-                total += Files.size(dir.resolve(f));
+                total += Files.size(dir.path().resolve(f));
             }
             Files.createDirectories(target);
             try (Progress progress = new Progress(spec.commandLine().getErr(), "backup: copying", quiet)) {
                 long[] done = {0};
                 long all = total;
                 for (Path f : files) {
-                    entries.add(BackupManifest.copy(dir.resolve(f), target.resolve(f), f.toString(), n -> {
+                    entries.add(BackupManifest.copy(dir.path().resolve(f), target.resolve(f), f.toString(), n -> {
                         done[0] += n;
                         progress.update(done[0], all, "bytes");
                     }));
@@ -85,7 +86,7 @@ final class BackupCommand implements Callable<Integer> {
         }
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("created", Instant.now().toString());
-        meta.put("source", dir.toAbsolutePath().normalize().toString());
+        meta.put("source", dir.path().toAbsolutePath().normalize().toString());
         meta.put("creationId", header.creationId().toString());
         meta.put("pageSize", header.pageSize());
         meta.put("checkpointLsn", checkpointLsn);
@@ -95,7 +96,7 @@ final class BackupCommand implements Callable<Integer> {
                 .getOut()
                 .printf(
                         "backed up %s to %s: %d file(s), %d bytes, checkpoint LSN %d%n",
-                        dir, target, entries.size(), bytes, checkpointLsn);
+                        dir.path(), target, entries.size(), bytes, checkpointLsn);
         return ExitCodes.OK;
     }
 }

@@ -3,10 +3,9 @@ package dev.quickstore.cli;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.inspect.LogState;
 import dev.quickstore.core.inspect.StoreInspector;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /** {@code qs checkpoint DIR}: open, checkpoint, close; the log is truncated to what recovery needs. */
@@ -20,18 +19,18 @@ import picocli.CommandLine.Spec;
         },
         footer = {"", "Examples:", "  qs checkpoint ./db"})
 final class CheckpointCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir dir;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        try (Store store = Store.open(dir)) {
+        try (Store store = Store.open(dir.path())) {
             store.checkpoint();
         }
-        try (StoreInspector in = StoreInspector.open(dir)) {
+        try (StoreInspector in = StoreInspector.open(dir.path())) {
             LogState s = in.logState();
             spec.commandLine()
                     .getOut()

@@ -4,11 +4,10 @@ import dev.quickstore.core.Store;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.core.volume.VolumeHeader;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code qs create DIR}: a new, empty store. */
@@ -18,8 +17,8 @@ import picocli.CommandLine.Spec;
         description = "Create a new, empty store in DIR (the directory is created if needed).",
         footer = {"", "Examples:", "  qs create ./db", "  qs create --page-size 16384 /data/bigpages"})
 final class CreateCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir dir;
 
     @Option(
             names = "--page-size",
@@ -34,13 +33,13 @@ final class CreateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         // a complete store: volume, log and control file, closed cleanly
-        try (Store store = Store.create(dir, pageSize, StoreOptions.defaults())) {
+        try (Store store = Store.create(dir.path(), pageSize, StoreOptions.defaults())) {
             store.checkpoint();
         }
-        VolumeHeader h = VolumeFile.readHeader(dir);
+        VolumeHeader h = VolumeFile.readHeader(dir.path());
         spec.commandLine()
                 .getOut()
-                .printf("created store %s (id %s, page size %d)%n", dir, h.creationId(), h.pageSize());
+                .printf("created store %s (id %s, page size %d)%n", dir.path(), h.creationId(), h.pageSize());
         return ExitCodes.OK;
     }
 }

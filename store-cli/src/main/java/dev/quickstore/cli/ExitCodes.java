@@ -12,18 +12,18 @@ import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
 
 /** Maps exception types to exit codes and one-line messages. The one place that decides both. */
-final class ExitCodes {
-    static final int OK = 0;
-    static final int CHECK_FAILED = 1;
-    static final int USAGE = 2;
-    static final int DAMAGED = 3;
-    static final int IO = 4;
-    static final int NATIVE = 5;
-    static final int INTERNAL = 70;
+public final class ExitCodes {
+    public static final int OK = 0;
+    public static final int CHECK_FAILED = 1;
+    public static final int USAGE = 2;
+    public static final int DAMAGED = 3;
+    public static final int IO = 4;
+    public static final int NATIVE = 5;
+    public static final int INTERNAL = 70;
 
     private ExitCodes() {}
 
-    static int of(Throwable t) {
+    public static int of(Throwable t) {
         if (t instanceof UncheckedIOException u) {
             t = u.getCause();
         }
@@ -42,7 +42,7 @@ final class ExitCodes {
         return INTERNAL;
     }
 
-    static String message(Throwable t) {
+    public static String message(Throwable t) {
         if (t instanceof UncheckedIOException u) {
             t = u.getCause();
         }

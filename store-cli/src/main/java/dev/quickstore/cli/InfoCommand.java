@@ -4,14 +4,12 @@ import dev.quickstore.core.inspect.StoreInspector;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.core.volume.VolumeHeader;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /** {@code qs info DIR}: what a store is, read-only (files as on disk: no lock, no recovery). */
@@ -30,11 +28,11 @@ import picocli.CommandLine.Spec;
             "  qs info --json ./db | jq .log.clean"
         })
 final class InfoCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir store;
 
-    @Option(names = "--json", description = "print JSON instead of text")
-    boolean json;
+    @Mixin
+    JsonFlag json;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -42,10 +40,10 @@ final class InfoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Map<String, Object> info = new LinkedHashMap<>();
-        try (StoreInspector in = StoreInspector.open(dir)) {
+        try (StoreInspector in = StoreInspector.open(store.path())) {
             VolumeHeader h = in.header();
-            info.put("store", dir.toString());
-            info.put("volume", VolumeFile.volumePath(dir).toString());
+            info.put("store", store.path().toString());
+            info.put("volume", VolumeFile.volumePath(store.path()).toString());
             info.put("formatVersion", h.formatVersion());
             info.put("pageSize", h.pageSize());
             info.put("creationId", h.creationId().toString());
@@ -59,7 +57,7 @@ final class InfoCommand implements Callable<Integer> {
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.on()) {
             out.println(Json.object(info));
         } else {
             Text.print(out, info);

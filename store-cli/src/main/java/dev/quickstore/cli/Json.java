@@ -8,17 +8,17 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.util.LinkedHashMap;
 
 /** JSON output of read-only commands (Jackson; one shared, thread-safe mapper). */
-final class Json {
-    static final ObjectMapper MAPPER = new ObjectMapper()
+public final class Json {
+    public static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
     /** Type of {@code convertValue(record, MAP)}: a record as an ordered, extensible map. */
-    static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
+    public static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
 
     private Json() {}
 
-    static String object(Object value) {
+    public static String object(Object value) {
         try {
             return MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {

@@ -3,15 +3,14 @@ package dev.quickstore.cli;
 import dev.quickstore.core.inspect.LogEntry;
 import dev.quickstore.core.inspect.StoreInspector;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code qs log DIR}: write-ahead log records with LSN, type, transaction, page and byte ranges. */
@@ -32,8 +31,8 @@ import picocli.CommandLine.Spec;
             "  qs log --json ./db | jq '.[] | select(.type==\"REDO\") | .pageId'"
         })
 final class LogCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir store;
 
     @Option(names = "--from", paramLabel = "LSN", defaultValue = "0", description = "first LSN to show")
     long from;
@@ -55,8 +54,8 @@ final class LogCommand implements Callable<Integer> {
             description = "only these types: update, redo, clr, commit, end, checkpoint")
     List<String> types;
 
-    @Option(names = "--json", description = "print a JSON array instead of text")
-    boolean json;
+    @Mixin
+    JsonFlag json;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -79,7 +78,7 @@ final class LogCommand implements Callable<Integer> {
         }
         List<String> filter = wanted;
         List<LogEntry> entries = new ArrayList<>();
-        try (StoreInspector in = StoreInspector.open(dir)) {
+        try (StoreInspector in = StoreInspector.open(store.path())) {
             in.log(from, e -> {
                 if ((page == null || e.pageId() == page) && (filter == null || filter.contains(e.type()))) {
                     entries.add(e);
@@ -88,7 +87,7 @@ final class LogCommand implements Callable<Integer> {
             });
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.on()) {
             out.println(Json.object(entries));
             return ExitCodes.OK;
         }

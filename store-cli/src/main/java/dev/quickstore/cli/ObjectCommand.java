@@ -3,12 +3,12 @@ package dev.quickstore.cli;
 import dev.quickstore.core.inspect.ObjectView;
 import dev.quickstore.core.inspect.StoreInspector;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -35,8 +35,8 @@ final class ObjectCommand implements Callable<Integer> {
     static final String TYPED_DECODING = "typed field decoding needs the schema catalog (not in this store yet)";
     static final String UNKNOWN_TAG = "no type in the schema catalog has this object's type tag";
 
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir store;
 
     @Parameters(index = "1", paramLabel = "REF", description = "object address or PAGE:SLOT")
     String ref;
@@ -48,8 +48,8 @@ final class ObjectCommand implements Callable<Integer> {
             description = "show at most N bytes of the contents (default: ${DEFAULT-VALUE})")
     int maxBytes;
 
-    @Option(names = "--json", description = "print JSON instead of text")
-    boolean json;
+    @Mixin
+    JsonFlag json;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -60,7 +60,7 @@ final class ObjectCommand implements Callable<Integer> {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("--bytes must not be negative");
         }
-        try (StoreInspector in = StoreInspector.open(dir)) {
+        try (StoreInspector in = StoreInspector.open(store.path())) {
             ObjectView o = in.object(Refs.parse(in, ref));
             byte[] bytes = in.objectBytes(o, maxBytes);
             SchemaDecoder schema = SchemaDecoder.read(in);
@@ -78,7 +78,7 @@ final class ObjectCommand implements Callable<Integer> {
                     note = UNKNOWN_TAG;
                 }
             }
-            if (json) {
+            if (json.on()) {
                 Map<String, Object> m = Json.MAPPER.convertValue(o, Json.MAP);
                 m.put("hex", HexFormat.of().formatHex(bytes));
                 m.put("truncated", bytes.length < o.length());

@@ -4,12 +4,12 @@ import dev.quickstore.core.inspect.PageView;
 import dev.quickstore.core.inspect.SlotView;
 import dev.quickstore.core.inspect.StoreInspector;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -31,8 +31,8 @@ import picocli.CommandLine.Spec;
             "  qs page --json ./db 16 | jq '.slots[].address'"
         })
 final class PageCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir store;
 
     @Parameters(index = "1", paramLabel = "ID", description = "page id (0 = volume header)")
     long pageId;
@@ -52,7 +52,7 @@ final class PageCommand implements Callable<Integer> {
         PageView p;
         byte[] raw;
         int pageSize;
-        try (StoreInspector in = StoreInspector.open(dir)) {
+        try (StoreInspector in = StoreInspector.open(store.path())) {
             p = in.page(pageId);
             raw = hex ? in.rawPage(pageId) : null;
             pageSize = in.header().pageSize();

@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
             BackupCommand.class,
             RestoreCommand.class,
             ShellCommand.class,
-            Oo7Command.class,
+            dev.quickstore.cli.oo7.Oo7Command.class,
             CommandLine.HelpCommand.class
         },
         footer = {

@@ -3,13 +3,11 @@ package dev.quickstore.cli;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.stats.RecoveryStats;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /** {@code qs recover DIR}: run restart recovery now (what any open does) and report what it did. */
@@ -23,11 +21,11 @@ import picocli.CommandLine.Spec;
         },
         footer = {"", "Examples:", "  qs recover ./db", "  qs recover --json ./db"})
 final class RecoverCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir dir;
 
-    @Option(names = "--json", description = "print JSON instead of text")
-    boolean json;
+    @Mixin
+    JsonFlag json;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -35,7 +33,7 @@ final class RecoverCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         RecoveryStats r;
-        try (Store store = Store.open(dir)) {
+        try (Store store = Store.open(dir.path())) {
             r = store.recoveryStats();
         }
         Map<String, Object> m = new LinkedHashMap<>();
@@ -44,13 +42,13 @@ final class RecoverCommand implements Callable<Integer> {
         m.put("losersUndone", r.losersUndone());
         m.put("tornPagesRestored", r.tornPagesRestored());
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.on()) {
             out.println(Json.object(m));
         } else {
             out.printf(
                     "recovered %s: %d log records scanned, %d redone, %d uncommitted transaction(s) rolled back,"
                             + " %d torn page(s) restored%n",
-                    dir,
+                    dir.path(),
                     r.logRecordsScanned(),
                     r.redoApplied(),
                     r.losersUndone(),

@@ -4,12 +4,10 @@ import dev.quickstore.core.Store;
 import dev.quickstore.core.inspect.LogState;
 import dev.quickstore.core.inspect.StoreInspector;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /** {@code qs stats DIR}: counters of a store handle opened by this command, and the log on disk. */
@@ -24,11 +22,11 @@ import picocli.CommandLine.Spec;
         },
         footer = {"", "Examples:", "  qs stats ./db", "  qs stats --json ./db | jq .recoveryRedoApplied"})
 final class StatsCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir dir;
 
-    @Option(names = "--json", description = "print JSON instead of text")
-    boolean json;
+    @Mixin
+    JsonFlag json;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -36,10 +34,10 @@ final class StatsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Map<String, Object> m;
-        try (Store store = Store.open(dir)) {
+        try (Store store = Store.open(dir.path())) {
             m = Json.MAPPER.convertValue(store.stats(), Json.MAP);
         }
-        try (StoreInspector in = StoreInspector.open(dir)) {
+        try (StoreInspector in = StoreInspector.open(dir.path())) {
             LogState log = in.logState();
             m.put("logSegments", log.segments().size());
             m.put(
@@ -48,7 +46,7 @@ final class StatsCommand implements Callable<Integer> {
             m.put("checkpointLsn", log.checkpointLsn());
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.on()) {
             out.println(Json.object(m));
         } else {
             Text.print(out, m);

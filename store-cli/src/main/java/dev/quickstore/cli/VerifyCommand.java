@@ -5,15 +5,14 @@ import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.inspect.StoreInspector;
 import dev.quickstore.core.verify.VerifyReport;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code qs verify DIR}: checksums and structure; exit 0 when sound, 1 when a problem was found. */
@@ -35,14 +34,14 @@ import picocli.CommandLine.Spec;
             "  qs verify --json ./db | jq '.problems[]'"
         })
 final class VerifyCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "DIR", description = "store directory")
-    Path dir;
+    @Mixin
+    StoreDir dir;
 
     @Option(names = "--files-only", description = "only the read-only file-level checks (no open, no lock)")
     boolean filesOnly;
 
-    @Option(names = "--json", description = "print JSON instead of text")
-    boolean json;
+    @Mixin
+    JsonFlag json;
 
     @Option(names = "--quiet", description = "no progress output on stderr")
     boolean quiet;
@@ -54,16 +53,16 @@ final class VerifyCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<VerifyReport.Problem> problems = new ArrayList<>();
         long filePages;
-        Progress progress = new Progress(spec.commandLine().getErr(), "verify: checking pages", quiet || json);
+        Progress progress = new Progress(spec.commandLine().getErr(), "verify: checking pages", quiet || json.on());
         try (progress;
-                StoreInspector in = StoreInspector.open(dir)) {
+                StoreInspector in = StoreInspector.open(dir.path())) {
             long total =
                     (in.fileBytes() + in.header().pageSize() - 1) / in.header().pageSize();
             filePages = total;
             problems.addAll(in.checkFiles(done -> progress.update(done, total, "pages")));
         }
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("store", dir.toString());
+        result.put("store", dir.path().toString());
         result.put("filePagesChecked", filePages);
         String structure;
         if (filesOnly) {
@@ -71,7 +70,7 @@ final class VerifyCommand implements Callable<Integer> {
         } else if (!problems.isEmpty()) {
             structure = "skipped (file-level problems)";
         } else {
-            try (Store store = Store.open(dir)) {
+            try (Store store = Store.open(dir.path())) {
                 VerifyReport r = store.verify();
                 problems.addAll(r.problems());
                 result.put("pagesChecked", r.pagesChecked());
@@ -89,7 +88,7 @@ final class VerifyCommand implements Callable<Integer> {
                 "problems",
                 problems.stream().map(VerifyReport.Problem::toString).toList());
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
+        if (json.on()) {
             out.println(Json.object(result));
         } else {
             out.println((problems.isEmpty() ? "OK" : problems.size() + " problem(s)") + ": " + filePages

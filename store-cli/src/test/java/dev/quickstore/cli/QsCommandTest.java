@@ -12,13 +12,13 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class QsCommandTest {
+public class QsCommandTest {
     @TempDir
     Path tmp;
 
-    record Run(int code, String out, String err) {}
+    public record Run(int code, String out, String err) {}
 
-    static Run qs(String... args) {
+    public static Run qs(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Qs.commandLine(new PrintWriter(out, true), new PrintWriter(err, true))

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 
 /**
  * What an object store must provide to hold an OO7 database: this is the whole contract between the OO7
- * code (builder {@link Oo7Builder}, operations {@link Oo7Operations}, driver {@link Oo7Benchmark}) and a
+ * code (builder {@link Oo7Builder}, operations {@link Oo7Operations}, driver {@link Oo7Runner}) and a
  * store. The Java-heap baseline is {@link dev.quickstore.oo7.heap.HeapOo7Store}; the mapped persistent store
  * implements the same interface so both run exactly the same OO7 code paths.
  *

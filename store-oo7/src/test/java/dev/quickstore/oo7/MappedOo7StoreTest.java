@@ -109,20 +109,20 @@ class MappedOo7StoreTest extends Oo7SmallContract {
     @Test
     void coldResultsCarryThePreadTimeOfTheSamePagesAndTheOverheadTableUsesIt() {
         MappedOo7Store store = (MappedOo7Store) build(SEED);
-        Map<String, List<Oo7Benchmark.Result>> results =
-                Oo7Benchmark.runAll(List.of(ops(store)), new Oo7Benchmark.Options(List.of(Oo7Operation.T1), 1, 0));
-        Oo7Benchmark.Result cold = results.get("qs").stream()
-                .filter(r -> r.phase() == Oo7Benchmark.Phase.COLD)
+        Map<String, List<Oo7Result>> results =
+                Oo7Runner.runAll(List.of(ops(store)), new Oo7Runner.Options(List.of(Oo7Operation.T1), 1, 0));
+        Oo7Result cold = results.get("qs").stream()
+                .filter(r -> r.phase() == Oo7Result.Phase.COLD)
                 .findFirst()
                 .orElseThrow();
         long faults = cold.counters().get("readFaults");
         assertTrue(faults > 100, "a cold T1 faults its pages in: " + faults);
-        assertTrue(cold.counters().get(Oo7Benchmark.PREAD_US) > 0, "pread time recorded: " + cold.counters());
+        assertTrue(cold.counters().get(Oo7Runner.PREAD_US) > 0, "pread time recorded: " + cold.counters());
         // pread of the resident pages after the run: at least the pages T1 faulted in
         assertTrue(store.persistentStore().storageManager().residentPages().length >= faults);
-        String table = Oo7Benchmark.coldOverhead(results);
+        String table = Oo7Report.coldOverhead(results);
         assertTrue(table.lines().anyMatch(l -> l.matches("T1\\s+qs\\s+\\d+\\.\\d{3}\\s+.*%")), table);
-        assertEquals("", Oo7Benchmark.coldOverhead(Map.of("heap", List.of())), "no cold results, no table");
+        assertEquals("", Oo7Report.coldOverhead(Map.of("heap", List.of())), "no cold results, no table");
     }
 
     private static long faultsOf(MappedOo7Store store, Runnable r) {
@@ -168,7 +168,7 @@ class MappedOo7StoreTest extends Oo7SmallContract {
         assertTrue(d.get("commitPages") > 0, "T2b dirties pages: " + d);
         assertTrue(d.get("logRecords") > 0 && d.get("logBytes") > 0, "T2b increments are logged: " + d);
         long parts = 0;
-        for (String k : Oo7Benchmark.COMMIT_COUNTERS) {
+        for (String k : Oo7Report.COMMIT_COUNTERS) {
             assertTrue(d.get(k) >= 0, k + " " + d);
         }
         for (String k : List.of(

@@ -71,17 +71,16 @@ class Oo7MultiModuleTest {
     void theMappedStoreAgreesWithTheHeapOnEveryOperationOfAMultiModuleDatabase() throws Exception {
         HeapOo7Store heap = new HeapOo7Store();
         new Oo7Builder(TINY, 9).build(heap, Oo7Builder.Progress.NONE);
-        List<Oo7Operation> all = Oo7Benchmark.defaultOperations(TINY);
+        List<Oo7Operation> all = Oo7Runner.defaultOperations(TINY);
         assertTrue(all.contains(Oo7Operation.T10));
         Oo7Operations heapOps = new Oo7Operations(heap, TINY, 1, Parameters.DEFAULTS);
-        List<Oo7Benchmark.Result> expected =
-                new java.util.ArrayList<>(Oo7Benchmark.run(heapOps, new Oo7Benchmark.Options(all, 1, 0)));
-        expected.addAll(Oo7Benchmark.run(heapOps, new Oo7Benchmark.Options(all, 1, 0)));
+        List<Oo7Result> expected = new java.util.ArrayList<>(Oo7Runner.run(heapOps, new Oo7Runner.Options(all, 1, 0)));
+        expected.addAll(Oo7Runner.run(heapOps, new Oo7Runner.Options(all, 1, 0)));
         try (MappedOo7Store qs = MappedOo7Store.create(tmp.resolve("tiny"), false)) {
             new Oo7Builder(TINY, 9).build(qs, Oo7Builder.Progress.NONE);
             assertEquals(Oo7Digest.of(heap), Oo7SmallContract.digest(qs));
-            List<Oo7Benchmark.Result> got = Oo7Benchmark.run(
-                    new Oo7Operations(qs, TINY, 1, Parameters.DEFAULTS), new Oo7Benchmark.Options(all, 1, 0));
+            List<Oo7Result> got = Oo7Runner.run(
+                    new Oo7Operations(qs, TINY, 1, Parameters.DEFAULTS), new Oo7Runner.Options(all, 1, 0));
             assertEquals(expected.size(), got.size(), "a cold and a hot round");
             for (int i = 0; i < got.size(); i++) {
                 assertEquals(expected.get(i).operation(), got.get(i).operation());

@@ -4,8 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.api.ObjectPadding;
-import dev.quickstore.oo7.Oo7Benchmark.Options;
-import dev.quickstore.oo7.Oo7Benchmark.Result;
+import dev.quickstore.oo7.Oo7Runner.Options;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
@@ -36,10 +35,10 @@ class PaddedOo7StoreTest {
             assertEquals("qs", plain.name());
         }
         HeapOo7Store heap = HeapOo7StoreTest.buildHeap(seed);
-        List<Oo7Operation> all = Oo7Benchmark.defaultOperations(Oo7Config.SMALL);
+        List<Oo7Operation> all = Oo7Runner.defaultOperations(Oo7Config.SMALL);
         Oo7Operations heapOps = Oo7SmallContract.ops(heap);
-        List<Result> heapResults = new java.util.ArrayList<>(Oo7Benchmark.run(heapOps, new Options(all, 1, 0)));
-        heapResults.addAll(Oo7Benchmark.run(heapOps, new Options(all, 1, 0))); // the same random choices
+        List<Oo7Result> heapResults = new java.util.ArrayList<>(Oo7Runner.run(heapOps, new Options(all, 1, 0)));
+        heapResults.addAll(Oo7Runner.run(heapOps, new Options(all, 1, 0))); // the same random choices
         try (MappedOo7Store padded = MappedOo7Store.create(tmp.resolve("qs-b"), false, ObjectPadding.OID_LAYOUT)) {
             new Oo7Builder(Oo7Config.SMALL, seed).build(padded, Oo7Builder.Progress.NONE);
             assertEquals("qs-b", padded.name());
@@ -49,12 +48,12 @@ class PaddedOo7StoreTest {
             assertTrue(
                     paddedPages > plainPages * 5 / 4,
                     "QS-B " + paddedPages + " pages vs QS " + plainPages + ": at least 25% larger");
-            List<Result> results = Oo7Benchmark.run(Oo7SmallContract.ops(padded), new Options(all, 1, 0));
+            List<Oo7Result> results = Oo7Runner.run(Oo7SmallContract.ops(padded), new Options(all, 1, 0));
             // a cold round (reopen, SM1 inserts padded objects again) then a hot one, each as the heap's round
             assertEquals(2 * all.size(), results.size());
             for (int i = 0; i < results.size(); i++) {
-                Result r = results.get(i);
-                Result h = heapResults.get(i);
+                Oo7Result r = results.get(i);
+                Oo7Result h = heapResults.get(i);
                 assertEquals(h.operation(), r.operation());
                 assertEquals(h.count(), r.count(), r.operation() + " " + r.phase());
             }

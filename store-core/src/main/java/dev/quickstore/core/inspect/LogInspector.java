@@ -35,7 +35,7 @@ final class LogInspector {
      * Where listing starts: the first record of the oldest segment still present. Records there that lie
      * before the control file's logStartLsn are history recovery no longer needs, but still intact.
      */
-    private long scanStart(ControlFile ctl) throws IOException {
+    long scanStart(ControlFile ctl) throws IOException {
         long[] segs = LogSegments.list(io, dir.resolve(VolumeFile.LOG_DIR), ctl.logSegmentBytes());
         return segs.length == 0 ? ctl.logStartLsn() : segs[0] * ctl.logSegmentBytes();
     }
@@ -50,7 +50,7 @@ final class LogInspector {
         List<LogState.Segment> segments = new ArrayList<>();
         for (long s : LogSegments.list(io, logDir, ctl.logSegmentBytes())) {
             Path f = LogSegments.path(logDir, s, ctl.logSegmentBytes());
-            try (Fileio.Handle h = io.open(f, false)) {
+            try (FileIO.Handle h = io.open(f, false)) {
                 segments.add(new LogState.Segment(f.getFileName().toString(), s * ctl.logSegmentBytes(), h.size()));
             }
         }

@@ -32,6 +32,11 @@ final class PageFields {
         this.groupPages = ((long) (pageSize - PageHeader.SIZE) * 8 / header.extentPages()) * header.extentPages();
     }
 
+    /** Pages covered by one space-map page. */
+    long groupPages() {
+        return groupPages;
+    }
+
     /** Puts the fields of page {@code pageId} into {@code fields}; returns its slots (slotted pages). */
     List<SlotView> decode(long pageId, MemorySegment p, Map<String, Object> fields) {
         int type = PageHeader.type(p);
@@ -101,7 +106,7 @@ final class PageFields {
         f.put("free", Math.max(0, last - first) - allocated);
     }
 
-    private static boolean bit(MemorySegment map, int i) {
+    static boolean bit(MemorySegment map, int i) {
         return (map.get(ValueLayout.JAVA_BYTE, PageHeader.SIZE + i / 8) & (1 << (i % 8))) != 0;
     }
 
@@ -130,7 +135,7 @@ final class PageFields {
         return slots;
     }
 
-    private static int safeLargestFit(MemorySegment p) {
+    static int safeLargestFit(MemorySegment p) {
         try {
             return SlottedPage.largestFit(p);
         } catch (RuntimeException e) {

@@ -309,13 +309,13 @@ public final class StoreInspector implements AutoCloseable {
         long mapGroup = -1;
         for (long pg = 0; pg < count; pg++) {
             MemorySegment p = MemorySegment.ofArray(rawPage(pg));
-            long group = pg / groupPages;
+            long group = pg / pageFields.groupPages();
             if (group != mapGroup) {
-                long mp = group == 0 ? 1 : group * groupPages;
+                long mp = group == 0 ? 1 : group * pageFields.groupPages();
                 map = mp < pageLimit() ? MemorySegment.ofArray(rawPage(mp)) : null;
                 mapGroup = group;
             }
-            if (map != null && bit(map, (int) (pg - group * groupPages))) {
+            if (map != null && PageFields.bit(map, (int) (pg - group * pageFields.groupPages()))) {
                 allocated++;
             }
             if (!PageHeader.isValid(p, pg)) {
@@ -326,7 +326,7 @@ public final class StoreInspector implements AutoCloseable {
             byType.merge(PageHeader.typeName(type), 1L, Long::sum);
             if (type == PageHeader.SLOTTED) {
                 objects += SlottedPage.liveCount(p);
-                freeBytes += safeLargestFit(p);
+                freeBytes += PageFields.safeLargestFit(p);
             } else if (type == PageHeader.LARGE && PageHeader.aux(p) == pg) {
                 objects++;
             }
@@ -436,7 +436,7 @@ public final class StoreInspector implements AutoCloseable {
         }
         ControlFile ctl;
         try {
-            ctl = control();
+            ctl = log.control();
         } catch (StoreFormatException e) {
             problems.add(new VerifyReport.Problem(-1, e.getMessage()));
             return problems;
@@ -454,7 +454,7 @@ public final class StoreInspector implements AutoCloseable {
                                     + " record, not a CHECKPOINT"));
                 }
             }
-            LogReader.Scan scan = reader.scan(scanStart(ctl), ctl.checkpointLsn() + 1);
+            LogReader.Scan scan = reader.scan(log.scanStart(ctl), ctl.checkpointLsn() + 1);
             while (scan.next() != null) {
                 // decoding validates every record
             }

@@ -242,6 +242,18 @@ public record StoreOptions(
             return this;
         }
 
+        /**
+         * Applies the {@code qs.*} settings of {@code properties} (names and values as the system properties
+         * of {@link StoreProperties}; absent ones keep this builder's values). For tools that take them as
+         * options: no system property is read or set.
+         *
+         * @throws IllegalArgumentException a bad value, naming the property and the valid values
+         */
+        public Builder fromProperties(java.util.Map<String, String> properties) {
+            StoreProperties.apply(this, true, properties::get);
+            return this;
+        }
+
         public StoreOptions build() {
             return new StoreOptions(this);
         }

@@ -3,6 +3,7 @@ package dev.quickstore.core.options;
 import dev.quickstore.mmu.Replacement;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * The one place that reads the store's {@code qs.*} system properties (for experiments through APIs that take
@@ -22,25 +23,45 @@ import java.util.Locale;
  * </table>
  *
  * The first three are read by every options constructor that is not given them; the last four only by
- * {@link StoreOptions#defaults()}.
+ * {@link StoreOptions#defaults()}. Tools that take these settings as options of their own (the admin shell's
+ * {@code qs oo7}) apply them from a map with {@link StoreOptions.Builder#fromProperties} instead of setting
+ * system properties; the same names, values and messages.
  */
 public final class StoreProperties {
     private StoreProperties() {}
 
     static void apply(StoreOptions.Builder b, boolean all) {
-        b.frames(frames());
-        b.writeDetection(writeDetection());
-        b.cardBytes(intProperty("qs.cardBytes", StoreOptions.DEFAULT_CARD_BYTES));
+        apply(b, all, System::getProperty);
+    }
+
+    /**
+     * Applies the properties {@code get} has (a property it maps to null keeps the builder's value); with
+     * {@code all} false only frames mode, write detection and card size.
+     */
+    static void apply(StoreOptions.Builder b, boolean all, Function<String, String> get) {
+        if (get.apply("qs.frames") != null) {
+            b.frames(frames(get.apply("qs.frames")));
+        }
+        if (get.apply("qs.writeDetection") != null) {
+            b.writeDetection(writeDetection(get.apply("qs.writeDetection")));
+        }
+        Integer cardBytes = intProperty(get, "qs.cardBytes");
+        if (cardBytes != null) {
+            b.cardBytes(cardBytes);
+        }
         if (!all) {
             return;
         }
-        b.bufferPoolPages(intProperty("qs.poolPages", StoreOptions.DEFAULT_POOL_PAGES));
-        String r = System.getProperty("qs.replacement");
+        Integer poolPages = intProperty(get, "qs.poolPages");
+        if (poolPages != null) {
+            b.bufferPoolPages(poolPages);
+        }
+        String r = get.apply("qs.replacement");
         if (r != null) {
             b.replacement(enumValue("qs.replacement", Replacement.class, r));
         }
-        String f = System.getProperty("qs.relocateFraction");
-        String policy = System.getProperty("qs.relocation");
+        String f = get.apply("qs.relocateFraction");
+        String policy = get.apply("qs.relocation");
         if (f != null || policy != null) {
             b.relocation(policy == null ? Relocation.CONTINUAL : enumValue("qs.relocation", Relocation.class, policy));
             b.relocateFraction(f == null ? 0 : doubleProperty("qs.relocateFraction", f));
@@ -49,7 +70,11 @@ public final class StoreProperties {
 
     /** {@code qs.frames}: MAPPED (default) or EXPLICIT. */
     public static FramesMode frames() {
-        String v = System.getProperty("qs.frames", "MAPPED").trim().toUpperCase(Locale.ROOT);
+        return frames(System.getProperty("qs.frames", "MAPPED"));
+    }
+
+    private static FramesMode frames(String value) {
+        String v = value.trim().toUpperCase(Locale.ROOT);
         try {
             return FramesMode.valueOf(v);
         } catch (IllegalArgumentException e) {
@@ -59,7 +84,11 @@ public final class StoreProperties {
 
     /** {@code qs.writeDetection}: pages (default) or cards. */
     public static WriteDetection writeDetection() {
-        String v = System.getProperty("qs.writeDetection", "pages").trim().toLowerCase(Locale.ROOT);
+        return writeDetection(System.getProperty("qs.writeDetection", "pages"));
+    }
+
+    private static WriteDetection writeDetection(String value) {
+        String v = value.trim().toLowerCase(Locale.ROOT);
         return switch (v) {
             case "pages", "page_protection" -> WriteDetection.PAGE_PROTECTION;
             case "cards", "card_marking" -> WriteDetection.CARD_MARKING;
@@ -69,10 +98,10 @@ public final class StoreProperties {
         };
     }
 
-    private static int intProperty(String name, int dflt) {
-        String v = System.getProperty(name);
+    private static Integer intProperty(Function<String, String> get, String name) {
+        String v = get.apply(name);
         if (v == null) {
-            return dflt;
+            return null;
         }
         try {
             return Integer.parseInt(v.trim());

@@ -136,7 +136,6 @@ public final class MappedOo7Store implements Oo7Store {
             IX_DOCUMENT_ID = 4,
             IX_BASE_ID = 5,
             IX_MODULE_ID = 6;
-    private static final String DROP_CACHES = "/proc/sys/vm/drop_caches";
 
     private final Path dir;
     private final boolean temporary;
@@ -661,29 +660,12 @@ public final class MappedOo7Store implements Oo7Store {
         try {
             db.close();
             db = null;
-            lastColdDroppedOsCache = dropCaches && dropOsCache();
+            lastColdDroppedOsCache = dropCaches && ColdRun.dropOsCache();
             db = PersistentStore.open(dir, effective(options), TYPES);
             db.objectPadding(padding);
         } catch (IOException e) {
             closed = true;
             throw new UncheckedIOException("reopening the OO7 store in " + dir, e);
-        }
-    }
-
-    /** {@code sync; echo 1 > /proc/sys/vm/drop_caches}; false if not permitted (not root, read-only /proc). */
-    private static boolean dropOsCache() {
-        try {
-            Process sync = new ProcessBuilder("sync").inheritIO().start();
-            if (sync.waitFor() != 0) {
-                return false;
-            }
-            Files.writeString(Path.of(DROP_CACHES), "1\n");
-            return true;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 
@@ -742,32 +724,12 @@ public final class MappedOo7Store implements Oo7Store {
         return m;
     }
 
-    /**
-     * Reads every resident page from {@code volume.qs} again with positional reads (one {@code pread} of a page
-     * each, in page order) and returns the time taken; see {@link Oo7Store#preadNanosOfResidentPages()}.
-     */
+    /** Re-reads the resident pages from the volume file; see {@link ColdRun#preadNanos}. */
     @Override
     public long preadNanosOfResidentPages() {
         checkOpen();
         Store s = db.storageManager();
-        long[] pages = s.residentPages().clone();
-        java.util.Arrays.sort(pages);
-        int pageSize = s.pageSize();
-        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocateDirect(pageSize);
-        try (java.nio.channels.FileChannel ch =
-                java.nio.channels.FileChannel.open(VolumeFile.volumePath(dir), java.nio.file.StandardOpenOption.READ)) {
-            long t0 = System.nanoTime();
-            for (long p : pages) {
-                buf.clear();
-                long pos = p * pageSize;
-                while (buf.hasRemaining() && ch.read(buf, pos + buf.position()) > 0) {
-                    // a short read continues where it stopped
-                }
-            }
-            return System.nanoTime() - t0;
-        } catch (IOException e) {
-            throw new UncheckedIOException("re-reading the resident pages of " + VolumeFile.volumePath(dir), e);
-        }
+        return ColdRun.preadNanos(VolumeFile.volumePath(dir), s.residentPages(), s.pageSize());
     }
 
     private void checkOpen() {

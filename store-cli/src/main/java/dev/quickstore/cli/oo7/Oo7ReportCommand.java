@@ -1,9 +1,12 @@
-package dev.quickstore.cli;
+package dev.quickstore.cli.oo7;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quickstore.oo7.Oo7Benchmark;
+import dev.quickstore.cli.ExitCodes;
+import dev.quickstore.cli.Json;
 import dev.quickstore.oo7.Oo7Config;
 import dev.quickstore.oo7.Oo7Operation;
+import dev.quickstore.oo7.Oo7Report;
+import dev.quickstore.oo7.Oo7Result;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -57,7 +60,7 @@ final class Oo7ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        Map<String, List<Oo7Benchmark.Result>> bySystem = new LinkedHashMap<>();
+        Map<String, List<Oo7Result>> bySystem = new LinkedHashMap<>();
         String size = null;
         for (Path file : files) {
             JsonNode root;
@@ -89,10 +92,10 @@ final class Oo7ReportCommand implements Callable<Integer> {
                     throw new IllegalArgumentException(where + ": OO7 " + storeSize + ", but " + files.get(0)
                             + " holds OO7 " + size + "; report one database size at a time");
                 }
-                List<Oo7Benchmark.Result> results = results(s, where);
+                List<Oo7Result> results = results(s, where);
                 Set<String> keys = new HashSet<>();
                 results.forEach(r -> keys.add(r.operation() + "/" + r.phase()));
-                List<Oo7Benchmark.Result> existing = bySystem.get(name);
+                List<Oo7Result> existing = bySystem.get(name);
                 if (existing != null
                         && existing.stream().anyMatch(r -> keys.contains(r.operation() + "/" + r.phase()))) {
                     name = name + "@" + stem;
@@ -106,9 +109,9 @@ final class Oo7ReportCommand implements Callable<Integer> {
                 out.println(describe(name, file, s));
             }
         }
-        out.print(Oo7Benchmark.report(bySystem));
+        out.print(Oo7Report.report(bySystem));
         if (csv != null) {
-            Files.writeString(csv, Oo7Benchmark.csvAll(Oo7Config.named(size), bySystem), StandardCharsets.UTF_8);
+            Files.writeString(csv, Oo7ResultFiles.csv(Oo7Config.named(size), bySystem), StandardCharsets.UTF_8);
         }
         return ExitCodes.OK;
     }
@@ -152,17 +155,17 @@ final class Oo7ReportCommand implements Callable<Integer> {
         return a;
     }
 
-    private static List<Oo7Benchmark.Result> results(JsonNode s, String where) {
+    private static List<Oo7Result> results(JsonNode s, String where) {
         JsonNode rs = s.get("results");
         if (rs == null || !rs.isArray()) {
             throw new IllegalArgumentException(where + ": missing array 'results'");
         }
-        List<Oo7Benchmark.Result> out = new ArrayList<>();
+        List<Oo7Result> out = new ArrayList<>();
         for (int i = 0; i < rs.size(); i++) {
             JsonNode r = rs.get(i);
             String at = where + " result " + i;
             Oo7Operation op = Oo7Command.parse(Oo7Operation.class, at + " op", text(r, "op", at));
-            Oo7Benchmark.Phase phase = Oo7Command.parse(Oo7Benchmark.Phase.class, at + " phase", text(r, "phase", at));
+            Oo7Result.Phase phase = Oo7Command.parse(Oo7Result.Phase.class, at + " phase", text(r, "phase", at));
             long[] opNs = longs(r, "opNs", at);
             long[] commitNs = longs(r, "commitNs", at);
             if (opNs.length != commitNs.length) {
@@ -180,7 +183,7 @@ final class Oo7ReportCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(at + ": missing integer 'count'");
             }
             JsonNode stable = r.get("countStable");
-            out.add(new Oo7Benchmark.Result(
+            out.add(new Oo7Result(
                     op, phase, count.asInt(), stable == null || stable.asBoolean(), opNs, commitNs, counters));
         }
         return out;

@@ -1,14 +1,17 @@
-package dev.quickstore.cli;
+package dev.quickstore.cli.oo7;
 
 import dev.quickstore.api.ObjectPadding;
+import dev.quickstore.cli.ExitCodes;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.volume.VolumeFile;
-import dev.quickstore.oo7.Oo7Benchmark;
 import dev.quickstore.oo7.Oo7Builder;
 import dev.quickstore.oo7.Oo7Config;
 import dev.quickstore.oo7.Oo7Operation;
 import dev.quickstore.oo7.Oo7Operations;
+import dev.quickstore.oo7.Oo7Report;
+import dev.quickstore.oo7.Oo7Result;
+import dev.quickstore.oo7.Oo7Runner;
 import dev.quickstore.oo7.Oo7Store;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
@@ -39,7 +42,7 @@ import picocli.CommandLine.Spec;
                 "The OO7 benchmark: build a database and run its traversals, queries and structural modifications.",
         subcommands = {Oo7Command.Run.class, Oo7Command.Build.class, Oo7ReportCommand.class, Oo7ColdProcess.ColdOp.class
         })
-final class Oo7Command implements Runnable {
+public final class Oo7Command implements Runnable {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -82,12 +85,15 @@ final class Oo7Command implements Runnable {
         }
 
         /**
-         * The storage-manager options of this system: {@link StoreOptions#defaults()} (the {@code qs.*}
-         * properties the run sets) with this system's write detection.
+         * The storage-manager options of this system: {@link StoreOptions#defaults()} with the run's {@code qs.*}
+         * settings ({@code properties}, from --pool-pages, --replacement, --relocate, --relocation) and this
+         * system's write detection. No system property is set.
          */
-        StoreOptions storeOptions() {
-            return StoreOptions.defaults()
-                    .withWriteDetection(cards ? WriteDetection.CARD_MARKING : WriteDetection.PAGE_PROTECTION);
+        StoreOptions storeOptions(Map<String, String> properties) {
+            return StoreOptions.defaults().toBuilder()
+                    .fromProperties(properties)
+                    .writeDetection(cards ? WriteDetection.CARD_MARKING : WriteDetection.PAGE_PROTECTION)
+                    .build();
         }
 
         /** The name on the command line and in reports (also {@link Oo7Store#name()}). */
@@ -242,8 +248,8 @@ final class Oo7Command implements Runnable {
             if (poolPages < 16) {
                 throw new IllegalArgumentException("--pool-pages " + poolPages + ": at least 16");
             }
-            String savedPool = System.setProperty("qs.poolPages", Integer.toString(poolPages));
-            try (MappedOo7Store store = MappedOo7Store.create(dir, false, system.storeOptions(), system.padding())) {
+            StoreOptions options = system.storeOptions(Map.of()).withBufferPoolPages(poolPages);
+            try (MappedOo7Store store = MappedOo7Store.create(dir, false, options, system.padding())) {
                 nanos = build(store, config, seed, err);
                 Properties p = new Properties();
                 p.setProperty("size", config.name());
@@ -251,12 +257,6 @@ final class Oo7Command implements Runnable {
                 p.setProperty("system", system.label());
                 try (Writer w = Files.newBufferedWriter(dir.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
                     p.store(w, "OO7 database built by qs oo7 build");
-                }
-            } finally {
-                if (savedPool == null) {
-                    System.clearProperty("qs.poolPages");
-                } else {
-                    System.setProperty("qs.poolPages", savedPool);
                 }
             }
             long pages = VolumeFile.readHeader(dir).pageCount();
@@ -448,18 +448,16 @@ final class Oo7Command implements Runnable {
             Oo7Operations.Parameters params =
                     new Oo7Operations.Parameters(parse(Oo7Operations.T2Update.class, "--t2", t2), q4, sm1);
             List<Oo7Operation> operations = ops == null
-                    ? Oo7Benchmark.defaultOperations(config)
+                    ? Oo7Runner.defaultOperations(config)
                     : ops.stream()
                             .map(s -> parse(Oo7Operation.class, "--ops", s))
                             .toList();
-            Oo7Benchmark.Options options = new Oo7Benchmark.Options(operations, reps, warmup);
+            Oo7Runner.Options options = new Oo7Runner.Options(operations, reps, warmup);
             Map<String, String> storeOptions = storeOptions();
-            Map<String, String> saved = new java.util.HashMap<>();
-            storeOptions.forEach((k, v) -> saved.put(k, System.setProperty(k, v)));
             HeapOo7Store heap = null;
             List<Path> temporary = new ArrayList<>();
             try {
-                Map<String, List<Oo7Benchmark.Result>> results = new LinkedHashMap<>();
+                Map<String, List<Oo7Result>> results = new LinkedHashMap<>();
                 Map<String, Map<String, Object>> attributes = new LinkedHashMap<>();
                 list.forEach(s -> results.put(s.label(), new ArrayList<>()));
                 Map<SystemUnderTest, Path> dirs = new LinkedHashMap<>();
@@ -476,8 +474,8 @@ final class Oo7Command implements Runnable {
                         temporary.add(dir);
                         Files.delete(dir); // the store creates it
                         dirs.put(system, dir);
-                        try (MappedOo7Store m =
-                                MappedOo7Store.create(dir, false, system.storeOptions(), system.padding())) {
+                        try (MappedOo7Store m = MappedOo7Store.create(
+                                dir, false, system.storeOptions(storeOptions), system.padding())) {
                             how = String.format(
                                     Locale.ROOT,
                                     "built in %.1f ms in %s (temporary)",
@@ -536,15 +534,15 @@ final class Oo7Command implements Runnable {
                 }
                 Oo7Operations heapOps = heap == null ? null : new Oo7Operations(heap, config, seedValue, params);
                 if (mapped.isEmpty()) {
-                    results.putAll(Oo7Benchmark.runAll(List.of(heapOps), options, false));
+                    results.putAll(Oo7Runner.runAll(List.of(heapOps), options, false));
                 }
                 boolean first = true;
                 for (SystemUnderTest system : mapped) {
                     try (MappedOo7Store m = MappedOo7Store.open(
-                            dirs.get(system), dropCaches, system.storeOptions(), system.padding())) {
+                            dirs.get(system), dropCaches, system.storeOptions(storeOptions), system.padding())) {
                         Oo7Operations mOps = new Oo7Operations(m, config, seedValue, params);
                         List<Oo7Operations> group = first && heapOps != null ? List.of(heapOps, mOps) : List.of(mOps);
-                        Oo7Benchmark.runAll(group, options, coldMode == ColdMode.IN_PROCESS)
+                        Oo7Runner.runAll(group, options, coldMode == ColdMode.IN_PROCESS)
                                 .forEach((name, rs) -> results.get(name).addAll(rs));
                         if (relocate != null) {
                             coldLines.add(String.format(
@@ -557,7 +555,7 @@ final class Oo7Command implements Runnable {
                                             m.relocatedPages(),
                                             relocate,
                                             m.pagesNeedingTranslation())
-                                    + Oo7Benchmark.firstAndLaterColdRuns(results.get(system.label()))
+                                    + Oo7Report.firstAndLaterColdRuns(results.get(system.label()))
                                             .stripTrailing());
                         }
                         if (coldMode == ColdMode.IN_PROCESS) {
@@ -577,31 +575,21 @@ final class Oo7Command implements Runnable {
                     }
                     first = false;
                 }
-                out.print(Oo7Benchmark.report(results));
+                out.print(Oo7Report.report(results));
                 coldLines.forEach(out::println);
                 if (csv != null) {
-                    Files.writeString(csv, Oo7Benchmark.csvAll(config, results), StandardCharsets.UTF_8);
+                    Files.writeString(csv, Oo7ResultFiles.csv(config, results), StandardCharsets.UTF_8);
                 }
                 if (json != null) {
                     Files.writeString(
-                            json, Oo7Benchmark.jsonAll(config, seedValue, results, attributes), StandardCharsets.UTF_8);
+                            json, Oo7ResultFiles.json(config, seedValue, results, attributes), StandardCharsets.UTF_8);
                 }
             } finally {
-                try {
-                    if (heap != null) {
-                        heap.close();
-                    }
-                    for (Path t : temporary) {
-                        deleteTree(t);
-                    }
-                } finally {
-                    saved.forEach((k, v) -> {
-                        if (v == null) {
-                            System.clearProperty(k);
-                        } else {
-                            System.setProperty(k, v);
-                        }
-                    });
+                if (heap != null) {
+                    heap.close();
+                }
+                for (Path t : temporary) {
+                    deleteTree(t);
                 }
             }
             return ExitCodes.OK;

@@ -1,10 +1,15 @@
-package dev.quickstore.cli;
+package dev.quickstore.cli.oo7;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.quickstore.oo7.Oo7Benchmark;
+import dev.quickstore.cli.ExitCodes;
+import dev.quickstore.cli.Json;
+import dev.quickstore.cli.Qs;
 import dev.quickstore.oo7.Oo7Config;
 import dev.quickstore.oo7.Oo7Operation;
 import dev.quickstore.oo7.Oo7Operations;
+import dev.quickstore.oo7.Oo7Result;
+import dev.quickstore.oo7.Oo7Runner;
+import dev.quickstore.oo7.mapped.ColdRun;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,7 +17,6 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,7 +43,7 @@ import picocli.CommandLine.Spec;
  * ({@code --drop-caches}, root, {@code /proc/sys/vm/drop_caches} writable) and records whether it did: when it
  * did not, the volume's pages come from the page cache and the times are "cold JVM, warm OS". The child opens
  * the store (recovery and the catalog are not timed), times the operation and its commit exactly as the
- * in-process driver does ({@link Oo7Benchmark#measureOnce}) and prints one JSON line on stdout; its stderr
+ * in-process driver does ({@link Oo7Runner#measureOnce}) and prints one JSON line on stdout; its stderr
  * passes through. Operations run in the order of the in-process rounds, so the database evolves the same way
  * (T2 swaps twice, SM1 then SM2); SM1's inserted ids travel to the SM2 process ({@link
  * Oo7Operations#pendingInserts()}). The random operations (T7, Q1, Q4, SM1) of run {@code r}, operation
@@ -48,16 +52,15 @@ import picocli.CommandLine.Spec;
  */
 final class Oo7ColdProcess {
     static final long TIMEOUT_MINUTES = 30;
-    private static final String DROP_CACHES = "/proc/sys/vm/drop_caches";
 
     /**
      * The cold results of one system.
      *
-     * @param results one cold {@link Oo7Benchmark.Result} per operation, with every run's times
+     * @param results one cold {@link Oo7Result} per operation, with every run's times
      * @param runs child processes run
      * @param dropped runs before which the OS page cache was dropped
      */
-    record Outcome(List<Oo7Benchmark.Result> results, int runs, int dropped) {
+    record Outcome(List<Oo7Result> results, int runs, int dropped) {
         String pageCacheText() {
             if (dropped == runs) {
                 return "OS page cache dropped before every run";
@@ -113,7 +116,7 @@ final class Oo7ColdProcess {
         for (int r = 0; r < reps; r++) {
             for (int i = 0; i < n; i++) {
                 Oo7Operation op = operations.get(i);
-                boolean drop = dropCaches && dropOsCache();
+                boolean drop = dropCaches && ColdRun.dropOsCache();
                 dropped += drop ? 1 : 0;
                 JsonNode result = child(op, seed + 1000L * r + i, pending);
                 counts[i][r] = result.get("count").asInt();
@@ -141,12 +144,12 @@ final class Oo7ColdProcess {
                 err.flush();
             }
         }
-        List<Oo7Benchmark.Result> results = new ArrayList<>();
+        List<Oo7Result> results = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             int[] c = counts[i];
-            results.add(new Oo7Benchmark.Result(
+            results.add(new Oo7Result(
                     operations.get(i),
-                    Oo7Benchmark.Phase.COLD,
+                    Oo7Result.Phase.COLD,
                     c[reps - 1],
                     Arrays.stream(c).allMatch(v -> v == c[0]),
                     opNanos[i],
@@ -179,6 +182,7 @@ final class Oo7ColdProcess {
         if (cmd.stream().noneMatch(a -> a.startsWith("--enable-native-access"))) {
             cmd.add("--enable-native-access=ALL-UNNAMED");
         }
+        // the child reads them as StoreOptions.defaults() does: system properties set at its launch
         storeOptions.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Qs.class.getName()));
         cmd.addAll(List.of(
@@ -242,22 +246,6 @@ final class Oo7ColdProcess {
         }
     }
 
-    /** {@code sync; echo 1 > /proc/sys/vm/drop_caches}; false if not permitted (not root, read-only /proc). */
-    static boolean dropOsCache() {
-        try {
-            if (new ProcessBuilder("sync").inheritIO().start().waitFor() != 0) {
-                return false;
-            }
-            Files.writeString(Path.of(DROP_CACHES), "1\n");
-            return true;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     /** {@code qs oo7 cold-op}: the child of {@link Oo7ColdProcess} (hidden; not for direct use). */
     @Command(
             name = "cold-op",
@@ -303,14 +291,15 @@ final class Oo7ColdProcess {
             Oo7Operation operation = Oo7Command.parse(Oo7Operation.class, "--op", op);
             Oo7Operations.Parameters params =
                     new Oo7Operations.Parameters(Oo7Command.parse(Oo7Operations.T2Update.class, "--t2", t2), q4, sm1);
-            Oo7Benchmark.Result r;
+            Oo7Result r;
             List<Integer> after;
-            try (MappedOo7Store store = MappedOo7Store.open(dir, false, system.storeOptions(), system.padding())) {
+            try (MappedOo7Store store =
+                    MappedOo7Store.open(dir, false, system.storeOptions(Map.of()), system.padding())) {
                 Oo7Operations ops = new Oo7Operations(store, Oo7Config.named(size), opSeed, params);
                 if (pending != null) {
                     ops.pendingInserts(pending);
                 }
-                r = Oo7Benchmark.measureOnce(ops, operation);
+                r = Oo7Runner.measureOnce(ops, operation);
                 after = ops.pendingInserts();
             } catch (UncheckedIOException e) {
                 throw e.getCause();

@@ -1,9 +1,12 @@
-package dev.quickstore.cli;
+package dev.quickstore.cli.oo7;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.quickstore.cli.ExitCodes;
+import dev.quickstore.cli.Json;
+import dev.quickstore.cli.QsCommandTest;
 import dev.quickstore.cli.QsCommandTest.Run;
 import java.nio.file.Files;
 import java.nio.file.Path;

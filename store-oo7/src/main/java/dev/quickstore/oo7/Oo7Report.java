@@ -1,0 +1,331 @@
+package dev.quickstore.oo7;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The OO7 results as text, as {@code qs oo7 run} and {@code qs oo7 report} print them: one table per store,
+ * the systems side by side with the fault and log counters of White and DeWitt 1994 section 5, the commit
+ * breakdown, the cold-run overhead over the pread of the same pages, and first versus later cold runs.
+ * Times in milliseconds. The CSV and JSON forms are the admin shell's ({@code cli.oo7.Oo7ResultFiles}).
+ */
+public final class Oo7Report {
+    private Oo7Report() {}
+
+    /** An aligned text table, one line per operation and phase; times in milliseconds. */
+    public static String table(List<Oo7Result> results) {
+        List<String> keys = Oo7Runner.counterKeys(results);
+        List<String[]> rows = new ArrayList<>();
+        List<String> header =
+                new ArrayList<>(List.of("op", "phase", "count", "median ms", "min ms", "max ms", "commit ms", "runs"));
+        header.addAll(keys);
+        rows.add(header.toArray(String[]::new));
+        for (Oo7Result r : results) {
+            List<String> row = new ArrayList<>(List.of(
+                    r.operation().name(),
+                    r.phase().name().toLowerCase(Locale.ROOT),
+                    r.count() + (r.countStable() ? "" : "*"),
+                    ms(r.medianOpNanos()),
+                    ms(r.minOpNanos()),
+                    ms(r.maxOpNanos()),
+                    ms(r.medianCommitNanos()),
+                    Integer.toString(r.opNanos().length)));
+            for (String k : keys) {
+                row.add(Long.toString(r.counters().getOrDefault(k, 0L)));
+            }
+            rows.add(row.toArray(String[]::new));
+        }
+        StringBuilder sb = new StringBuilder(align(rows));
+        if (results.stream().anyMatch(r -> !r.countStable())) {
+            sb.append("* count varied between runs (random operation); the last run's count is shown\n");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * One table for several stores: per operation and phase the median time of each store and, for every store
+     * after the first (the baseline), its ratio to the baseline's median of the same phase, then that store's
+     * counters (e.g. faults and log bytes). A phase the baseline did not run (cold, for the heap) shows "-".
+     */
+    public static String comparison(Map<String, List<Oo7Result>> bySystem) {
+        List<String> names = List.copyOf(bySystem.keySet());
+        String base = names.get(0);
+        Map<String, Oo7Result> index = new LinkedHashMap<>();
+        Set<String> rowKeys = new LinkedHashSet<>();
+        for (Oo7Result.Phase phase :
+                List.of(Oo7Result.Phase.HOT, Oo7Result.Phase.COLD)) { // the hot table first: the ratio of section 8
+            for (String n : names) {
+                for (Oo7Result r : bySystem.get(n)) {
+                    if (r.phase() == phase) {
+                        rowKeys.add(phase + "/" + r.operation());
+                    }
+                }
+            }
+        }
+        bySystem.forEach((n, rs) -> rs.forEach(r -> index.put(n + "/" + r.phase() + "/" + r.operation(), r)));
+        List<String> header = new ArrayList<>(List.of("op", "phase", "count"));
+        for (String n : names) {
+            header.add(n + " ms");
+            header.add(n + " min-max");
+        }
+        for (String n : names.subList(1, names.size())) {
+            header.add(n + "/" + base);
+        }
+        List<String> counterHeads = new ArrayList<>();
+        for (String n : names) {
+            List<String> keys = Oo7Runner.counterKeys(bySystem.get(n));
+            for (String k : COMPARED_COUNTERS) {
+                if (keys.contains(k)) {
+                    counterHeads.add(n + "/" + k);
+                }
+            }
+        }
+        header.addAll(
+                counterHeads.stream().map(h -> h.substring(h.indexOf('/') + 1)).toList());
+        List<String[]> rows = new ArrayList<>();
+        rows.add(header.toArray(String[]::new));
+        boolean unstable = false;
+        for (String key : rowKeys) {
+            String[] pk = key.split("/");
+            List<String> row = new ArrayList<>(List.of(pk[1], pk[0].toLowerCase(Locale.ROOT)));
+            String count = null;
+            for (String n : names) {
+                Oo7Result r = index.get(n + "/" + key);
+                if (r != null && count == null) {
+                    count = r.count() + (r.countStable() ? "" : "*");
+                    unstable |= !r.countStable();
+                }
+            }
+            row.add(count);
+            for (String n : names) {
+                Oo7Result r = index.get(n + "/" + key);
+                row.add(r == null ? "-" : ms(r.medianOpNanos()));
+                row.add(r == null ? "-" : ms(r.minOpNanos()) + "-" + ms(r.maxOpNanos()));
+            }
+            Oo7Result b = index.get(base + "/" + key);
+            for (String n : names.subList(1, names.size())) {
+                Oo7Result r = index.get(n + "/" + key);
+                row.add(
+                        r == null || b == null || b.medianOpNanos() == 0
+                                ? "-"
+                                : String.format(Locale.ROOT, "%.2fx", (double) r.medianOpNanos() / b.medianOpNanos()));
+            }
+            for (String h : counterHeads) {
+                int slash = h.indexOf('/');
+                Oo7Result r = index.get(h.substring(0, slash) + "/" + key);
+                row.add(r == null ? "-" : Long.toString(r.counters().getOrDefault(h.substring(slash + 1), 0L)));
+            }
+            rows.add(row.toArray(String[]::new));
+        }
+        StringBuilder sb = new StringBuilder(align(rows));
+        if (unstable) {
+            sb.append("* count varied between runs (random operation); the last run's count is shown\n");
+        }
+        return sb.toString();
+    }
+
+    /** Commit-breakdown counters (see {@code MappedOo7Store}), in the column order of {@link #commitBreakdown}. */
+    static final List<String> COMMIT_COUNTERS = List.of(
+            "commitPreimageNanos",
+            "commitReprotectNanos",
+            "commitStableNanos",
+            "commitDiffNanos",
+            "commitAppendNanos",
+            "commitFlushNanos",
+            "commitCheckpointNanos",
+            "commitStoreNanos");
+
+    /**
+     * Relocation (White and DeWitt 1994, Figure 17): per operation of one system, the first cold run (operation
+     * + commit: QS-OR pays for committing the translated pages there) against the median of the later cold
+     * runs, in ms. Empty if the system has no cold runs.
+     */
+    public static String firstAndLaterColdRuns(List<Oo7Result> results) {
+        StringBuilder b = new StringBuilder();
+        for (Oo7Result r : results) {
+            if (r.phase() != Oo7Result.Phase.COLD || r.opNanos().length == 0) {
+                continue;
+            }
+            long[] total = new long[r.opNanos().length];
+            for (int k = 0; k < total.length; k++) {
+                total[k] = r.opNanos()[k] + r.commitNanos()[k];
+            }
+            long[] later = java.util.Arrays.copyOfRange(total, 1, total.length);
+            b.append(String.format(
+                    Locale.ROOT,
+                    "%s cold, op + commit ms: first run %.3f (op %.3f, commit %.3f); later runs median %s%n",
+                    r.operation(),
+                    total[0] / 1e6,
+                    r.opNanos()[0] / 1e6,
+                    r.commitNanos()[0] / 1e6,
+                    later.length == 0 ? "-" : String.format(Locale.ROOT, "%.3f", Oo7Runner.median(later) / 1e6)));
+        }
+        return b.toString();
+    }
+
+    /**
+     * The whole printed report of a run: {@link #comparison}, then the {@link #commitBreakdown} and the {@link
+     * #coldOverhead} tables under their headings when they have rows.
+     */
+    public static String report(Map<String, List<Oo7Result>> bySystem) {
+        StringBuilder sb = new StringBuilder(comparison(bySystem));
+        String breakdown = commitBreakdown(bySystem);
+        if (!breakdown.isEmpty()) {
+            sb.append("\ncommit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):\n")
+                    .append(breakdown);
+        }
+        String overhead = coldOverhead(bySystem);
+        if (!overhead.isEmpty()) {
+            sb.append("\ncold fault handling (overhead = cold - hot - pread of the same pages, design notes section 8:"
+                            + " goal <= 30% of cold):\n")
+                    .append(overhead);
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The cold fault-handling overhead per mapped system and operation that ran cold and hot (design notes
+     * section 8: "cold T1: fault handling overhead (cold - hot - time to read the same pages with pread) <= 30 %
+     * of cold"): cold, hot and pread medians in ms, overhead = cold - hot - pread, and its share of cold. Empty
+     * when no cold result carries {@link Oo7Runner#PREAD_US}.
+     */
+    public static String coldOverhead(Map<String, List<Oo7Result>> bySystem) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(
+                new String[] {"op", "system", "cold ms", "hot ms", "pread ms", "readFaults", "overhead ms", "of cold"});
+        bySystem.forEach((name, results) -> {
+            Map<Oo7Operation, Oo7Result> hot = new LinkedHashMap<>();
+            results.stream().filter(r -> r.phase() == Oo7Result.Phase.HOT).forEach(r -> hot.put(r.operation(), r));
+            for (Oo7Result cold : results) {
+                Long pread = cold.counters().get(Oo7Runner.PREAD_US);
+                Oo7Result h = hot.get(cold.operation());
+                if (cold.phase() != Oo7Result.Phase.COLD || pread == null || h == null) {
+                    continue;
+                }
+                double c = cold.medianOpNanos() / 1e6;
+                double hm = h.medianOpNanos() / 1e6;
+                double p = pread / 1e3;
+                double over = c - hm - p;
+                rows.add(new String[] {
+                    cold.operation().name(),
+                    name,
+                    String.format(Locale.ROOT, "%.3f", c),
+                    String.format(Locale.ROOT, "%.3f", hm),
+                    String.format(Locale.ROOT, "%.3f", p),
+                    Long.toString(cold.counters().getOrDefault("readFaults", 0L)),
+                    String.format(Locale.ROOT, "%.3f", over),
+                    c > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * over / c) : "-"
+                });
+            }
+        });
+        return rows.size() == 1 ? "" : align(rows);
+    }
+
+    /**
+     * Where commit time went (White and DeWitt 1994, Table 6): per store that reports the commit counters and
+     * per operation whose commit examined dirty pages, the median commit time measured by the driver around
+     * {@link Oo7Store#commit()}, then the medians of the storage manager's parts: preimage (copying the
+     * pre-image to disk form), reprotect (write-protecting the committed page again), stable (the current
+     * page's disk-form image), diff (page diff and REDO record encoding), append (to the log
+     * buffer), flush (COMMIT record, log write and fsync), checkpoint (write-back when due) and the storage
+     * manager's whole commit ("store"); the rest of the driver's time ("other") is the object layer's commit
+     * (refusal check, end of the view transaction). Each column is a median over the runs on its own, so the
+     * parts need not add up exactly. Empty if no operation committed a dirty page.
+     */
+    public static String commitBreakdown(Map<String, List<Oo7Result>> bySystem) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {
+            "op",
+            "phase",
+            "system",
+            "commit ms",
+            "preimage",
+            "reprotect",
+            "stable",
+            "diff",
+            "append",
+            "flush",
+            "checkpoint",
+            "store",
+            "other",
+            "pages",
+            "logRecords",
+            "logBytes",
+            "diff MB/s"
+        });
+        for (Oo7Result.Phase phase : List.of(Oo7Result.Phase.HOT, Oo7Result.Phase.COLD)) {
+            bySystem.forEach((name, results) -> {
+                for (Oo7Result r : results) {
+                    Map<String, Long> c = r.counters();
+                    if (r.phase() != phase || c.getOrDefault("commitPages", 0L) == 0) {
+                        continue;
+                    }
+                    List<String> row = new ArrayList<>(List.of(
+                            r.operation().name(),
+                            phase.name().toLowerCase(Locale.ROOT),
+                            name,
+                            ms(r.medianCommitNanos())));
+                    for (String k : COMMIT_COUNTERS) {
+                        row.add(ms(c.getOrDefault(k, 0L)));
+                    }
+                    row.add(ms(Math.max(0, r.medianCommitNanos() - c.getOrDefault("commitStoreNanos", 0L))));
+                    row.add(Long.toString(c.get("commitPages")));
+                    row.add(Long.toString(c.getOrDefault("logRecords", 0L)));
+                    row.add(Long.toString(c.getOrDefault("logBytes", 0L)));
+                    long diff = c.getOrDefault("commitDiffNanos", 0L);
+                    row.add(
+                            diff == 0
+                                    ? "-"
+                                    : String.format(
+                                            Locale.ROOT,
+                                            "%.0f",
+                                            c.get("commitPages") * (double) PAGE_BYTES / diff * 1e3));
+                    rows.add(row.toArray(String[]::new));
+                }
+            });
+        }
+        return rows.size() == 1 ? "" : align(rows);
+    }
+
+    /** The page size used for the diff rate of {@link #commitBreakdown} (the store's default). */
+    static final int PAGE_BYTES = 8192;
+
+    /** Counters shown by {@link #comparison}: the fault and log figures of White and DeWitt 1994 section 5. */
+    static final List<String> COMPARED_COUNTERS = List.of(
+            "readFaults", "writeFaults", "logRecords", "logBytes", "referenceFaults", "evictions", "reprotectAlls");
+
+    private static String align(List<String[]> rows) {
+        int[] width = new int[rows.get(0).length];
+        for (String[] row : rows) {
+            for (int c = 0; c < row.length; c++) {
+                width[c] = Math.max(width[c], row[c].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < rows.size(); i++) {
+            String[] row = rows.get(i);
+            for (int c = 0; c < row.length; c++) {
+                String cell = row[c];
+                boolean left = c < 2;
+                String pad = " ".repeat(width[c] - cell.length());
+                sb.append(c == 0 ? "" : "  ").append(left ? cell + pad : pad + cell);
+            }
+            sb.append('\n');
+            if (i == 0) {
+                sb.append("-".repeat(Arrays.stream(width).sum() + 2 * (width.length - 1)))
+                        .append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String ms(long nanos) {
+        return String.format(Locale.ROOT, "%.3f", nanos / 1e6);
+    }
+}
