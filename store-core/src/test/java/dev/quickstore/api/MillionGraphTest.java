@@ -3,9 +3,14 @@ package dev.quickstore.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.testkit.ChildJvm;
+import dev.quickstore.testkit.FixedSeed;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
-import java.util.List;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -14,29 +19,37 @@ import org.junit.jupiter.api.io.TempDir;
  * digest of a traversal; a second fresh JVM reopens the store, verifies it and traverses it; both digests must
  * equal the one this JVM computes from the seed on the heap, without the store.
  */
+@ExtendWith(SeedExtension.class)
 class MillionGraphTest {
-    static final long SEED = 20261122L;
 
     @TempDir
     Path dir;
 
     @Test
-    void millionObjectGraphSurvivesAFreshJvm() throws Exception {
+    @FixedSeed(20261122L)
+    void millionObjectGraphSurvivesAFreshJvm(Seed seed) throws Exception {
         Path db = dir.resolve("db");
-        List<String> flags = List.of("-Dqs.poolPages=16384");
-        Forked.Result built = Forked.run(dir, flags, 120, MillionGraph.class, "build", db.toString(), "" + SEED);
-        assertEquals(0, built.exit(), built.err());
-        Forked.Result read = Forked.run(dir, flags, 120, MillionGraph.class, "traverse", db.toString());
-        assertEquals(0, read.exit(), read.err());
-        String expected = MillionGraph.Model.of(SEED).digest();
+        ChildJvm.Result built =
+                child().args("build", db.toString(), "" + seed.value()).run();
+        assertEquals(0, built.exitCode(), built.describe());
+        ChildJvm.Result read = child().args("traverse", db.toString()).run();
+        assertEquals(0, read.exitCode(), read.describe());
+        String expected = MillionGraph.Model.of(seed.value()).digest();
         int edges = MillionGraph.BIG + 9 * MillionGraph.HUB;
         assertTrue(
                 expected.startsWith("visited " + MillionGraph.NODES + " edges "),
                 "every node is reachable: " + expected);
         assertTrue(Long.parseLong(expected.split(" ")[3]) > edges, expected);
-        assertEquals(expected, built.out().strip(), "the building JVM");
-        assertEquals(expected, read.out().strip(), "a fresh JVM after reopening");
-        System.out.println("million-object graph: " + built.err().strip() + "; "
-                + read.err().strip());
+        assertEquals(expected, built.stdout().strip(), "the building JVM");
+        assertEquals(expected, read.stdout().strip(), "a fresh JVM after reopening");
+        System.out.println("million-object graph: " + built.stderr().strip() + "; "
+                + read.stderr().strip());
+    }
+
+    private ChildJvm child() {
+        return ChildJvm.main(MillionGraph.class)
+                .workDir(dir)
+                .jvmArgs("-Xmx1g", "-Dqs.poolPages=16384")
+                .timeout(Duration.ofSeconds(120));
     }
 }

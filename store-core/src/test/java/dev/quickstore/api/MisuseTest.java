@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.error.StoreException;
+import dev.quickstore.testkit.ChildJvm;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -131,14 +132,14 @@ class MisuseTest {
 
     @Test
     void strictModeChecksEveryRead() throws Exception {
-        Forked.Result r = Forked.run(
-                dir,
-                List.of("-Dqs.api.strict=true"),
-                StrictChild.class,
-                dir.resolve("db").toString());
-        assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains("read refused: transaction"), r.out());
-        assertTrue(r.out().contains("list refused: transaction"), r.out());
+        ChildJvm.Result r = ChildJvm.main(StrictChild.class)
+                .workDir(dir)
+                .jvmArgs("-Xmx1g", "-Dqs.api.strict=true")
+                .args(dir.resolve("db").toString())
+                .run();
+        assertEquals(0, r.exitCode(), r.describe());
+        assertTrue(r.stdout().contains("read refused: transaction"), r.stdout());
+        assertTrue(r.stdout().contains("list refused: transaction"), r.stdout());
     }
 
     /** Child JVM with -Dqs.api.strict=true. */

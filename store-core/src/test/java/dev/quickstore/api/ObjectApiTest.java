@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.testkit.ChildJvm;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -48,9 +49,13 @@ class ObjectApiTest {
                             ? k
                             : k.children().get(1).other());
         }
-        Forked.Result r = Forked.run(dir, List.of(), KindsFixture.class, db.toString());
-        assertEquals(0, r.exit(), r.err());
-        assertEquals(expected, r.out().strip(), "fresh JVM");
+        ChildJvm.Result r = ChildJvm.main(KindsFixture.class)
+                .workDir(dir)
+                .jvmArgs("-Xmx1g")
+                .args(db.toString())
+                .run();
+        assertEquals(0, r.exitCode(), r.describe());
+        assertEquals(expected, r.stdout().strip(), "fresh JVM");
     }
 
     @Test

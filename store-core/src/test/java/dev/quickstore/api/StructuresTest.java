@@ -3,8 +3,8 @@ package dev.quickstore.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.testkit.ChildJvm;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,10 +45,13 @@ class StructuresTest {
             assertEquals(list, Structures.walkList(tx.root("list", ListNode.class)));
             assertEquals(tree, Structures.walkTree(tx.root("tree", TreeNode.class)));
         }
-        Forked.Result r =
-                Forked.run(dir, List.of("-Dqs.long=" + Boolean.getBoolean("qs.long")), Structures.class, db.toString());
-        assertEquals(0, r.exit(), r.err());
-        assertEquals(list + "\n" + tree, r.out().strip());
+        ChildJvm.Result r = ChildJvm.main(Structures.class)
+                .workDir(dir)
+                .jvmArgs("-Xmx1g", "-Dqs.long=" + ChildJvm.longMode())
+                .args(db.toString())
+                .run();
+        assertEquals(0, r.exitCode(), r.describe());
+        assertEquals(list + "\n" + tree, r.stdout().strip());
     }
 
     private static String expectedList(int n) {

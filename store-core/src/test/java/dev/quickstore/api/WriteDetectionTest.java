@@ -10,18 +10,19 @@ import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.stats.CommitStats;
 import dev.quickstore.mmu.FaultCounters;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import dev.quickstore.testkit.ChildJvm;
+import dev.quickstore.testkit.FixedSeed;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * same bytes and the same object graph under both; card marking takes no write fault; abort restores;
  * recovery after SIGKILL; and what a store through the view without the barrier does.
  */
+@ExtendWith(SeedExtension.class)
 class WriteDetectionTest {
     static final StoreOptions PAGES = StoreOptions.defaults().withWriteDetection(WriteDetection.PAGE_PROTECTION);
     static final StoreOptions CARDS = StoreOptions.defaults().withCardMarking(512);
@@ -154,9 +156,10 @@ class WriteDetectionTest {
     }
 
     @Test
-    void bothModesCommitTheSameBytesAndGraphAndCardsTakeNoWriteFault() throws Exception {
-        Run pages = workload(dir.resolve("pages"), PAGES, 42);
-        Run cards = workload(dir.resolve("cards"), CARDS, 42);
+    @FixedSeed(42)
+    void bothModesCommitTheSameBytesAndGraphAndCardsTakeNoWriteFault(Seed seed) throws Exception {
+        Run pages = workload(dir.resolve("pages"), PAGES, seed.value());
+        Run cards = workload(dir.resolve("cards"), CARDS, seed.value());
         assertEquals(pages.digest(), cards.digest(), "object graph digest");
         assertTrue(
                 pages.digest().lines().count() > 50,
@@ -307,37 +310,18 @@ class WriteDetectionTest {
     @Test
     void recoveryAfterSigkillUnderCardMarking() throws Exception {
         Path db = dir.resolve("db");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process child = new ProcessBuilder(
-                        java,
-                        "--enable-native-access=ALL-UNNAMED",
-                        "-Xmx256m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        CrashChild.class.getName(),
-                        db.toString())
-                .redirectError(dir.resolve("child.err").toFile())
-                .start();
-        LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r =
-                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l = r.readLine(); l != null; l = r.readLine()) {
-                    lines.add(l);
-                }
-            } catch (java.io.IOException e) {
-                lines.add("pump: " + e);
-            }
-        });
-        try {
-            String l1 = lines.poll(120, TimeUnit.SECONDS); // watchdog
-            String l2 = l1 == null ? null : lines.poll(120, TimeUnit.SECONDS);
+        try (ChildJvm.Running child = ChildJvm.main(CrashChild.class)
+                .workDir(dir)
+                .jvmArgs("-Xmx256m")
+                .args(db.toString())
+                .start()) {
+            String l1 = child.nextLine(Duration.ofSeconds(120)); // watchdog
+            String l2 = l1 == null ? null : child.nextLine(Duration.ofSeconds(120));
             if (!"committed writeFaults=0".equals(l1) || !"uncommitted".equals(l2)) {
-                fail("child said " + l1 + " / " + l2 + "; stderr: " + Files.readString(dir.resolve("child.err")));
+                fail("child said " + l1 + " / " + l2 + "; " + child.describe());
             }
-        } finally {
-            child.destroyForcibly(); // SIGKILL
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die after SIGKILL");
+            child.kill(); // SIGKILL
+            assertEquals(137, child.exitCode(), "killed by SIGKILL (128 + 9)");
         }
         try (PersistentStore s = PersistentStore.open(db, CARDS, ListNode.class);
                 ObjectTransaction tx = s.begin()) {

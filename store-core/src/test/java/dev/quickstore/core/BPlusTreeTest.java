@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.verify.VerifyReport;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,21 +17,18 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Long string keys (small fanout, so inner nodes split and the tree grows several levels) against a TreeMap. */
+@ExtendWith(SeedExtension.class)
 class BPlusTreeTest {
     @TempDir
     Path dir;
 
     @Test
-    void randomInsertDeleteScanAgainstModelWithAbortsAndReopen() throws Exception {
-        long seed = Long.getLong("qs.seed", System.nanoTime());
-        try {
-            run(seed);
-        } catch (Throwable t) {
-            throw new AssertionError("BPlusTreeTest failed with -Dqs.seed=" + seed + ": " + t, t);
-        }
+    void randomInsertDeleteScanAgainstModelWithAbortsAndReopen(Seed seed) throws Exception {
+        run(seed.value());
     }
 
     private void run(long seed) throws Exception {

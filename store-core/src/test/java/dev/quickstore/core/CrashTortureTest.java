@@ -3,17 +3,18 @@ package dev.quickstore.core;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import dev.quickstore.testkit.ChildJvm;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,19 +25,14 @@ import org.junit.jupiter.api.io.TempDir;
  * the kill), that the state equals the replayed model, and that verify passes. CI runs 20 crashes;
  * {@code -Dqs.long=true} runs 300.
  */
+@ExtendWith(SeedExtension.class)
 class CrashTortureTest {
     @TempDir
     Path dir;
 
     @Test
-    void everyAcknowledgedCommitSurvivesSigkill() throws Exception {
-        int crashes = Boolean.getBoolean("qs.long") ? 300 : 20;
-        long seed = Long.getLong("qs.seed", System.nanoTime());
-        try {
-            run(seed, crashes);
-        } catch (Throwable t) {
-            throw new AssertionError("CrashTortureTest failed with -Dqs.seed=" + seed + ": " + t, t);
-        }
+    void everyAcknowledgedCommitSurvivesSigkill(Seed seed) throws Exception {
+        run(seed.value(), ChildJvm.longMode() ? 300 : 20);
     }
 
     private void run(long seed, int crashes) throws Exception {
@@ -48,61 +44,43 @@ class CrashTortureTest {
         Workload.Model model = new Workload.Model(); // the replayed committed state
         int inFlightDurable = 0;
         for (int crash = 0; crash < crashes; crash++) {
-            Path err = dir.resolve("child-" + crash + ".err");
-            Process child = start(db, seed, err);
-            LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Thread pump = Thread.ofPlatform().daemon().start(() -> {
-                try (BufferedReader r =
-                        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String l = r.readLine(); l != null; l = r.readLine()) {
-                        lines.add(l);
-                    }
-                } catch (java.io.IOException e) {
-                    lines.add("pump: " + e);
-                }
-            });
             long acknowledged = model.committed;
-            int waitFor = 1 + rnd.nextInt(6);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            int seen = 0;
             List<String> transcript = new ArrayList<>();
-            while (seen < waitFor) {
-                String l = lines.poll(100, TimeUnit.MILLISECONDS);
-                if (l == null) {
-                    if (!child.isAlive() || System.nanoTime() > deadline) {
-                        child.destroyForcibly();
-                        child.waitFor(30, TimeUnit.SECONDS);
-                        fail("child "
-                                + (child.isAlive()
-                                        ? "made no progress within 60 s"
-                                        : "exited with " + child.exitValue())
-                                + "; output " + transcript + "; stderr: " + java.nio.file.Files.readString(err));
+            try (ChildJvm.Running child = ChildJvm.main(CrashTortureChild.class)
+                    .workDir(dir)
+                    .jvmArgs("-ea", "-Xmx256m", "-XX:TieredStopAtLevel=1")
+                    .args(db.toString(), Long.toString(seed))
+                    .timeout(Duration.ofSeconds(300))
+                    .start()) {
+                int waitFor = 1 + rnd.nextInt(6);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                int seen = 0;
+                while (seen < waitFor) {
+                    String l = child.nextLine(Duration.ofMillis(100));
+                    if (l == null) {
+                        if (child.ended() || System.nanoTime() > deadline) {
+                            fail("crash " + crash + ": the child "
+                                    + (child.ended() ? "ended" : "made no progress within 60 s") + "; output "
+                                    + transcript + "; " + child.describe());
+                        }
+                        continue;
                     }
-                    continue;
+                    transcript.add(l);
+                    if (l.startsWith("committed ")) {
+                        acknowledged = Long.parseLong(l.substring(10));
+                        seen++;
+                    } else if (!l.startsWith("ready ")) {
+                        fail("unexpected child output: " + l);
+                    }
                 }
-                transcript.add(l);
-                if (l.startsWith("committed ")) {
-                    acknowledged = Long.parseLong(l.substring(10));
-                    seen++;
-                } else if (!l.startsWith("ready ")) {
-                    child.destroyForcibly();
-                    fail("unexpected child output: " + l);
-                }
-            }
-            LockSupport.parkNanos(
-                    rnd.nextLong(TimeUnit.MILLISECONDS.toNanos(30))); // a random moment, mid-transaction or mid-commit
-            child.destroyForcibly();
-            if (!child.waitFor(30, TimeUnit.SECONDS)) {
-                fail("child did not die after SIGKILL");
-            }
-            pump.join(TimeUnit.SECONDS.toMillis(60));
-            assertTrue(
-                    !pump.isAlive(),
-                    "crash " + crash + ": the child's output was not drained within 60 s of its death");
-            for (String l = lines.poll(); l != null; l = lines.poll()) {
-                transcript.add(l);
-                if (l.startsWith("committed ")) {
-                    acknowledged = Long.parseLong(l.substring(10));
+                // a random moment, mid-transaction or mid-commit
+                LockSupport.parkNanos(rnd.nextLong(TimeUnit.MILLISECONDS.toNanos(30)));
+                child.kill(); // SIGKILL
+                for (String l : child.remainingLines()) {
+                    transcript.add(l);
+                    if (l.startsWith("committed ")) {
+                        acknowledged = Long.parseLong(l.substring(10));
+                    }
                 }
             }
             try (Store s = Store.open(db, CrashTortureChild.OPTIONS)) {
@@ -123,24 +101,5 @@ class CrashTortureTest {
         System.out.printf(
                 "crash torture: %d SIGKILLs, %d transactions, %d in-flight commits found durable%n",
                 crashes, model.committed, inFlightDurable);
-    }
-
-    private static Process start(Path db, long seed, Path err) throws java.io.IOException {
-        String java = ProcessHandle.current()
-                .info()
-                .command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> cmd = List.of(
-                java,
-                "-ea",
-                "--enable-native-access=ALL-UNNAMED",
-                "-Xmx256m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                CrashTortureChild.class.getName(),
-                db.toString(),
-                Long.toString(seed));
-        return new ProcessBuilder(cmd).redirectError(err.toFile()).start();
     }
 }

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Random transactions over {@link FaultInjectingFileIO}; at random moments a power cut (with torn,
@@ -16,19 +19,14 @@ import org.junit.jupiter.api.Test;
  * recovered, compared with the model (the last acknowledged commit, or the one in flight if its COMMIT
  * became durable) and verified. Seeded: the seed is printed on failure.
  */
+@ExtendWith(SeedExtension.class)
 class FaultInjectionTest {
     private static final Path DIR = Path.of("/mem/db");
     private static final StoreOptions OPTS = new StoreOptions(24, 1 << 18, 1 << 18);
 
     @Test
-    void recoversFromPowerCutsAndFullDisks() throws Exception {
-        int rounds = Boolean.getBoolean("qs.long") ? 400 : 60;
-        long seed = Long.getLong("qs.seed", System.nanoTime());
-        try {
-            run(seed, rounds);
-        } catch (Throwable t) {
-            throw new AssertionError("FaultInjectionTest failed with -Dqs.seed=" + seed + ": " + t, t);
-        }
+    void recoversFromPowerCutsAndFullDisks(Seed seed) throws Exception {
+        run(seed.value(), Boolean.getBoolean("qs.long") ? 400 : 60);
     }
 
     private static void run(long seed, int rounds) throws Exception {

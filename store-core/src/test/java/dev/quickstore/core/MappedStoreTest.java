@@ -14,15 +14,10 @@ import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.RefusalReason;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import dev.quickstore.testkit.ChildJvm;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -295,17 +290,6 @@ class MappedStoreTest {
         }
     }
 
-    private static String poll(LinkedBlockingQueue<String> lines, Process child) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            String l = lines.poll(100, TimeUnit.MILLISECONDS);
-            if (l != null || (!child.isAlive() && lines.isEmpty())) {
-                return l;
-            }
-        }
-        return null;
-    }
-
     /** SIGKILL after a commit of view stores and during a transaction whose view stores were stolen. */
     @Test
     void viewStoresSurviveSigkillAndUncommittedOnesDoNot() throws Exception {
@@ -314,43 +298,20 @@ class MappedStoreTest {
         try (Store s = Store.create(db, 8192, OPTS)) {
             refs = populate(s, 120);
         }
-        Path err = dir.resolve("child.err");
-        String java = ProcessHandle.current()
-                .info()
-                .command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        Process child = new ProcessBuilder(List.of(
-                        java,
-                        "-ea",
-                        "--enable-native-access=ALL-UNNAMED",
-                        "-Xmx256m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        MappedCrashChild.class.getName(),
-                        db.toString()))
-                .redirectError(err.toFile())
-                .start();
-        LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread.ofPlatform().daemon().start(() -> {
-            try (BufferedReader r =
-                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String l = r.readLine(); l != null; l = r.readLine()) {
-                    lines.add(l);
-                }
-            } catch (java.io.IOException e) {
-                lines.add("pump: " + e);
-            }
-        });
-        try {
-            String l1 = poll(lines, child); // watchdog: 90 s, or the child died
-            String l2 = l1 == null ? null : poll(lines, child);
+        try (ChildJvm.Running child = ChildJvm.main(MappedCrashChild.class)
+                .workDir(dir)
+                .jvmArgs("-ea", "-Xmx256m")
+                .args(db.toString())
+                .timeout(Duration.ofSeconds(300))
+                .start()) {
+            String l1 = child.nextLine(Duration.ofSeconds(90)); // watchdog: 90 s, or the child died
+            String l2 = l1 == null ? null : child.nextLine(Duration.ofSeconds(90));
             if (!"committed".equals(l1) || l2 == null || !l2.startsWith("uncommitted steals=")) {
-                fail("child said " + l1 + " / " + l2 + "; stderr: " + Files.readString(err));
+                fail("child said " + l1 + " / " + l2 + "; " + child.describe());
             }
             assertTrue(Long.parseLong(l2.substring(19)) > 0, "the uncommitted stores were stolen to disk: " + l2);
-        } finally {
-            child.destroyForcibly();
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die after SIGKILL");
+            child.kill(); // SIGKILL
+            assertEquals(137, child.exitCode(), "killed by SIGKILL (128 + 9)");
         }
         try (Store s = Store.open(db, OPTS)) {
             assertTrue(s.recoveryStats().losersUndone() >= 1, "recovery: " + s.recoveryStats());

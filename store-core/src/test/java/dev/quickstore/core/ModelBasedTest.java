@@ -1,9 +1,12 @@
 package dev.quickstore.core;
 
 import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -11,19 +14,14 @@ import org.junit.jupiter.api.io.TempDir;
  * abort against the in-memory model, on real files, with a buffer pool small enough to force steals,
  * a log small enough to force checkpoints and truncation, and clean close/reopen cycles.
  */
+@ExtendWith(SeedExtension.class)
 class ModelBasedTest {
     @TempDir
     Path dir;
 
     @Test
-    void randomOperationsMatchTheModel() throws Exception {
-        long seed = Long.getLong("qs.seed", System.nanoTime());
-        int txns = Boolean.getBoolean("qs.long") ? 2000 : 300;
-        try {
-            run(seed, txns);
-        } catch (Throwable t) {
-            throw new AssertionError("ModelBasedTest failed with -Dqs.seed=" + seed + ": " + t, t);
-        }
+    void randomOperationsMatchTheModel(Seed seed) throws Exception {
+        run(seed.value(), Boolean.getBoolean("qs.long") ? 2000 : 300);
     }
 
     private void run(long seed, int txns) throws Exception {

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Child-JVM workloads for the fault path (run by the tests through {@link ForkedJvm}; every fault is a
+ * Child-JVM workloads for the fault path (run by the tests through {@code dev.quickstore.testkit.ChildJvm}; every fault is a
  * real SIGSEGV on real mprotect'ed memory). Exit 0 and a line "OK scenario ..." on success; any
  * failed check throws, which exits non-zero with the message on stderr.
  */

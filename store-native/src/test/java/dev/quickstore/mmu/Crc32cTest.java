@@ -2,14 +2,20 @@ package dev.quickstore.mmu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.quickstore.testkit.FixedSeed;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The C CRC32C (used by the fault path to verify pages) agrees with java.util.zip.CRC32C. */
+@ExtendWith(SeedExtension.class)
+@FixedSeed(1L)
 class Crc32cTest {
     private static int java(byte[] b, int off, int len) {
         CRC32C c = new CRC32C();
@@ -18,8 +24,8 @@ class Crc32cTest {
     }
 
     @Test
-    void agreesWithJavaOnHeapAndNativeSegmentsOfEveryLengthAndAlignment() {
-        SplittableRandom rnd = new SplittableRandom(1);
+    void agreesWithJavaOnHeapAndNativeSegmentsOfEveryLengthAndAlignment(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
         byte[] data = new byte[9000];
         rnd.nextBytes(data);
         try (Arena arena = Arena.ofConfined()) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.quickstore.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,15 +45,15 @@ class FaultPathForkedTest {
         return a.stream();
     }
 
-    private static ForkedJvm.Result child(Duration timeout, List<String> jvmArgs, String... args) throws Exception {
-        return ForkedJvm.main(ArenaChild.class)
+    private static ChildJvm.Result child(Duration timeout, List<String> jvmArgs, String... args) throws Exception {
+        return ChildJvm.main(ArenaChild.class)
                 .jvmArgs(jvmArgs.toArray(String[]::new))
                 .args(args)
                 .timeout(timeout)
                 .run();
     }
 
-    private static void assertOk(ForkedJvm.Result r, String scenario) {
+    private static void assertOk(ChildJvm.Result r, String scenario) {
         assertFalse(r.timedOut(), r::describe);
         assertEquals(0, r.exitCode(), r::describe);
         assertTrue(r.stdout().contains("OK " + scenario), r::describe);
@@ -60,22 +61,22 @@ class FaultPathForkedTest {
 
     @Test
     void basicsFramesStatesCountersRelocationCapacityAndHandlerInstall() throws Exception {
-        ForkedJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx256m"), "basics");
+        ChildJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx256m"), "basics");
         assertOk(r, "basics");
         assertTrue(r.stdout().contains("signalMode=INTERPOSED"), r::describe);
     }
 
     @Test
     void cardMarkingWritableCleanFramesMarkCardCapturesAndCleanClearsCards() throws Exception {
-        ForkedJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx256m"), "cards");
+        ChildJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx256m"), "cards");
         assertOk(r, "cards");
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("jitAndGc")
     void concurrentFaultsEvictionsAndAllocationGiveNoWrongValueCrashOrHang(Jit jit, String gc) throws Exception {
-        int seconds = ForkedJvm.longMode() ? 60 : 3;
-        ForkedJvm.Result r = child(
+        int seconds = ChildJvm.longMode() ? 60 : 3;
+        ChildJvm.Result r = child(
                 Duration.ofSeconds(seconds + 90),
                 List.of(jit.flag, gc, "-Xmx512m", "-Xlog:gc:stdout"),
                 "stress",
@@ -89,7 +90,7 @@ class FaultPathForkedTest {
     @ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.EnumSource(Jit.class)
     void everyRefusalReachesTheFaultingThreadAsATypedExceptionForLoadsStoresAndCopies(Jit jit) throws Exception {
-        ForkedJvm.Result r = child(
+        ChildJvm.Result r = child(
                 Duration.ofSeconds(120), List.of(jit.flag, "-Xbatch", "-XX:+PrintCompilation", "-Xmx256m"), "refusals");
         assertOk(r, "refusals");
         for (String reason : List.of("CHECKSUM", "IO", "NOT_RESERVED", "RELEASED", "NO_TRANSACTION")) {
@@ -111,7 +112,7 @@ class FaultPathForkedTest {
     void mappingLimitEnomemIsReportedNamingTheSysctlAndTheFaultPathSurvivesIt() throws Exception {
         long limit = Long.parseLong(ArenaException.maxMapCount());
         assumeTrue(limit <= 1_000_000, "vm.max_map_count=" + limit + " is too high to reach in a test");
-        ForkedJvm.Result r = child(
+        ChildJvm.Result r = child(
                 Duration.ofSeconds(180),
                 List.of("-Xint", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m", "-XX:+AlwaysPreTouch"),
                 "enomem");
@@ -121,7 +122,7 @@ class FaultPathForkedTest {
 
     @Test
     void aRefusalWhoseScratchMappingFailsUsesTheVmaReserveInsteadOfKillingTheJvm() throws Exception {
-        ForkedJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx128m"), "vmareserve");
+        ChildJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx128m"), "vmareserve");
         assertOk(r, "vmareserve");
         assertTrue(r.stdout().contains("vma reserve 32 -> "), r::describe);
     }
@@ -130,7 +131,7 @@ class FaultPathForkedTest {
     void worksChainedBehindHotSpotWithLibjsigPreloaded() throws Exception {
         Path jsig = Path.of(System.getProperty("java.home"), "lib", "libjsig.so");
         assumeTrue(Files.isRegularFile(jsig), "no " + jsig);
-        ForkedJvm.Result basics = ForkedJvm.main(ArenaChild.class)
+        ChildJvm.Result basics = ChildJvm.main(ArenaChild.class)
                 .env("LD_PRELOAD", jsig.toString())
                 .jvmArgs("-Xmx256m")
                 .args("basics")
@@ -138,14 +139,14 @@ class FaultPathForkedTest {
                 .run();
         assertOk(basics, "basics");
         assertTrue(basics.stdout().contains("signalMode=CHAINED"), basics::describe);
-        ForkedJvm.Result stress = ForkedJvm.main(ArenaChild.class)
+        ChildJvm.Result stress = ChildJvm.main(ArenaChild.class)
                 .env("LD_PRELOAD", jsig.toString())
                 .jvmArgs("-XX:-TieredCompilation", "-Xmx512m")
-                .args("stress", ForkedJvm.longMode() ? "30" : "3")
+                .args("stress", ChildJvm.longMode() ? "30" : "3")
                 .timeout(Duration.ofSeconds(150))
                 .run();
         assertOk(stress, "stress");
-        ForkedJvm.Result refusals = ForkedJvm.main(ArenaChild.class)
+        ChildJvm.Result refusals = ChildJvm.main(ArenaChild.class)
                 .env("LD_PRELOAD", jsig.toString())
                 .jvmArgs("-Xmx256m")
                 .args("refusals")

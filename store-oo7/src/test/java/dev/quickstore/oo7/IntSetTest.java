@@ -4,16 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.testkit.FixedSeed;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
+@FixedSeed(1L)
 class IntSetTest {
     @Test
-    void behavesLikeAHashSetAcrossGrowthAndClears() {
+    void behavesLikeAHashSetAcrossGrowthAndClears(Seed seed) {
         IntSet set = new IntSet(4);
-        Random rnd = new Random(1);
+        Random rnd = seed.random();
         for (int round = 0; round < 50; round++) {
             Set<Integer> reference = new HashSet<>();
             set.clear();

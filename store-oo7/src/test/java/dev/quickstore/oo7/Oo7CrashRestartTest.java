@@ -6,14 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
-import java.io.BufferedReader;
+import dev.quickstore.testkit.ChildJvm;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -57,33 +53,16 @@ class Oo7CrashRestartTest {
 
     /** Starts the child, waits for its "committed" line, SIGKILLs it and returns the line. */
     private String runAndKill(Path dir, String op, String t2) throws IOException, InterruptedException {
-        String java = ProcessHandle.current()
-                .info()
-                .command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-Xmx1g"));
-        cmd.addAll(List.of(
-                "-cp", System.getProperty("java.class.path"), Oo7CrashChild.class.getName(), dir.toString(), op, t2));
-        Process p = new ProcessBuilder(cmd)
-                .redirectError(tmp.resolve("child-" + op + ".err").toFile())
-                .start();
-        Thread watchdog = Thread.ofVirtual().start(() -> {
-            try {
-                if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-            }
-        });
-        String line;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            line = r.readLine();
-            p.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no close, no checkpoint
+        try (ChildJvm.Running child = ChildJvm.main(Oo7CrashChild.class)
+                .workDir(tmp)
+                .jvmArgs("-Xmx1g")
+                .args(dir.toString(), op, t2)
+                .timeout(Duration.ofSeconds(180))
+                .start()) {
+            String line = child.nextLine(Duration.ofSeconds(180));
+            child.kill(); // SIGKILL on Linux: no shutdown hooks, no close, no checkpoint
+            assertEquals(137, child.exitCode(), () -> "killed by SIGKILL (128 + 9); " + child.describe());
+            return line;
         }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the child did not die");
-        watchdog.interrupt();
-        assertEquals(137, p.exitValue(), "killed by SIGKILL (128 + 9); child stderr in " + tmp);
-        return line;
     }
 }

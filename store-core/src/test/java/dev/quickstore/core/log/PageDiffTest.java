@@ -4,15 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.testkit.FixedSeed;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class PageDiffTest {
     @Test
-    void rangesReproduceTheNewPageAndRespectTheMergeRule() {
-        long seed = System.nanoTime();
-        SplittableRandom rnd = new SplittableRandom(seed);
+    void rangesReproduceTheNewPageAndRespectTheMergeRule(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
         for (int round = 0; round < 2000; round++) {
             byte[] before = new byte[8192];
             rnd.nextBytes(before);
@@ -46,9 +50,8 @@ class PageDiffTest {
 
     /** Card marking: changes confined to marked cards; the card diff equals the whole-page diff. */
     @Test
-    void cardDiffOfTheMarkedCardsEqualsTheWholePageDiff() {
-        long seed = System.nanoTime();
-        SplittableRandom rnd = new SplittableRandom(seed);
+    void cardDiffOfTheMarkedCardsEqualsTheWholePageDiff(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
         int card = 512;
         for (int round = 0; round < 2000; round++) {
             byte[] before = new byte[8192];
@@ -147,9 +150,9 @@ class PageDiffTest {
     }
 
     @Test
-    void agreesWithTheByteByByteReferenceAtEveryDensityLengthAndGap() {
-        long seed = Long.getLong("qs.seed", 20261122L);
-        SplittableRandom rnd = new SplittableRandom(seed);
+    @FixedSeed(20261122L)
+    void agreesWithTheByteByByteReferenceAtEveryDensityLengthAndGap(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
         PageDiff.Ranges r = new PageDiff.Ranges();
         for (int round = 0; round < 3000; round++) {
             int n = round % 3 == 0 ? 8192 : rnd.nextInt(1, 300); // odd lengths exercise the tail

@@ -4,17 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.verify.VerifyReport;
+import dev.quickstore.testkit.Seed;
+import dev.quickstore.testkit.SeedExtension;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+@ExtendWith(SeedExtension.class)
 class SlottedPageTest {
     @Test
-    void randomAllocateAndFreeKeepInvariantsAndNeverMoveObjects() {
-        long seed = System.nanoTime();
-        SplittableRandom rnd = new SplittableRandom(seed);
+    void randomAllocateAndFreeKeepInvariantsAndNeverMoveObjects(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
         MemorySegment p = MemorySegment.ofArray(new byte[8192]);
         SlottedPage.format(p, 5);
         List<int[]> live = new ArrayList<>(); // offset, length, fill byte
