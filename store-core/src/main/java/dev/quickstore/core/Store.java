@@ -12,7 +12,6 @@ import dev.quickstore.core.buffer.PlacementFile;
 import dev.quickstore.core.buffer.Replacer;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
-import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
@@ -60,6 +59,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *     tx.commit();
  * }
  * }</pre>
+ *
+ * <p>This class is the facade and the opening order, nothing else: each public operation is a few lines
+ * under the latch that delegate to a mechanism package, and the constructor is the one place that states
+ * the order of opening (double-write restore, header, frames, control file, log analysis, redo, undo,
+ * bootstrap, checkpoint, placement) - which is why it stays one class of about 600 lines.
  *
  * <p>One transaction at a time per opened store (design notes section 5); it may be used from several
  * threads (every operation takes the store latch). Opening a store held open by another process fails
@@ -142,24 +146,8 @@ public final class Store implements AutoCloseable {
                 this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
             }
             Path ctlPath = dir.resolve(VolumeFile.CONTROL_FILE);
-            ControlFile ctl;
             Path logDir = dir.resolve(VolumeFile.LOG_DIR);
-            if (io.exists(ctlPath)) {
-                ctl = ControlFile.read(io, ctlPath);
-            } else {
-                if (!io.list(logDir).isEmpty()) {
-                    throw new StoreFormatException(
-                            ctlPath.toString(),
-                            -1,
-                            0,
-                            "control file",
-                            "present (the log directory is not empty)",
-                            "missing");
-                }
-                ctl = new ControlFile(0, options.logSegmentBytes(), 0);
-                io.createDirectories(logDir);
-                ctl.write(io, ctlPath);
-            }
+            ControlFile ctl = ControlFile.openOrCreate(io, dir, options.logSegmentBytes());
             reader = new LogReader(io, logDir, ctl.logSegmentBytes());
             Recovery.Analysis analysis = Recovery.analyze(reader, ctl);
             lw = new LogWriter(io, logDir, ctl.logSegmentBytes(), analysis.endLsn);

@@ -45,6 +45,27 @@ public record ControlFile(long checkpointLsn, long logSegmentBytes, long logStar
         io.replace(file, encode());
     }
 
+    /**
+     * The control file of the store in {@code dir}; a new store's first opening creates it (checkpoint LSN
+     * 0, {@code segmentBytes}) with the log directory. A store whose log directory holds segments but whose
+     * control file is missing is refused: the log cannot be read without it.
+     */
+    public static ControlFile openOrCreate(FileIO io, Path dir, long segmentBytes) throws IOException {
+        Path ctlPath = dir.resolve(VolumeFile.CONTROL_FILE);
+        Path logDir = dir.resolve(VolumeFile.LOG_DIR);
+        if (io.exists(ctlPath)) {
+            return read(io, ctlPath);
+        }
+        if (!io.list(logDir).isEmpty()) {
+            throw new StoreFormatException(
+                    ctlPath.toString(), -1, 0, "control file", "present (the log directory is not empty)", "missing");
+        }
+        ControlFile ctl = new ControlFile(0, segmentBytes, 0);
+        io.createDirectories(logDir);
+        ctl.write(io, ctlPath);
+        return ctl;
+    }
+
     public static ControlFile read(FileIO io, Path file) throws IOException {
         byte[] bytes = new byte[SIZE];
         int n;
