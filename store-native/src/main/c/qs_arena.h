@@ -23,6 +23,7 @@
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 #include <pthread.h>
 
@@ -237,7 +238,7 @@ uint32_t qs_vma_reserve_release(struct qs_arena *a, uint32_t n);
 int qs_vma_reserve_refill(struct qs_arena *a);
 
 /* loading, shared by the fault path and qs_prefetch; caller holds LOADING. Returns 0 or a reason. */
-int qs_load_frame(struct qs_arena *a, uint64_t i, int *err);
+int qs_load_frame(struct qs_arena *a, uint64_t i, int *err); /* qs_source.c */
 /* replacement (qs_clock.c): evict one frame by the arena's policy (not `except`); returns the frame
  * or -1 when no frame is evictable. [signal-safe] */
 int64_t qs_clock_victim(struct qs_arena *a, uint64_t except);
@@ -247,7 +248,7 @@ int qs_resident_acquire(struct qs_arena *a, uint64_t except);
 /* Java made frames evictable (clean, unheld, evicted): the next over-budget load sweeps again */
 static inline void qs_clock_retry(struct qs_arena *a) { atomic_store_explicit(&a->victimless, 0, memory_order_relaxed); }
 /* reprotect [lo, hi) to PROT_NONE in runs (qs_frames.c); returns resident frames reprotected [signal-safe] */
-int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi);
+int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi); /* qs_arena.c */
 /* collapse protection islands around frame i (reprotect stable resident frames to NONE) */
 uint64_t qs_collapse_around(struct qs_arena *a, uint64_t i);
 /* protection change with ENOMEM recovery by collapsing islands around i; returns 0 or errno */
@@ -275,7 +276,11 @@ void qs_preimage_free(struct qs_arena *a, struct qs_frame *f);
 void *qs_preimage_addr(struct qs_arena *a, uint32_t slot1);
 void qs_preimage_destroy(struct qs_arena *a);
 /* cards: clears the card bytes of frame i (no-op without a card table) [signal-safe] */
-void qs_cards_clear(struct qs_arena *a, uint64_t i);
+static inline void qs_cards_clear(struct qs_arena *a, uint64_t i) {
+    if (a->cards == NULL) return;
+    uint32_t per = 1u << (a->frame_shift - a->card_shift);
+    memset(a->cards + (i << (a->frame_shift - a->card_shift)), 0, per);
+}
 /* registry of open arenas for the signal handler (qs_registry.c) */
 struct qs_arena *qs_registry_find(const void *addr);
 int qs_registry_add(struct qs_arena *a);

@@ -20,12 +20,6 @@
 #include "qs_arena.h"
 #include "qs_export.h"
 
-void qs_cards_clear(struct qs_arena *a, uint64_t i) {
-    if (a->cards == NULL) return;
-    uint32_t per = 1u << (a->frame_shift - a->card_shift);
-    memset(a->cards + (i << (a->frame_shift - a->card_shift)), 0, per);
-}
-
 /* Selects the write detection of an arena before any frame is resident: card_shift 0 = page
  * protection (clean frames PROT_READ, the default), else card marking with 2^card_shift-byte cards
  * (64 <= card size <= frame size; at most 64 cards per frame so that Java can hold a frame's cards in one

@@ -22,21 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---- loading ------------------------------------------------------------------------------- */
-int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) {
-    struct qs_frame *f = qs_frame_at(a, i);
-    uint8_t *dst = qs_alias_addr(a, i);
-    int rc = qs_source_read(a, f, dst);
-    if (rc < 0) { *err = -rc; return QS_R_IO; }
-    qs_count(a, QS_C_BYTES_READ, a->frame_size);
-    if (atomic_load_explicit(&a->verify, memory_order_relaxed) && !qs_page_verify(dst, a->frame_size)) {
-        *err = 0;
-        return QS_R_CHECKSUM;
-    }
-    if (atomic_load_explicit(&f->flags, memory_order_relaxed) & QS_F_RELOCATED) qs_xlate_page(a, i);
-    atomic_fetch_add_explicit(&f->loads, 1, memory_order_relaxed);
-    return 0;
-}
 
 static void write_str(const char *s) {
     ssize_t r = write(2, s, strlen(s));

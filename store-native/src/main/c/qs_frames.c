@@ -179,45 +179,6 @@ QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t 
     return r;
 }
 
-/* Reprotects frames [lo, hi) (hi <= hwm) to PROT_NONE, one mprotect per run of lockable frames.
- * Returns the number of resident frames reprotected. [signal-safe]: CAS on stable states only, never waits
- * (the simplified clock runs it inside the fault path). */
-int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
-    const uint64_t chunk = 4096;
-    int64_t resident = 0;
-    for (uint64_t c = lo; c < hi; c += chunk) {
-        uint64_t ce = c + chunk < hi ? c + chunk : hi;
-        uint64_t run_start = 0, run = 0;
-        for (uint64_t i = c; i <= ce; i++) {
-            int locked = 0;
-            if (i < ce) {
-                struct qs_frame *f = qs_frame_at(a, i);
-                uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
-                if ((s == QS_FREE || s == QS_RESERVED || s == QS_CLEAN || s == QS_DIRTY) &&
-                    atomic_compare_exchange_strong_explicit(&f->state, &s, QS_BUSY, memory_order_acq_rel, memory_order_relaxed)) {
-                    f->prior_state = s;
-                    locked = 1;
-                    if (run == 0) run_start = i;
-                    run++;
-                }
-            }
-            if (!locked && run > 0) {
-                mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE);
-                for (uint64_t j = run_start; j < run_start + run; j++) {
-                    struct qs_frame *g = qs_frame_at(a, j);
-                    if (is_resident(g->prior_state)) {
-                        atomic_fetch_or(&g->flags, QS_F_PROTNONE);
-                        atomic_fetch_and(&g->flags, ~QS_F_REF);
-                        resident++;
-                    }
-                    qs_frame_unlock(g, g->prior_state);
-                }
-                run = 0;
-            }
-        }
-    }
-    return resident;
-}
 
 /* QuickStore's simplified clock (section 3.5): reprotect every frame to PROT_NONE in as few
  * mprotect calls as possible. Resident frames keep their bytes (flag PROTNONE, REF cleared); the next

@@ -67,3 +67,22 @@ QS_EXPORT int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t
     if (id < 0) close(fd);
     return id;
 }
+
+/* Loads frame i from its source (caller holds LOADING): read, count, verify the page checksum when the
+ * arena verifies, relocate its pointers when the frame is marked for relocation (qs_xlate.c). Shared by
+ * the fault path and qs_prefetch. Returns 0 or a refusal reason (QS_R_IO with *err, QS_R_CHECKSUM).
+ * [signal-safe] */
+int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint8_t *dst = qs_alias_addr(a, i);
+    int rc = qs_source_read(a, f, dst);
+    if (rc < 0) { *err = -rc; return QS_R_IO; }
+    qs_count(a, QS_C_BYTES_READ, a->frame_size);
+    if (atomic_load_explicit(&a->verify, memory_order_relaxed) && !qs_page_verify(dst, a->frame_size)) {
+        *err = 0;
+        return QS_R_CHECKSUM;
+    }
+    if (atomic_load_explicit(&f->flags, memory_order_relaxed) & QS_F_RELOCATED) qs_xlate_page(a, i);
+    atomic_fetch_add_explicit(&f->loads, 1, memory_order_relaxed);
+    return 0;
+}
