@@ -26,8 +26,9 @@ import java.util.Locale;
  *   <li>the directory named by the system property {@value #DIR_PROPERTY} (for development and for
  *       deployments that ship the library separately);
  *   <li>the class-path resource {@code native/linux-x86_64/libquickstore.so}: used in place when it
- *       is a plain file, otherwise (inside a jar) copied to a private temporary file first, because
- *       {@code dlopen} needs a file.
+ *       is a plain file, otherwise (inside a jar) extracted once per content to a cache directory keyed by
+ *       its SHA-256 ({@link #extractToCache}), because {@code dlopen} needs a file; later JVMs load the same
+ *       file and no copy is left per process.
  * </ol>
  *
  * <p>The library is loaded once, into the global arena, through {@link SymbolLookup#libraryLookup};
@@ -160,14 +161,81 @@ public final class NativeLibrary {
                 throw new IOException("bad resource URL " + url, e);
             }
         }
-        Path tmp = Files.createTempFile(
-                "libquickstore-",
-                ".so",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        tmp.toFile().deleteOnExit();
-        try (InputStream in = url.openStream()) {
-            Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+        return extractToCache(url);
+    }
+
+    /** System property naming the directory the library is extracted to from a jar (default below). */
+    public static final String CACHE_PROPERTY = "quickstore.native.cache";
+
+    /**
+     * The extraction directory: {@value #CACHE_PROPERTY} if set, else {@code $XDG_CACHE_HOME/quickstore/native},
+     * else {@code ~/.cache/quickstore/native}, else {@code java.io.tmpdir/quickstore-native-<user>}.
+     */
+    static Path cacheRoot() {
+        String prop = System.getProperty(CACHE_PROPERTY);
+        if (prop != null && !prop.isBlank()) {
+            return Path.of(prop);
         }
-        return tmp;
+        String xdg = System.getenv("XDG_CACHE_HOME");
+        if (xdg != null && !xdg.isBlank()) {
+            return Path.of(xdg, "quickstore", "native");
+        }
+        String home = System.getProperty("user.home");
+        if (home != null && !home.isBlank() && !home.equals("?")) {
+            return Path.of(home, ".cache", "quickstore", "native");
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"), "quickstore-native-" + System.getProperty("user.name"));
+    }
+
+    /**
+     * Copies the library out of the jar once per content: to {@code <cacheRoot>/<sha-256>/libquickstore.so},
+     * written to a private temporary file in the same directory and renamed into place atomically, so that
+     * concurrent JVMs never load a half-written file and a JVM that is killed leaves no copy behind. A JVM
+     * that finds the file (same hash, same size) loads it as is; nothing is deleted at exit.
+     */
+    static Path extractToCache(URL url) throws IOException {
+        byte[] bytes;
+        try (InputStream in = url.openStream()) {
+            bytes = in.readAllBytes();
+        }
+        String hash = sha256(bytes);
+        Path dir = cacheRoot().resolve(hash.substring(0, 16));
+        Path lib = dir.resolve(LIB_NAME);
+        if (Files.isRegularFile(lib)
+                && Files.size(lib) == bytes.length
+                && sha256(Files.readAllBytes(lib)).equals(hash)) {
+            return lib;
+        }
+        try {
+            Files.createDirectories(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            throw new IOException(
+                    "cannot create the native library cache " + dir + " (" + e + "); set -D" + CACHE_PROPERTY
+                            + " to a writable directory",
+                    e);
+        }
+        Path tmp = Files.createTempFile(
+                dir,
+                "libquickstore-",
+                ".tmp",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        try {
+            Files.write(tmp, bytes);
+            Files.move(tmp, lib, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        return lib;
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of()
+                    .formatHex(
+                            java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is a required JDK algorithm", e);
+        }
     }
 }

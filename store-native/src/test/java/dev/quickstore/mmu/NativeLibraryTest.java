@@ -4,8 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.OutputStream;
+import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NativeLibraryTest {
     @Test
@@ -27,5 +35,49 @@ class NativeLibraryTest {
     @Test
     void abiVersionConstantMatchesTheLibrary() {
         assertEquals(6, NativeLibrary.ABI_VERSION);
+    }
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aJarsLibraryIsExtractedOncePerContentAndNothingIsLeftBehind() throws Exception {
+        Path jar = tmp.resolve("store-native.jar");
+        byte[] lib = Files.readAllBytes(NativeLibrary.path());
+        try (OutputStream f = Files.newOutputStream(jar);
+                JarOutputStream out = new JarOutputStream(f)) {
+            out.putNextEntry(new JarEntry("native/linux-x86_64/libquickstore.so"));
+            out.write(lib);
+            out.closeEntry();
+        }
+        java.net.URL url = URI.create("jar:" + jar.toUri() + "!/native/linux-x86_64/libquickstore.so")
+                .toURL();
+        Path cache = tmp.resolve("cache");
+        String saved = System.setProperty(NativeLibrary.CACHE_PROPERTY, cache.toString());
+        try {
+            Path first = NativeLibrary.extractToCache(url);
+            Path second = NativeLibrary.extractToCache(url);
+            assertEquals(first, second, "the same file for the same content");
+            assertTrue(first.startsWith(cache), first.toString());
+            assertEquals(List.of(first), files(cache), "one file, no temporary copies");
+            assertTrue(java.util.Arrays.equals(lib, Files.readAllBytes(first)));
+
+            Files.write(first, new byte[] {1, 2, 3}); // a damaged copy is replaced
+            assertEquals(first, NativeLibrary.extractToCache(url));
+            assertTrue(java.util.Arrays.equals(lib, Files.readAllBytes(first)));
+            assertEquals(List.of(first), files(cache));
+        } finally {
+            if (saved == null) {
+                System.clearProperty(NativeLibrary.CACHE_PROPERTY);
+            } else {
+                System.setProperty(NativeLibrary.CACHE_PROPERTY, saved);
+            }
+        }
+    }
+
+    private static List<Path> files(Path root) throws Exception {
+        try (Stream<Path> s = Files.walk(root)) {
+            return s.filter(Files::isRegularFile).toList();
+        }
     }
 }
