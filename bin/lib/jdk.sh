@@ -51,3 +51,14 @@ case " ${MAVEN_OPTS:-} " in
   *" --sun-misc-unsafe-memory-access="*) ;;
   *) export MAVEN_OPTS="${MAVEN_OPTS:+$MAVEN_OPTS }--sun-misc-unsafe-memory-access=allow" ;;
 esac
+# Maven 3.8.7 (Debian's build) writes ANSI codes (ESC[0m) even with -B -q and style.color=never; when the output
+# is not a terminal (CI logs, pipes, files) qs_mvn runs Maven with its two streams merged and those codes
+# stripped, keeping Maven's exit status.
+qs_mvn() {
+  if [ -t 1 ] && [ -z "${CI:-}" ]; then
+    mvn "$@"
+  else
+    set -o pipefail
+    mvn -Dstyle.color=never "$@" 2>&1 | sed -u 's/\x1b\[[0-9;]*m//g'
+  fi
+}

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "backup",
         mixinStandardHelpOptions = true,
+        header = "Copy a store consistently, with a checksummed manifest.",
         description = {
             "Copy a store consistently: open it (its lock keeps every other process out, so no transaction",
             "writes during the copy; recovery runs if needed), checkpoint, copy the volume, control file and",

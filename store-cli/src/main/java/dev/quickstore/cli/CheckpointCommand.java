@@ -12,6 +12,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "checkpoint",
         mixinStandardHelpOptions = true,
+        header = "Take a checkpoint: write back dirty pages and truncate the log.",
         description = {
             "Open the store (taking its lock; recovery runs if needed), take a checkpoint (write back dirty",
             "pages, log a CHECKPOINT record, replace the control file, delete log segments no longer needed)",

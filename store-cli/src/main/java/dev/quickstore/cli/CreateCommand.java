@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "create",
         mixinStandardHelpOptions = true,
+        header = "Create a new, empty store in DIR.",
         description = "Create a new, empty store in DIR (the directory is created if needed).",
         footer = {"", "Examples:", "  qs create ./db", "  qs create --page-size 16384 /data/bigpages"})
 final class CreateCommand implements Callable<Integer> {

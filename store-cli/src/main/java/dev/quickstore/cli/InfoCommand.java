@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "info",
         mixinStandardHelpOptions = true,
+        header = "Show a store's header, space usage, roots, indexes and log state.",
         description = {
             "Show a store's volume header, space usage, named roots, indexes and log state.",
             "Read-only: reads the files as they are on disk (no lock, no recovery)."

@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "log",
         mixinStandardHelpOptions = true,
+        header = "List write-ahead log records, from the kept log's start or --from.",
         description = {
             "List write-ahead log records from the start of the kept log (or --from) to its end:",
             "LSN, type, transaction, previous LSN, page and changed byte ranges (offset+length).",

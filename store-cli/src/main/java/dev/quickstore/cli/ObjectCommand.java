@@ -17,6 +17,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "object",
         mixinStandardHelpOptions = true,
+        header = "Show one object: its bytes and its pointer fields.",
         description = {
             "Show one object: page, slot, size, its bytes in hex, and its pointer fields (from the page's",
             "pointer map) as addresses with the page they point into. Read-only.",

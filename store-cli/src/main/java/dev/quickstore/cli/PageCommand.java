@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "page",
         mixinStandardHelpOptions = true,
+        header = "Decode one page as stored: header, fields and slots.",
         description = {
             "Decode one page as stored: header (type, LSN, checksum), type-specific fields, and the slot",
             "array of a slotted page with each object's address and pointer fields. Read-only.",

@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "recover",
         mixinStandardHelpOptions = true,
+        header = "Run restart recovery now and report what it did.",
         description = {
             "Run restart recovery: repair torn pages from the double-write file, redo the log from the last",
             "checkpoint, roll back uncommitted transactions, checkpoint; then close. Any open does the same;",

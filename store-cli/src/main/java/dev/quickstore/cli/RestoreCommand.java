@@ -20,6 +20,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "restore",
         mixinStandardHelpOptions = true,
+        header = "Restore a backup made by 'qs backup', checking every file first.",
         description = {
             "Restore a backup made by 'qs backup': check every file against the manifest (size, SHA-256),",
             "then copy it into DIR. Refuses to replace an existing store unless --force; with --force the",

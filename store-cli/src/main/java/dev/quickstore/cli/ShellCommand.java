@@ -31,6 +31,7 @@ import picocli.shell.jline3.PicocliJLineCompleter;
 @Command(
         name = "shell",
         mixinStandardHelpOptions = true,
+        header = "An interactive shell over the qs commands (completion, history).",
         description = {
             "Interactive shell over the qs commands: completion (Tab), history (arrows, Ctrl-R), errors never",
             "end the shell. With DIR, store commands use it: type 'page 16' for 'qs page DIR 16'.",

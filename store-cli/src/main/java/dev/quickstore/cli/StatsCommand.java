@@ -14,6 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "stats",
         mixinStandardHelpOptions = true,
+        header = "Open a store and show the counters of that handle.",
         description = {
             "Open the store (taking its lock; recovery runs if needed) and show the counters of that handle:",
             "buffer pool size, page reads and write-backs, steals, checkpoints, transactions, redo log",

@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "verify",
         mixinStandardHelpOptions = true,
+        header = "Check a store's files and structures; exit 1 on any problem.",
         description = {
             "Check a store: (1) file level, read-only: every page's checksum, version, id and type, the",
             "control file and every log record; (2) unless --files-only and when (1) passed: open the store",

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,7 +118,9 @@ public class QsCommandTest {
         assertTrue(r.out().contains("OO7 small on qs: built in"), r.out());
         // hot rows carry both systems' medians and the ratio; cold rows exist for qs only
         assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*\\d+\\.\\d\\dx.*")), r.out());
-        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s+-\\s+-\\s.*")), r.out());
+        assertTrue(
+                r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s+-\\s+\\d+\\.\\d{3}\\s+-\\s.*")),
+                r.out());
         String csvText = Files.readString(csv);
         assertTrue(csvText.lines().filter(l -> l.startsWith("heap,small,")).count() == 3, csvText);
         assertTrue(csvText.lines().filter(l -> l.startsWith("qs,small,")).count() == 6, csvText);
@@ -125,7 +128,9 @@ public class QsCommandTest {
         assertTrue(csvText.lines().filter(l -> l.startsWith("qs-cards,small,")).count() == 6, csvText);
         assertTrue(csvText.lines().filter(l -> l.startsWith("qs-b,small,")).count() == 6, csvText);
         assertTrue(r.out().contains("cold fault handling"), r.out());
-        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+qs-b\\s+\\d+\\.\\d{3}\\s.*%")), r.out());
+        assertTrue(
+                r.out().lines().anyMatch(l -> l.matches("T1\\s+qs-b\\s+\\d+\\.\\d{3}\\s.*%\\s+(met|not met)")),
+                r.out());
     }
 
     @Test
@@ -143,7 +148,8 @@ public class QsCommandTest {
                 "--warmup",
                 "0",
                 "--csv",
-                csv.toString());
+                csv.toString(),
+                "--wide");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("OO7 small on qs-cards: built in"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.matches("T2B\\s+hot\\s+43740\\s.*")), r.out());
@@ -225,7 +231,8 @@ public class QsCommandTest {
                 "--replacement",
                 "classic",
                 "--relocate",
-                "0.5");
+                "0.5",
+                "--wide");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("qs options {qs.poolPages=1024, qs.replacement=CLASSIC_CLOCK,"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s.*")), r.out());
@@ -243,5 +250,37 @@ public class QsCommandTest {
         Run r = qs("oo7", "run", "--system", "qs", "--replacement", "lru");
         assertEquals(ExitCodes.USAGE, r.code());
         assertTrue(r.err().contains("--replacement: unknown value 'lru'"), r.err());
+    }
+
+    @Test
+    void everyCommandSummaryIsOneCompleteLine() {
+        Run r = qs("--help");
+        assertEquals(0, r.code());
+        List<String> commands = r.out()
+                .lines()
+                .dropWhile(l -> !l.equals("Commands:"))
+                .skip(1)
+                .takeWhile(l -> !l.isBlank())
+                .toList();
+        assertTrue(commands.size() >= 13, r.out());
+        for (String l : commands) {
+            assertTrue(l.startsWith("  ") && !l.startsWith("    "), "one line per command: " + l);
+            assertTrue(l.endsWith(".") || l.endsWith("command."), "a complete summary: " + l);
+        }
+        Run oo7 = qs("oo7", "--help");
+        oo7.out()
+                .lines()
+                .dropWhile(l -> !l.equals("Commands:"))
+                .skip(1)
+                .forEach(l -> assertTrue(l.endsWith("."), "a complete summary: " + l));
+    }
+
+    @Test
+    void aBadEnumValueListsTheValidOnesWithoutJavaText() {
+        Run r = qs("oo7", "run", "--system", "foo");
+        assertEquals(ExitCodes.USAGE, r.code());
+        assertTrue(r.err().contains("unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-b]"), r.err());
+        assertFalse(r.err().contains("java."), r.err());
+        assertFalse(r.err().contains("SystemUnderTest"), r.err());
     }
 }

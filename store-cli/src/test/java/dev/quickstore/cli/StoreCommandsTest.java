@@ -109,6 +109,17 @@ class StoreCommandsTest {
     }
 
     @Test
+    void aFileGivenAsAStoreSaysWhatItIs() throws IOException {
+        Path plain = Files.writeString(tmp.resolve("notes.txt"), "hello");
+        assertOneLineError(qs("info", plain.toString()), ExitCodes.IO, plain + ": a file, not a store directory");
+        Path volume = db.resolve("volume.qs");
+        Run r = qs("info", volume.toString());
+        assertOneLineError(r, ExitCodes.IO, volume + ": the volume file of a store; name the store's directory");
+        assertTrue(r.err().contains("instead: " + db), r.err());
+        assertFalse(r.err().contains("volume.qs/volume.qs"), r.err());
+    }
+
+    @Test
     void objectByAddressAndByPageSlotShowsPointersWithTheirPage() throws IOException {
         JsonNode n = json(qs("object", "--json", db.toString(), String.format("0x%x", a)));
         assertEquals("small", n.get("kind").asText());

@@ -49,25 +49,104 @@ public final class Oo7Report {
     }
 
     /**
-     * One table for several stores: per operation and phase the median time of each store and, for every store
-     * after the first (the baseline), its ratio to the baseline's median of the same phase, then that store's
-     * counters (e.g. faults and log bytes). A phase the baseline did not run (cold, for the heap) shows "-".
+     * The compact table (at most about 110 columns for four systems): per operation and phase the count, the
+     * median time of each store and, for every store after the first (the baseline), its ratio to the
+     * baseline's median of the same phase, then each mapped store's read/write faults. A phase the baseline
+     * did not run (cold, for the heap) shows "-". {@link #comparison} has every counter and the spread.
      */
-    public static String comparison(Map<String, List<Oo7Result>> bySystem) {
+    public static String compact(Map<String, List<Oo7Result>> bySystem) {
         List<String> names = List.copyOf(bySystem.keySet());
         String base = names.get(0);
         Map<String, Oo7Result> index = new LinkedHashMap<>();
-        Set<String> rowKeys = new LinkedHashSet<>();
-        for (Oo7Result.Phase phase :
-                List.of(Oo7Result.Phase.HOT, Oo7Result.Phase.COLD)) { // the hot table first: the ratio of section 8
+        bySystem.forEach((n, rs) -> rs.forEach(r -> index.put(n + "/" + r.phase() + "/" + r.operation(), r)));
+        List<String> faulting = names.stream()
+                .filter(n -> Oo7Runner.counterKeys(bySystem.get(n)).contains("readFaults"))
+                .toList();
+        List<String> header = new ArrayList<>(List.of("op", "phase", "count"));
+        for (String n : names) {
+            header.add(n + " ms");
+            if (!n.equals(base)) {
+                header.add("/" + base);
+            }
+        }
+        faulting.forEach(n -> header.add(n + " r/w"));
+        List<String[]> rows = new ArrayList<>();
+        rows.add(header.toArray(String[]::new));
+        boolean unstable = false;
+        for (String key : rowKeys(bySystem)) {
+            String[] pk = key.split("/");
+            List<String> row = new ArrayList<>(List.of(pk[1], pk[0].toLowerCase(Locale.ROOT)));
+            String count = null;
             for (String n : names) {
-                for (Oo7Result r : bySystem.get(n)) {
+                Oo7Result r = index.get(n + "/" + key);
+                if (r != null && count == null) {
+                    count = r.count() + (r.countStable() ? "" : "*");
+                    unstable |= !r.countStable();
+                }
+            }
+            row.add(count);
+            Oo7Result b = index.get(base + "/" + key);
+            for (String n : names) {
+                Oo7Result r = index.get(n + "/" + key);
+                row.add(r == null ? "-" : ms(r.medianOpNanos()));
+                if (!n.equals(base)) {
+                    row.add(ratio(r, b));
+                }
+            }
+            for (String n : faulting) {
+                Oo7Result r = index.get(n + "/" + key);
+                row.add(
+                        r == null
+                                ? "-"
+                                : r.counters().getOrDefault("readFaults", 0L) + "/"
+                                        + r.counters().getOrDefault("writeFaults", 0L));
+            }
+            rows.add(row.toArray(String[]::new));
+        }
+        StringBuilder sb = new StringBuilder(align(rows));
+        if (unstable) {
+            sb.append("* count varied between runs (random operation); the last run's count is shown\n");
+        }
+        sb.append("ms: median; /")
+                .append(base)
+                .append(": time over ")
+                .append(base)
+                .append("'s, same phase; r/w: read/write faults; all counters: --wide, --csv, --json\n");
+        return sb.toString();
+    }
+
+    private static String ratio(Oo7Result r, Oo7Result base) {
+        return r == null || base == null || base.medianOpNanos() == 0
+                ? "-"
+                : String.format(Locale.ROOT, "%.2fx", (double) r.medianOpNanos() / base.medianOpNanos());
+    }
+
+    /** Row keys (PHASE/OP) in print order: every hot row first (the ratio of section 8), then cold. */
+    private static Set<String> rowKeys(Map<String, List<Oo7Result>> bySystem) {
+        Set<String> rowKeys = new LinkedHashSet<>();
+        for (Oo7Result.Phase phase : List.of(Oo7Result.Phase.HOT, Oo7Result.Phase.COLD)) {
+            for (List<Oo7Result> rs : bySystem.values()) {
+                for (Oo7Result r : rs) {
                     if (r.phase() == phase) {
                         rowKeys.add(phase + "/" + r.operation());
                     }
                 }
             }
         }
+        return rowKeys;
+    }
+
+    /**
+     * The wide table for several stores ({@code --wide}): per operation and phase the median time and the
+     * min-max spread of each store and, for every store after the first (the baseline), its ratio to the
+     * baseline's median of the same phase, then every store's fault, log and replacement counters, each
+     * headed with its store's name. A phase the baseline did not run (cold, for the heap) shows "-".
+     */
+    public static String comparison(Map<String, List<Oo7Result>> bySystem) {
+        List<String> names = List.copyOf(bySystem.keySet());
+        String base = names.get(0);
+        Map<String, Oo7Result> index = new LinkedHashMap<>();
+        Set<String> rowKeys = rowKeys(bySystem);
         bySystem.forEach((n, rs) -> rs.forEach(r -> index.put(n + "/" + r.phase() + "/" + r.operation(), r)));
         List<String> header = new ArrayList<>(List.of("op", "phase", "count"));
         for (String n : names) {
@@ -86,8 +165,7 @@ public final class Oo7Report {
                 }
             }
         }
-        header.addAll(
-                counterHeads.stream().map(h -> h.substring(h.indexOf('/') + 1)).toList());
+        header.addAll(counterHeads.stream().map(h -> h.replace('/', ' ')).toList());
         List<String[]> rows = new ArrayList<>();
         rows.add(header.toArray(String[]::new));
         boolean unstable = false;
@@ -169,25 +247,34 @@ public final class Oo7Report {
         return b.toString();
     }
 
-    /**
-     * The whole printed report of a run: {@link #comparison}, then the {@link #commitBreakdown} and the {@link
-     * #coldOverhead} tables under their headings when they have rows.
-     */
+    /** {@link #report(Map, boolean)}, compact. */
     public static String report(Map<String, List<Oo7Result>> bySystem) {
-        StringBuilder sb = new StringBuilder(comparison(bySystem));
-        String breakdown = commitBreakdown(bySystem);
+        return report(bySystem, false);
+    }
+
+    /**
+     * The whole printed report of a run: the {@link #compact} table (or, {@code wide}, the {@link #comparison}
+     * table and the {@link #commitBreakdown}), then the {@link #coldOverhead} table with its goal's verdict when
+     * it has rows.
+     */
+    public static String report(Map<String, List<Oo7Result>> bySystem, boolean wide) {
+        StringBuilder sb = new StringBuilder(wide ? comparison(bySystem) : compact(bySystem));
+        String breakdown = wide ? commitBreakdown(bySystem) : "";
         if (!breakdown.isEmpty()) {
             sb.append("\ncommit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):\n")
                     .append(breakdown);
         }
         String overhead = coldOverhead(bySystem);
         if (!overhead.isEmpty()) {
-            sb.append("\ncold fault handling (overhead = cold - hot - pread of the same pages, design notes section 8:"
-                            + " goal <= 30% of cold):\n")
+            sb.append(
+                            "\ncold fault handling (overhead = cold - hot - pread of the same pages; design notes section 8):\n")
                     .append(overhead);
         }
         return sb.toString();
     }
+
+    /** The cold-overhead goal of design notes section 8: overhead at most this share of the cold time. */
+    public static final double COLD_OVERHEAD_GOAL = 0.30;
 
     /**
      * The cold fault-handling overhead per mapped system and operation that ran cold and hot (design notes
@@ -197,8 +284,10 @@ public final class Oo7Report {
      */
     public static String coldOverhead(Map<String, List<Oo7Result>> bySystem) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(
-                new String[] {"op", "system", "cold ms", "hot ms", "pread ms", "readFaults", "overhead ms", "of cold"});
+        rows.add(new String[] {
+            "op", "system", "cold ms", "hot ms", "pread ms", "readFaults", "overhead ms", "of cold", "goal"
+        });
+        int[] verdicts = new int[2]; // met, not met
         bySystem.forEach((name, results) -> {
             Map<Oo7Operation, Oo7Result> hot = new LinkedHashMap<>();
             results.stream().filter(r -> r.phase() == Oo7Result.Phase.HOT).forEach(r -> hot.put(r.operation(), r));
@@ -220,11 +309,23 @@ public final class Oo7Report {
                     String.format(Locale.ROOT, "%.3f", p),
                     Long.toString(cold.counters().getOrDefault("readFaults", 0L)),
                     String.format(Locale.ROOT, "%.3f", over),
-                    c > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * over / c) : "-"
+                    c > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * over / c) : "-",
+                    c > 0 && over <= COLD_OVERHEAD_GOAL * c ? "met" : "not met"
                 });
+                verdicts[c > 0 && over <= COLD_OVERHEAD_GOAL * c ? 0 : 1]++;
             }
         });
-        return rows.size() == 1 ? "" : align(rows);
+        if (rows.size() == 1) {
+            return "";
+        }
+        return align(rows)
+                + String.format(
+                        Locale.ROOT,
+                        "goal: overhead <= %.0f%% of cold - %s (met by %d of %d operations)%n",
+                        100 * COLD_OVERHEAD_GOAL,
+                        verdicts[1] == 0 ? "MET" : "NOT MET",
+                        verdicts[0],
+                        verdicts[0] + verdicts[1]);
     }
 
     /**

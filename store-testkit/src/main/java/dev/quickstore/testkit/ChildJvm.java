@@ -287,6 +287,16 @@ public final class ChildJvm {
             watchdog.interrupt();
         }
 
+        /** SIGTERM ({@link Process#destroy()}: shutdown hooks run) and waits up to 60 s for the exit. */
+        public void terminate() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                throw new AssertionError("child " + pid() + " did not exit within 60 s of SIGTERM");
+            }
+            pump.join(TimeUnit.SECONDS.toMillis(30));
+            watchdog.interrupt();
+        }
+
         /** The lines not yet read (after {@link #kill()} or the child's exit: all of the rest). */
         public List<String> remainingLines() {
             List<String> rest = new ArrayList<>();

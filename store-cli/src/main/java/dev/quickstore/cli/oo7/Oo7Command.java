@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "oo7",
         mixinStandardHelpOptions = true,
+        header = "The OO7 benchmark: build a database, run its operations, report.",
         description =
                 "The OO7 benchmark: build a database and run its traversals, queries and structural modifications.",
         subcommands = {Oo7Command.Run.class, Oo7Command.Build.class, Oo7ReportCommand.class, Oo7ColdProcess.ColdOp.class
@@ -126,7 +127,12 @@ public final class Oo7Command implements Runnable {
     static final class SystemConverter implements picocli.CommandLine.ITypeConverter<SystemUnderTest> {
         @Override
         public SystemUnderTest convert(String value) {
-            return SystemUnderTest.of("--system", value);
+            try {
+                return SystemUnderTest.of("--system", value);
+            } catch (IllegalArgumentException e) { // picocli prints a TypeConversionException's message alone
+                throw new picocli.CommandLine.TypeConversionException(
+                        "unknown system '" + value + "'; expected one of [heap, qs, qs-cards, qs-b]");
+            }
         }
     }
 
@@ -154,9 +160,32 @@ public final class Oo7Command implements Runnable {
     /** The file in a store directory built by {@code qs oo7 build} that records the size and seed. */
     static final String DESCRIPTION_FILE = "oo7.properties";
 
+    /**
+     * Build progress on stderr: on a terminal one bar per phase, redrawn in place; otherwise (logs, pipes) a
+     * line at every tenth.
+     */
     static Oo7Builder.Progress progress(PrintWriter err, Oo7Config config, String system) {
+        boolean terminal = System.console() != null && System.console().isTerminal();
         return (phase, done, total) -> {
-            if (done == total || done % Math.max(1, total / 10) == 0) {
+            if (terminal) {
+                int width = 30;
+                int filled = total == 0 ? width : (int) (done * width / total);
+                if (done == total || done % Math.max(1, total / 100) == 0) {
+                    err.printf(
+                            Locale.ROOT,
+                            "\rbuilding OO7 %s on %s: %-16s [%s%s] %3d%%",
+                            config.name(),
+                            system,
+                            phase,
+                            "#".repeat(filled),
+                            ".".repeat(width - filled),
+                            total == 0 ? 100 : done * 100 / total);
+                    if (done == total) {
+                        err.println();
+                    }
+                    err.flush();
+                }
+            } else if (done == total || done % Math.max(1, total / 10) == 0) {
                 err.printf(Locale.ROOT, "building OO7 %s on %s: %s %d/%d%n", config.name(), system, phase, done, total);
                 err.flush();
             }
@@ -192,6 +221,7 @@ public final class Oo7Command implements Runnable {
     @Command(
             name = "build",
             mixinStandardHelpOptions = true,
+            header = "Build an OO7 database into a new mapped store in DIR.",
             description = {
                 "Build an OO7 database into a new persistent store in DIR (for qs oo7 run --store DIR).",
             },
@@ -277,6 +307,7 @@ public final class Oo7Command implements Runnable {
     @Command(
             name = "run",
             mixinStandardHelpOptions = true,
+            header = "Run OO7 on the heap and the mapped stores; print one table.",
             description = {
                 "Build an OO7 database on each system and run the benchmark operations on all of them; print one"
                         + " table with the median time per system, the ratio to the first system (the baseline)"
@@ -406,6 +437,12 @@ public final class Oo7Command implements Runnable {
         Path csv;
 
         @Option(
+                names = "--wide",
+                description = "print the wide table (spread and every counter per system) and the commit breakdown"
+                        + " instead of the compact one")
+        boolean wide;
+
+        @Option(
                 names = "--json",
                 paramLabel = "FILE",
                 description = "also write the results as JSON to FILE (input of qs oo7 report)")
@@ -455,7 +492,18 @@ public final class Oo7Command implements Runnable {
             Oo7Runner.Options options = new Oo7Runner.Options(operations, reps, warmup);
             Map<String, String> storeOptions = storeOptions();
             HeapOo7Store heap = null;
-            List<Path> temporary = new ArrayList<>();
+            List<Path> temporary = new java.util.concurrent.CopyOnWriteArrayList<>();
+            // Ctrl-C (SIGINT) and SIGTERM run shutdown hooks: the temporary stores go with the process
+            Thread cleanup = new Thread(
+                    () -> temporary.forEach(t -> {
+                        try {
+                            deleteTree(t);
+                        } catch (IOException e) {
+                            System.err.println("qs: could not remove temporary store " + t + ": " + e.getMessage());
+                        }
+                    }),
+                    "qs-oo7-cleanup");
+            Runtime.getRuntime().addShutdownHook(cleanup);
             try {
                 Map<String, List<Oo7Result>> results = new LinkedHashMap<>();
                 Map<String, Map<String, Object>> attributes = new LinkedHashMap<>();
@@ -575,7 +623,7 @@ public final class Oo7Command implements Runnable {
                     }
                     first = false;
                 }
-                out.print(Oo7Report.report(results));
+                out.print(Oo7Report.report(results, wide));
                 coldLines.forEach(out::println);
                 if (csv != null) {
                     Files.writeString(csv, Oo7ResultFiles.csv(config, results), StandardCharsets.UTF_8);
@@ -585,6 +633,7 @@ public final class Oo7Command implements Runnable {
                             json, Oo7ResultFiles.json(config, seedValue, results, attributes), StandardCharsets.UTF_8);
                 }
             } finally {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
                 if (heap != null) {
                     heap.close();
                 }

@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "report",
         mixinStandardHelpOptions = true,
+        header = "Print one table from the --json files of 'qs oo7 run'.",
         description = {
             "Print the OO7 table (median per system, ratio to the first system, faults and log bytes, commit"
                     + " breakdown) from the JSON files written by qs oo7 run --json; optionally as CSV.",
@@ -53,6 +54,11 @@ final class Oo7ReportCommand implements Callable<Integer> {
 
     @Option(names = "--csv", paramLabel = "FILE", description = "also write the combined results as CSV to FILE")
     Path csv;
+
+    @Option(
+            names = "--wide",
+            description = "the wide table (spread and every counter per system) and the commit breakdown")
+    boolean wide;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -109,7 +115,7 @@ final class Oo7ReportCommand implements Callable<Integer> {
                 out.println(describe(name, file, s));
             }
         }
-        out.print(Oo7Report.report(bySystem));
+        out.print(Oo7Report.report(bySystem, wide));
         if (csv != null) {
             Files.writeString(csv, Oo7ResultFiles.csv(Oo7Config.named(size), bySystem), StandardCharsets.UTF_8);
         }

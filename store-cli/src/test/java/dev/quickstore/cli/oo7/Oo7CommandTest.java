@@ -8,6 +8,7 @@ import dev.quickstore.cli.ExitCodes;
 import dev.quickstore.cli.Json;
 import dev.quickstore.cli.QsCommandTest;
 import dev.quickstore.cli.QsCommandTest.Run;
+import dev.quickstore.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
@@ -53,7 +54,7 @@ class Oo7CommandTest {
         assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s.*")), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.matches("SM2\\s+cold\\s+5\\s.*")), r.out());
         assertTrue(
-                r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*\\d\\.\\d\\dx\\s+\\d+\\.\\d\\dx\\s.*")),
+                r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*\\d\\.\\d\\dx\\s.*\\d\\.\\d\\dx\\s.*")),
                 "hot T1 with qs/heap and qs-b/heap: " + r.out());
         assertTrue(r.err().contains("cold qs-b SM2 run 1/1 (fresh JVM"), r.err());
         assertTrue(r.out().contains("qs-b cold runs: a fresh JVM per operation; "), r.out());
@@ -114,5 +115,56 @@ class Oo7CommandTest {
         Run c = QsCommandTest.qs("oo7", "run", "--cold", "sometimes");
         assertEquals(ExitCodes.USAGE, c.code());
         assertTrue(c.err().contains("--cold: unknown value 'sometimes'"), c.err());
+    }
+
+    @Test
+    void theDefaultTableFitsIn120ColumnsAndTheGoalLineSaysMetOrNot() {
+        Run r = QsCommandTest.qs(
+                "oo7", "run", "--system", "heap,qs,qs-cards,qs-b", "--ops", "T1,T6,Q1", "--reps", "1", "--warmup", "0");
+        assertEquals(0, r.code(), r.err());
+        String table = r.out().substring(r.out().indexOf("op "));
+        table.lines().forEach(l -> assertTrue(l.length() <= 120, l.length() + " columns: " + l));
+        String header = table.lines().findFirst().orElseThrow();
+        assertTrue(
+                header.matches(
+                        "op\\s+phase\\s+count\\s+heap ms\\s+qs ms\\s+/heap\\s+qs-cards ms\\s+/heap\\s+qs-b ms\\s+/heap"
+                                + "\\s+qs r/w\\s+qs-cards r/w\\s+qs-b r/w"),
+                header);
+        assertTrue(
+                r.out()
+                        .lines()
+                        .anyMatch(l -> l.matches(
+                                "goal: overhead <= 30% of cold - (MET|NOT MET) \\(met by \\d+ of 9 operations\\)")),
+                r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+qs\\s.*\\s(met|not met)")), r.out());
+        Run wide = QsCommandTest.qs(
+                "oo7", "run", "--system", "heap,qs", "--ops", "T1,T2A", "--reps", "1", "--warmup", "0", "--wide");
+        assertEquals(0, wide.code(), wide.err());
+        assertTrue(wide.out().contains("qs readFaults") && wide.out().contains("commit breakdown"), wide.out());
+    }
+
+    @Test
+    void sigtermDuringARunRemovesItsTemporaryStores() throws Exception {
+        Path temp = java.nio.file.Files.createDirectories(tmp.resolve("java-tmp"));
+        try (ChildJvm.Running child = ChildJvm.main(dev.quickstore.cli.Qs.class)
+                .workDir(tmp)
+                .jvmArgs("-Xmx1g", "-Djava.io.tmpdir=" + temp)
+                .args("oo7", "run", "--system", "qs", "--size", "small", "--reps", "50")
+                .timeout(java.time.Duration.ofSeconds(240))
+                .start()) {
+            String line = child.nextLine(java.time.Duration.ofSeconds(120)); // "OO7 small on qs: built ..."
+            assertTrue(line != null && line.startsWith("OO7 small on qs: built"), line + "; " + child.describe());
+            assertEquals(1, storesIn(temp), "the temporary store exists while it runs");
+            child.terminate(); // SIGTERM: shutdown hooks run
+            assertEquals(143, child.exitCode(), "128 + SIGTERM; " + child.describe());
+        }
+        assertEquals(0, storesIn(temp), "no temporary store left behind");
+    }
+
+    private static long storesIn(Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith("qs-oo7-"))
+                    .count();
+        }
     }
 }

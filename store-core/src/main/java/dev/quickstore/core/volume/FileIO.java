@@ -30,6 +30,11 @@ public interface FileIO {
 
     boolean exists(Path file);
 
+    /** Whether {@code path} is a regular file (not a directory); only for error messages. */
+    default boolean isRegularFile(Path path) {
+        return java.nio.file.Files.isRegularFile(path);
+    }
+
     void delete(Path file) throws IOException;
 
     void createDirectories(Path dir) throws IOException;

@@ -93,6 +93,14 @@ public final class VolumeFile {
 
     public static VolumeHeader readHeader(FileIO io, Path dir) throws IOException {
         Path vol = volumePath(dir);
+        if (!io.exists(vol) && io.isRegularFile(dir)) {
+            throw new NoSuchFileException(
+                    dir.toString(),
+                    null,
+                    VOLUME_FILE.equals(String.valueOf(dir.getFileName()))
+                            ? "the volume file of a store; name the store's directory instead: " + dir.getParent()
+                            : "a file, not a store directory (a store is a directory holding " + VOLUME_FILE + ")");
+        }
         if (!io.exists(vol)) {
             throw new NoSuchFileException(
                     vol.toString(),
