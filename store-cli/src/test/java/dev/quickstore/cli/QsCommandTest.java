@@ -202,6 +202,20 @@ public class QsCommandTest {
                 "7");
         assertEquals(ExitCodes.USAGE, again.code(), again.out());
         assertTrue(again.err().contains("was built with 42"), again.err());
+        // without --system: heap and the system the database was built for (the README's form)
+        Run plain = qs("oo7", "run", "--store", db.toString(), "--ops", "T1", "--reps", "1", "--warmup", "0");
+        assertEquals(0, plain.code(), plain.err());
+        assertTrue(plain.out().contains("OO7 small on heap: built in"), plain.out());
+        assertTrue(plain.out().contains("OO7 small on qs: opened " + db), plain.out());
+        // a store that holds no OO7 database says how to build one
+        Path empty = tmp.resolve("empty");
+        assertEquals(0, qs("create", empty.toString()).code());
+        Run none = qs("oo7", "run", "--store", empty.toString(), "--ops", "T1");
+        assertEquals(ExitCodes.USAGE, none.code(), none.out());
+        assertTrue(
+                none.err().contains("no OO7 database there")
+                        && none.err().contains("qs oo7 build --size small " + empty),
+                none.err());
     }
 
     @Test

@@ -211,8 +211,13 @@ public final class Oo7Command implements Runnable {
 
     /** Reads {@link #DESCRIPTION_FILE} of a store built by {@code qs oo7 build}. */
     static Properties description(Path dir) throws IOException {
+        Path file = dir.resolve(DESCRIPTION_FILE);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("--store " + dir + ": no OO7 database there (no " + DESCRIPTION_FILE
+                    + "); build one first: qs oo7 build --size small " + dir);
+        }
         Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(dir.resolve(DESCRIPTION_FILE), StandardCharsets.UTF_8)) {
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(r);
         }
         return p;
@@ -339,12 +344,12 @@ public final class Oo7Command implements Runnable {
     static final class Run implements Callable<Integer> {
         @Option(
                 names = "--system",
-                defaultValue = "heap,qs,qs-cards,qs-b",
                 split = ",",
                 converter = SystemConverter.class,
                 description =
                         "systems to measure, the first is the baseline: heap, qs (page protection), qs-cards (card"
-                                + " marking), qs-b (padded objects) (default: ${DEFAULT-VALUE})")
+                                + " marking), qs-b (padded objects) (default: heap,qs,qs-cards,qs-b; with --store:"
+                                + " heap and the system the database was built for)")
         List<SystemUnderTest> systems;
 
         @Option(names = "--size", description = "small, medium or large (default: small, or the size of --store)")
@@ -455,21 +460,32 @@ public final class Oo7Command implements Runnable {
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            List<SystemUnderTest> list = List.copyOf(new LinkedHashSet<>(systems));
             ColdMode coldMode = ColdMode.of(cold);
-            List<SystemUnderTest> mapped =
-                    list.stream().filter(SystemUnderTest::mapped).toList();
             String storeSize = null;
             Long storeSeed = null;
+            SystemUnderTest built = null;
             if (store != null) {
                 Properties p = description(store);
                 storeSize = p.getProperty("size");
                 storeSeed = Long.parseLong(p.getProperty("seed"));
-                SystemUnderTest built =
-                        SystemUnderTest.of("system in " + DESCRIPTION_FILE, p.getProperty("system", "qs"));
+                built = SystemUnderTest.of("system in " + DESCRIPTION_FILE, p.getProperty("system", "qs"));
+            }
+            List<SystemUnderTest> list = systems != null
+                    ? List.copyOf(new LinkedHashSet<>(systems))
+                    : built != null
+                            ? List.of(SystemUnderTest.heap, built)
+                            : List.of(
+                                    SystemUnderTest.heap,
+                                    SystemUnderTest.qs,
+                                    SystemUnderTest.qs_cards,
+                                    SystemUnderTest.qs_b);
+            List<SystemUnderTest> mapped =
+                    list.stream().filter(SystemUnderTest::mapped).toList();
+            if (store != null) {
                 if (!mapped.equals(List.of(built))) {
                     throw new IllegalArgumentException("--store " + store + " holds an OO7 database of " + built.label()
-                            + "; --system must name that one mapped system (got "
+                            + "; --system must name that one mapped system, e.g. --system heap," + built.label()
+                            + " (got "
                             + list.stream().map(SystemUnderTest::label).toList() + ")");
                 }
                 if (size != null && !Oo7Config.named(size).name().equals(storeSize)) {
