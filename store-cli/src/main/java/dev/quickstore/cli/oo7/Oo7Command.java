@@ -542,9 +542,9 @@ public final class Oo7Command implements Runnable {
                                 dir, false, system.storeOptions(storeOptions), system.padding())) {
                             how = String.format(
                                     Locale.ROOT,
-                                    "built in %.1f ms in %s (temporary)",
-                                    build(m, config, seedValue, err) / 1e6,
-                                    dir);
+                                    "built in %.1f ms (temporary store, removed at exit)",
+                                    build(m, config, seedValue, err) / 1e6);
+                            err.println("qs: temporary " + system.label() + " store in " + dir);
                         }
                     }
                     if (system.mapped()) {
