@@ -62,6 +62,8 @@ int qs_frame_hold(struct qs_arena *a, uint64_t i, uint32_t bits, int on); /* QS_
 
 /* sources, checksums, translation, counters, signals */
 int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset);
+int qs_source_open_socket(struct qs_arena *a, int fd, uint32_t timeout_ms); /* page server, qs_wire.h */
+int qs_source_broken(struct qs_arena *a, int id);
 uint32_t qs_crc32c(const void *p, uint64_t n);
 uint32_t qs_crc32c_impl(const void *p, uint64_t n, int impl); /* 0 table, 1 default dispatch, 2 SSE4.2 one stream */
 int qs_crc32c_has_hw(void); /* 0 table only, 1 SSE4.2, 2 SSE4.2 + PCLMUL (three streams) */

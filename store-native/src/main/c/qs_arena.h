@@ -103,6 +103,11 @@ struct qs_source {
     int fd;
     uint64_t base_offset;            /* byte offset of page 0 in the file */
     uint32_t page_size;
+    /* socket sources (qs_socket.c) */
+    uint32_t timeout_ms;             /* deadline of one page request, lock wait included */
+    _Atomic uint32_t lock;           /* 0 free, 1 held, 2 held with waiters; taken and released in one read */
+    _Atomic uint32_t broken;         /* set after a timeout or a protocol error: every later read fails */
+    _Atomic uint64_t next_id;        /* request ids on this connection */
 };
 #define QS_MAX_SOURCES 64
 
