@@ -5,16 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.cli.QsCommandTest.Run;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jline.terminal.impl.DumbTerminal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,26 +90,14 @@ class DocsCommandsTest {
                     .map(w -> w.startsWith("./") ? cwd.resolve(w.substring(2)).toString() : w)
                     .toList();
             if (args.getFirst().equals("shell")) {
-                String out = shell(Path.of(args.get(1)), String.join("\n", c.shellInput()) + "\n");
+                String out = ShellTest.session(
+                        Path.of(args.get(1)), String.join("\n", c.shellInput()) + "\n", cwd.resolve("history"));
                 assertFalse(out.contains("qs: error"), c.doc() + ": " + c.line() + " " + c.shellInput() + "\n" + out);
                 continue;
             }
             Run r = QsCommandTest.qs(args.toArray(String[]::new));
             assertEquals(0, r.code(), c.doc() + ": '" + c.line() + "' exited " + r.code() + "\n" + r.err());
         }
-    }
-
-    private String shell(Path dir, String input) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (DumbTerminal t = new DumbTerminal(
-                "docs",
-                "dumb",
-                new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-                out,
-                StandardCharsets.UTF_8)) {
-            assertEquals(0, ShellCommand.run(t, dir, cwd.resolve("history")));
-        }
-        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -24,6 +24,11 @@ class ShellTest {
     Path tmp;
 
     String session(Path dir, String input) throws Exception {
+        return session(dir, input, tmp.resolve("history"));
+    }
+
+    /** Types {@code input} into a shell bound to {@code dir} (a JLine dumb terminal) and returns what it printed. */
+    static String session(Path dir, String input, Path history) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (DumbTerminal t = new DumbTerminal(
                 "test",
@@ -31,7 +36,7 @@ class ShellTest {
                 new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
                 out,
                 StandardCharsets.UTF_8)) {
-            assertEquals(0, ShellCommand.run(t, dir, tmp.resolve("history")));
+            assertEquals(0, ShellCommand.run(t, dir, history));
         }
         return out.toString(StandardCharsets.UTF_8);
     }
