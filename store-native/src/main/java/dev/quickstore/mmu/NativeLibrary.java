@@ -184,13 +184,15 @@ public final class NativeLibrary {
         if (home != null && !home.isBlank() && !home.equals("?")) {
             return Path.of(home, ".cache", "quickstore", "native");
         }
-        return Path.of(System.getProperty("java.io.tmpdir"), "quickstore-native-" + System.getProperty("user.name"));
+        return temporaryRoot();
     }
 
     /**
      * Copies the library out of the jar once per content: to {@code <cacheRoot>/<sha-256>/libquickstore.so},
      * written to a private temporary file in the same directory and renamed into place atomically, so that
-     * concurrent JVMs never load a half-written file and a JVM that is killed leaves no copy behind. A JVM
+     * concurrent JVMs never load a half-written file and a JVM that is killed leaves no copy behind. When the
+     * home cache cannot be written and no {@value #CACHE_PROPERTY} was given, the copy goes to
+     * {@code java.io.tmpdir/quickstore-native-<user>} instead. A JVM
      * that finds the file (same hash, same size) loads it as is; nothing is deleted at exit.
      */
     static Path extractToCache(URL url) throws IOException {
@@ -199,7 +201,31 @@ public final class NativeLibrary {
             bytes = in.readAllBytes();
         }
         String hash = sha256(bytes);
-        Path dir = cacheRoot().resolve(hash.substring(0, 16));
+        Path root = cacheRoot();
+        try {
+            return extractTo(root, bytes, hash);
+        } catch (IOException e) {
+            String prop = System.getProperty(CACHE_PROPERTY);
+            Path fallback = temporaryRoot();
+            if ((prop != null && !prop.isBlank()) || fallback.equals(root)) {
+                throw e; // the user chose the directory: say so rather than look elsewhere
+            }
+            try {
+                return extractTo(fallback, bytes, hash);
+            } catch (IOException second) {
+                second.addSuppressed(e);
+                throw second;
+            }
+        }
+    }
+
+    /** The last resort when the home cache cannot be written (read-only home, container user without one). */
+    static Path temporaryRoot() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "quickstore-native-" + System.getProperty("user.name"));
+    }
+
+    private static Path extractTo(Path root, byte[] bytes, String hash) throws IOException {
+        Path dir = root.resolve(hash.substring(0, 16));
         Path lib = dir.resolve(LIB_NAME);
         if (Files.isRegularFile(lib)
                 && Files.size(lib) == bytes.length
@@ -215,11 +241,19 @@ public final class NativeLibrary {
                             + " to a writable directory",
                     e);
         }
-        Path tmp = Files.createTempFile(
-                dir,
-                "libquickstore-",
-                ".tmp",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path tmp;
+        try {
+            tmp = Files.createTempFile(
+                    dir,
+                    "libquickstore-",
+                    ".tmp",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            throw new IOException(
+                    "cannot write to the native library cache " + dir + " (" + e + "); set -D" + CACHE_PROPERTY
+                            + " to a writable directory",
+                    e);
+        }
         try {
             Files.write(tmp, bytes);
             Files.move(tmp, lib, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

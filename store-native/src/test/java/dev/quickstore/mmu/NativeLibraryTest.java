@@ -75,6 +75,40 @@ class NativeLibraryTest {
         }
     }
 
+    @Test
+    void anUnwritableHomeFallsBackToTheTemporaryDirectory() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                System.getenv("XDG_CACHE_HOME") == null, "XDG_CACHE_HOME would be used instead of user.home");
+        Path jar = tmp.resolve("store-native.jar");
+        byte[] lib = Files.readAllBytes(NativeLibrary.path());
+        try (OutputStream f = Files.newOutputStream(jar);
+                JarOutputStream out = new JarOutputStream(f)) {
+            out.putNextEntry(new JarEntry("native/linux-x86_64/libquickstore.so"));
+            out.write(lib);
+            out.closeEntry();
+        }
+        java.net.URL url = URI.create("jar:" + jar.toUri() + "!/native/linux-x86_64/libquickstore.so")
+                .toURL();
+        Path home = Files.writeString(tmp.resolve("home-is-a-file"), "not a directory"); // even root cannot mkdir here
+        Path temporary = Files.createDirectories(tmp.resolve("tmpdir"));
+        String savedHome = System.getProperty("user.home");
+        String savedTmp = System.getProperty("java.io.tmpdir");
+        String savedCache = System.clearProperty(NativeLibrary.CACHE_PROPERTY);
+        System.setProperty("user.home", home.toString());
+        System.setProperty("java.io.tmpdir", temporary.toString());
+        try {
+            Path copy = NativeLibrary.extractToCache(url);
+            assertTrue(copy.startsWith(temporary), copy.toString());
+            assertTrue(java.util.Arrays.equals(lib, Files.readAllBytes(copy)));
+        } finally {
+            System.setProperty("user.home", savedHome);
+            System.setProperty("java.io.tmpdir", savedTmp);
+            if (savedCache != null) {
+                System.setProperty(NativeLibrary.CACHE_PROPERTY, savedCache);
+            }
+        }
+    }
+
     private static List<Path> files(Path root) throws Exception {
         try (Stream<Path> s = Files.walk(root)) {
             return s.filter(Files::isRegularFile).toList();

@@ -649,7 +649,11 @@ public final class Oo7Command implements Runnable {
                             json, Oo7ResultFiles.json(config, seedValue, results, attributes), StandardCharsets.UTF_8);
                 }
             } finally {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanup);
+                } catch (IllegalStateException shuttingDown) {
+                    // the JVM is already exiting: the hook runs and removes the temporary stores itself
+                }
                 if (heap != null) {
                     heap.close();
                 }
