@@ -23,6 +23,7 @@ module dev.quickstore.core {
     exports dev.quickstore.core.index;
     exports dev.quickstore.core.inspect;
     exports dev.quickstore.core.options;
+    exports dev.quickstore.core.remote;
     exports dev.quickstore.core.stats;
     exports dev.quickstore.core.verify;
     exports dev.quickstore.core.volume;

@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 6), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (ABI 7), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
@@ -64,6 +64,11 @@ int qs_frame_hold(struct qs_arena *a, uint64_t i, uint32_t bits, int on); /* QS_
 int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t base_offset);
 int qs_source_open_socket(struct qs_arena *a, int fd, uint32_t timeout_ms); /* page server, qs_wire.h */
 int qs_source_broken(struct qs_arena *a, int id);
+/* the page-server connection's control-plane half (qs_socket.c; ABI 7): connect, handshake bytes, close */
+int qs_socket_dial(uint32_t ipv4, uint32_t port, uint32_t timeout_ms);
+int qs_socket_send(int fd, const void *p, uint64_t n, uint32_t timeout_ms);
+int qs_socket_recv(int fd, void *p, uint64_t n, uint32_t timeout_ms);
+int qs_socket_close(int fd);
 uint32_t qs_crc32c(const void *p, uint64_t n);
 uint32_t qs_crc32c_impl(const void *p, uint64_t n, int impl); /* 0 table, 1 default dispatch, 2 SSE4.2 one stream */
 int qs_crc32c_has_hw(void); /* 0 table only, 1 SSE4.2, 2 SSE4.2 + PCLMUL (three streams) */

@@ -22,7 +22,11 @@
 #include "qs_api.h"
 #include "qs_wire.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <linux/futex.h>
 #include <poll.h>
 #include <string.h>
@@ -138,7 +142,9 @@ static int exchange(struct qs_source *s, uint64_t page_no, uint8_t *dst, size_t 
     if (payload != len) return -EPROTO;
     rc = recv_all(s->fd, dst, len, deadline);
     if (rc < 0) return rc;
-    uint32_t crc = qs_crc32c_update(qs_crc32c(h, 28), dst, len);
+    /* CRC32C of the header's first 28 bytes and the payload as one stream (qs_crc32c_update works on the
+     * un-inverted register: invert, continue, invert) - what java.util.zip.CRC32C computes over both */
+    uint32_t crc = ~qs_crc32c_update(~qs_crc32c(h, 28), dst, len);
     return crc == get32(h + 28) ? 0 : -EPROTO;
 }
 
@@ -197,4 +203,55 @@ QS_EXPORT int qs_source_open_socket(struct qs_arena *a, int fd, uint32_t timeout
 QS_EXPORT int qs_source_broken(struct qs_arena *a, int id) {
     if (id < 0 || id >= QS_MAX_SOURCES || a->sources[id].ops != &socket_ops) return -EINVAL;
     return (int)atomic_load(&a->sources[id].broken);
+}
+
+/* ---- the control plane's half (called from Java, never from the handler) ----------------------------- */
+
+/* Connects to an IPv4 page server within timeout_ms: a non-blocking stream socket (close-on-exec, TCP_NODELAY,
+ * as the fault path wants it: poll() decides, never a blocking call). Returns the fd or -errno
+ * (-ECONNREFUSED, -ETIMEDOUT, -EINVAL for a timeout of 0). */
+QS_EXPORT int qs_socket_dial(uint32_t ipv4, uint32_t port, uint32_t timeout_ms) {
+    if (timeout_ms == 0 || port == 0 || port > 65535) return -EINVAL;
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -errno;
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)port);
+    sa.sin_addr.s_addr = htonl(ipv4);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) < 0) {
+        if (errno != EINPROGRESS) {
+            int e = errno;
+            close(fd);
+            return -e;
+        }
+        int w = wait_fd(fd, POLLOUT, now_ms() + timeout_ms);
+        int err = 0;
+        socklen_t len = sizeof err;
+        if (w == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0) err = errno;
+        if (w < 0 || err != 0) {
+            close(fd);
+            return w == -ETIMEDOUT ? -ETIMEDOUT : err != 0 ? -err : -ECONNREFUSED;
+        }
+    }
+    return fd;
+}
+
+/* Sends all n bytes within timeout_ms: 0 or -errno. */
+QS_EXPORT int qs_socket_send(int fd, const void *p, uint64_t n, uint32_t timeout_ms) {
+    if (fd < 0 || timeout_ms == 0) return -EINVAL;
+    return send_all(fd, p, (size_t)n, now_ms() + timeout_ms);
+}
+
+/* Receives exactly n bytes within timeout_ms: 0 or -errno (-ECONNRESET when the peer closed). */
+QS_EXPORT int qs_socket_recv(int fd, void *p, uint64_t n, uint32_t timeout_ms) {
+    if (fd < 0 || timeout_ms == 0) return -EINVAL;
+    return recv_all(fd, p, (size_t)n, now_ms() + timeout_ms);
+}
+
+/* Closes an fd that no arena owns (a connection whose handshake failed). */
+QS_EXPORT int qs_socket_close(int fd) {
+    return close(fd) < 0 ? -errno : 0;
 }

@@ -55,7 +55,7 @@ static void *server(void *arg) {
         put32(r + 24, m == NO_PAGE ? 0 : FS);
         qs_test_fill_page(page, FS, p);
         uint32_t crc = qs_crc32c(r, 28);
-        if (m != NO_PAGE) crc = qs_crc32c_update(crc, page, FS);
+        if (m != NO_PAGE) crc = ~qs_crc32c_update(~crc, page, FS); /* one stream over header and page */
         put32(r + 28, m == BAD_CRC ? crc ^ 1 : crc);
         served++; /* before the answer: the client may look right after it */
         CHECK(write(server_fd, r, sizeof r) == (ssize_t)sizeof r, "write header");
@@ -102,6 +102,14 @@ static int refused_errno(uint64_t f) {
 
 int main(void) {
     signal(SIGPIPE, SIG_DFL); /* a SIGPIPE would kill the test: the source must never raise one */
+    { /* a response's checksum is one CRC32C over header bytes 0..27 and the payload (what Java's CRC32C over
+         both computes: the page server is Java) */
+        static uint8_t both[28 + FS];
+        for (size_t k = 0; k < sizeof both; k++) both[k] = (uint8_t)(k * 31 + 7);
+        CHECK(~qs_crc32c_update(~qs_crc32c(both, 28), both + 28, FS) == qs_crc32c(both, sizeof both),
+              "chained checksum equals the checksum of the concatenation");
+        CHECK(qs_crc32c("123456789", 9) == 0xE3069283u, "CRC32C check value (RFC 3720)");
+    }
     CHECK(qs_signal_install() == 0, "install");
     CHECK(qs_arena_open(256ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open");
     CHECK(qs_source_open_socket(A, -1, 100) == -EINVAL && qs_source_open_socket(A, 0, 0) == -EINVAL, "bad arguments");

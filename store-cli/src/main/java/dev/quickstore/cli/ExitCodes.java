@@ -30,7 +30,9 @@ public final class ExitCodes {
         if (t instanceof StoreFormatException || t instanceof BackupException) {
             return DAMAGED;
         }
-        if (t instanceof IOException || t instanceof StoreLockedException) {
+        if (t instanceof IOException
+                || t instanceof StoreLockedException
+                || t instanceof dev.quickstore.core.remote.ServerUnavailableException) {
             return IO;
         }
         if (t instanceof NativeLibraryException) {

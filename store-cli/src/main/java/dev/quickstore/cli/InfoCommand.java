@@ -19,14 +19,17 @@ import picocli.CommandLine.Spec;
         header = "Show a store's header, space usage, roots, indexes and log state.",
         description = {
             "Show a store's volume header, space usage, named roots, indexes and log state.",
-            "Read-only: reads the files as they are on disk (no lock, no recovery)."
+            "Read-only: reads the files as they are on disk (no lock, no recovery).",
+            "Given a page server's address (qs://host:port) instead of DIR, connects to it (--secret) and shows",
+            "what the server says of its store and the header page it serves."
         },
         footer = {
             "",
             "Examples:",
             "  qs info ./db",
             "  qs info --json ./db | jq .pageSize",
-            "  qs info --json ./db | jq .log.clean"
+            "  qs info --json ./db | jq .log.clean",
+            "  qs info qs://127.0.0.1:7420 --secret ./db/server.secret"
         })
 final class InfoCommand implements Callable<Integer> {
     @Mixin
@@ -38,9 +41,63 @@ final class InfoCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    @picocli.CommandLine.Option(
+            names = "--secret",
+            paramLabel = "FILE",
+            description = "for a qs:// address: a copy of the store's server.secret (mode 0600) to authenticate with")
+    java.nio.file.Path secret;
+
+    @picocli.CommandLine.Option(
+            names = "--timeout",
+            paramLabel = "MS",
+            defaultValue = "5000",
+            description =
+                    "for a qs:// address: how long to wait for each answer of the server (default: ${DEFAULT-VALUE})")
+    int timeoutMs;
+
     @Override
     public Integer call() throws Exception {
         Map<String, Object> info = new LinkedHashMap<>();
+        if (store.isServer()) {
+            remote(info);
+        } else {
+            local(info);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json.on()) {
+            out.println(Json.object(info));
+        } else {
+            Text.print(out, info);
+        }
+        return ExitCodes.OK;
+    }
+
+    /** Asks a page server: the handshake's facts and page 0, faulted in over the connection. */
+    private void remote(Map<String, Object> info) throws java.io.IOException {
+        if (secret == null) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "qs info " + store.raw() + ": a page server needs --secret FILE (a copy of the store's "
+                            + dev.quickstore.core.remote.ServerSecret.FILE + ")");
+        }
+        try (dev.quickstore.core.remote.RemotePages r =
+                dev.quickstore.core.remote.RemotePages.connect(store.raw(), secret, timeoutMs)) {
+            VolumeHeader h = r.header();
+            info.put("server", store.raw());
+            info.put("session", r.sessionId());
+            info.put("formatVersion", h.formatVersion());
+            info.put("pageSize", h.pageSize());
+            info.put("creationId", h.creationId().toString());
+            info.put("preferredArenaBase", String.format("0x%x", h.preferredArenaBase()));
+            info.put("pageCount", r.pageCount());
+            info.put("extentPages", h.extentPages());
+            info.put("created", Instant.ofEpochMilli(h.createdMillis()).toString());
+            info.put("clientArenaAtPreferredBase", r.atPreferredBase());
+            info.put("pagesFaultedIn", r.counters().readFaults());
+        }
+    }
+
+    private void local(Map<String, Object> info) throws Exception {
         try (StoreInspector in = StoreInspector.open(store.path())) {
             VolumeHeader h = in.header();
             info.put("store", store.path().toString());
@@ -57,12 +114,5 @@ final class InfoCommand implements Callable<Integer> {
                 info.put(s.name(), s.describe(in));
             }
         }
-        PrintWriter out = spec.commandLine().getOut();
-        if (json.on()) {
-            out.println(Json.object(info));
-        } else {
-            Text.print(out, info);
-        }
-        return ExitCodes.OK;
     }
 }

@@ -28,6 +28,7 @@ import picocli.CommandLine.Option;
             BackupCommand.class,
             RestoreCommand.class,
             ShellCommand.class,
+            ServeCommand.class,
             dev.quickstore.cli.oo7.Oo7Command.class,
             CommandLine.HelpCommand.class
         },

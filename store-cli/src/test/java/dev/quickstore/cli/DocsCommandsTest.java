@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.cli.QsCommandTest.Run;
+import dev.quickstore.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ class DocsCommandsTest {
     Path cwd;
 
     /** One command to run: its words, and the shell input typed after it (for {@code qs shell}). */
-    record Command(String doc, String line, List<String> words, List<String> shellInput) {}
+    record Command(String doc, String line, List<String> words, List<String> shellInput, boolean background) {}
 
     static List<Command> commands(String doc, String text) {
         List<Command> out = new ArrayList<>();
@@ -49,7 +50,11 @@ class DocsCommandsTest {
                     continue;
                 }
                 int hash = line.indexOf(" #");
-                String code = hash >= 0 ? line.substring(0, hash) : line;
+                String code = (hash >= 0 ? line.substring(0, hash) : line).strip();
+                boolean background = code.endsWith(" &");
+                if (background) {
+                    code = code.substring(0, code.length() - 2);
+                }
                 for (String part : code.split("&&|;")) {
                     String cmd = part.strip();
                     int pipe = cmd.indexOf(" | ");
@@ -59,7 +64,7 @@ class DocsCommandsTest {
                     if (!cmd.startsWith("qs ")) {
                         continue; // echo, jq: not ours
                     }
-                    Command c = new Command(doc, raw.strip(), words(cmd.substring(3)), new ArrayList<>());
+                    Command c = new Command(doc, raw.strip(), words(cmd.substring(3)), new ArrayList<>(), background);
                     out.add(c);
                     shell = c.words().getFirst().equals("shell") ? c : null;
                 }
@@ -85,10 +90,52 @@ class DocsCommandsTest {
             all.addAll(commands(doc, Files.readString(ROOT.resolve(doc))));
         }
         assertTrue(all.size() >= 10, "commands found: " + all);
+        java.util.Map<String, String> servers = new java.util.HashMap<>(); // documented address -> actual
+        List<ChildJvm.Running> background = new ArrayList<>();
+        try {
+            run(all, servers, background);
+        } finally {
+            for (ChildJvm.Running b : background) {
+                b.terminate();
+                assertFalse(b.stderr().contains("error"), b.describe());
+            }
+        }
+    }
+
+    /**
+     * Runs the commands; one ending in {@code &} ({@code qs serve}) is started as a real process listening on
+     * an ephemeral port instead of the documented one, which later commands are pointed at instead.
+     */
+    private void run(List<Command> all, java.util.Map<String, String> servers, List<ChildJvm.Running> background)
+            throws Exception {
         for (Command c : all) {
             List<String> args = c.words().stream()
                     .map(w -> w.startsWith("./") ? cwd.resolve(w.substring(2)).toString() : w)
+                    .map(w -> servers.getOrDefault(w, w))
                     .toList();
+            if (c.background()) {
+                List<String> a = new ArrayList<>(args);
+                int i = a.indexOf("--listen");
+                String documented = i >= 0 ? a.get(i + 1) : "127.0.0.1:7420";
+                if (i >= 0) {
+                    a.set(i + 1, "127.0.0.1:0");
+                } else {
+                    a.addAll(List.of("--listen", "127.0.0.1:0"));
+                }
+                ChildJvm.Running server = ChildJvm.main(Qs.class)
+                        .workDir(cwd)
+                        .jvmArgs("-Xmx256m")
+                        .args(a.toArray(String[]::new))
+                        .timeout(java.time.Duration.ofSeconds(300))
+                        .start();
+                background.add(server);
+                String line = server.nextLine(java.time.Duration.ofSeconds(60));
+                assertTrue(
+                        line != null && line.startsWith("listening qs://"),
+                        c.doc() + ": '" + c.line() + "' said " + line + "\n" + server.describe());
+                servers.put("qs://" + documented, line.split(" ")[1]);
+                continue;
+            }
             if (args.getFirst().equals("shell")) {
                 String out = ShellTest.session(
                         Path.of(args.get(1)), String.join("\n", c.shellInput()) + "\n", cwd.resolve("history"));
@@ -105,15 +152,20 @@ class DocsCommandsTest {
         List<Command> c = commands(
                 "t",
                 "```\n$ qs verify ./db; echo $?   # 0 sound\nqs backup ./a ./b && qs restore ./b ./c\n"
+                        + "qs serve ./db &   # a server\n"
                         + "$ qs info --json ./db | jq .log\n$ qs shell ./db\nqs:db> page 1\nqs:db> exit\n```\n");
         assertEquals(
                 List.of(
                         List.of("verify", "./db"),
                         List.of("backup", "./a", "./b"),
                         List.of("restore", "./b", "./c"),
+                        List.of("serve", "./db"),
                         List.of("info", "--json", "./db"),
                         List.of("shell", "./db")),
                 c.stream().map(Command::words).toList());
         assertEquals(List.of("page 1", "exit"), c.getLast().shellInput());
+        assertEquals(
+                List.of(false, false, false, true, false, false),
+                c.stream().map(Command::background).toList());
     }
 }

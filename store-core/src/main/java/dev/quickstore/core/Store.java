@@ -488,6 +488,46 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /** The volume's page count: pages {@code [0, pageCount)} exist (what a page server may serve). */
+    public long pageCount() {
+        return run(extents::pageCount);
+    }
+
+    /** The volume's creation id (fixed when the store was created; a page server names its store by it). */
+    public java.util.UUID creationId() {
+        return run(() -> VolumeFile.readHeader(io, dir).creationId());
+    }
+
+    /**
+     * Copies the committed image of page {@code pageId} into {@code dst} with its checksum sealed, as a
+     * volume file would hold it after a checkpoint: what a page server ships to a client's fault path
+     * (which verifies that checksum). Reads through the buffer pool, so a page committed but not yet written
+     * back is served as committed.
+     *
+     * @throws IllegalArgumentException if the page does not exist or {@code dst} is not one page long
+     * @throws StoreException while a transaction runs on this handle (its pages are not committed)
+     */
+    public void readCommittedPage(long pageId, byte[] dst) {
+        if (dst.length != pageSize) {
+            throw new IllegalArgumentException(
+                    "page buffer of " + dst.length + " bytes for " + pageSize + "-byte pages");
+        }
+        run(() -> {
+            if (current != null) {
+                throw new StoreException("store " + dir + ": committed pages are not served while a transaction runs");
+            }
+            long count = extents.pageCount();
+            if (pageId < 0 || pageId >= count) {
+                throw new IllegalArgumentException(
+                        "page " + pageId + " does not exist in " + dir + " (pages 0.." + (count - 1) + ")");
+            }
+            MemorySegment out = MemorySegment.ofArray(dst);
+            out.copyFrom(pool.fix(pageId));
+            dev.quickstore.core.page.PageHeader.prepareForWrite(out, pageId);
+            return null;
+        });
+    }
+
     /** Starts the store's transaction; fails if one is already running. */
     public Transaction begin() {
         latch.lock();

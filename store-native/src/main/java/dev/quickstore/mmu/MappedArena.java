@@ -208,6 +208,35 @@ public final class MappedArena implements AutoCloseable {
         });
     }
 
+    /**
+     * Adds a page-server source (qs_socket.c): faults on frames reserved with it ask the server over {@code
+     * connection}, which must be connected and authenticated, and which the arena owns from now on (closed
+     * with the arena). Each request must be answered within {@code timeoutMs}, or the fault is refused and
+     * the source is {@linkplain #sourceBroken broken}.
+     */
+    public int addSocketSource(PageServerSocket connection, int timeoutMs) {
+        int fd = connection.handOver();
+        int id;
+        try {
+            id = Downcall.checkedInt("qs_source_open_socket", () -> "adding a page-server source", () ->
+                    (int) NativeCalls.SOURCE_OPEN_SOCKET.invokeExact(handle, fd, timeoutMs));
+        } catch (RuntimeException e) {
+            PageServerSocket.closeFd(fd);
+            throw e;
+        }
+        return id;
+    }
+
+    /**
+     * Whether page-server source {@code id} broke (a timeout, a closed connection or a protocol error): every
+     * later fault on its frames is refused until frames are reserved with a new source.
+     */
+    public boolean sourceBroken(int id) {
+        return Downcall.checkedInt("qs_source_broken", () -> "reading page-server source " + id, () ->
+                        (int) NativeCalls.SOURCE_BROKEN.invokeExact(handle, id))
+                != 0;
+    }
+
     /** Turns CRC32C verification of loaded pages on or off (on by default). */
     public void verifyChecksums(boolean on) {
         Downcall.run("qs_arena_set_verify", () -> {

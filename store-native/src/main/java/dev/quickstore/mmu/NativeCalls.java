@@ -94,6 +94,17 @@ final class NativeCalls {
 
     static final MethodHandle SOURCE_OPEN_FILE =
             h("qs_source_open_file", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_LONG));
+    static final MethodHandle SOURCE_OPEN_SOCKET =
+            h("qs_source_open_socket", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
+    static final MethodHandle SOURCE_BROKEN =
+            h("qs_source_broken", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle SOCKET_DIAL =
+            h("qs_socket_dial", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    static final MethodHandle SOCKET_SEND =
+            h("qs_socket_send", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    static final MethodHandle SOCKET_RECV =
+            h("qs_socket_recv", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    static final MethodHandle SOCKET_CLOSE = h("qs_socket_close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     static final MethodHandle CRC32C =
             h("qs_crc32c", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL_HEAP);
     static final MethodHandle XLATE_TABLE_ADD =

@@ -1,0 +1,69 @@
+package dev.quickstore.cli;
+
+import dev.quickstore.core.remote.ServerSecret;
+import dev.quickstore.server.PageServer;
+import dev.quickstore.server.PageServerMain;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code qs serve DIR [--listen HOST:PORT]}: runs a page server over a store until SIGINT or SIGTERM. */
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        header = "Serve a store's pages to client processes (the page server).",
+        description = {
+            "Open the store in DIR (running recovery if it was not closed cleanly) and serve its committed pages",
+            "over TCP to client processes, whose page faults are answered by this server. Clients authenticate",
+            "with the store's secret, DIR/server.secret (created here, mode 0600, if the store has none): give",
+            "them a copy. Listens on loopback unless told otherwise. Prints one line on standard output once it",
+            "accepts clients, then progress and errors on standard error, one line each. Stops cleanly",
+            "(checkpoint, store closed) on Ctrl-C or SIGTERM.",
+            "",
+            "What a server does today: serves pages to readers (qs info qs://...). Commits from clients are the",
+            "next part of the page server (issue 12)."
+        },
+        footer = {"", "Examples:", "  qs serve ./db", "  qs serve ./db --listen 127.0.0.1:0     (any free port)"})
+final class ServeCommand implements Callable<Integer> {
+    @Mixin
+    StoreDir store;
+
+    @Option(
+            names = "--listen",
+            paramLabel = "HOST:PORT",
+            defaultValue = "127.0.0.1:7420",
+            description = "where to accept clients (default: ${DEFAULT-VALUE}; port 0 picks a free one)")
+    String listen;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        InetSocketAddress at;
+        try {
+            at = PageServerMain.parseListen(listen);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PageServer server = PageServer.start(store.path(), at, System.err);
+        Thread stop = new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception e) {
+                System.err.println("qs serve: stopping failed: " + e);
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(stop);
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("listening " + server.uri() + " (store " + store.path() + "; clients authenticate with a copy of "
+                + store.path().resolve(ServerSecret.FILE) + ")");
+        out.flush();
+        server.awaitClose();
+        return ExitCodes.OK;
+    }
+}

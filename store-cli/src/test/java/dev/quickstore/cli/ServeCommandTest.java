@@ -1,0 +1,73 @@
+package dev.quickstore.cli;
+
+import static dev.quickstore.cli.QsCommandTest.qs;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.quickstore.core.volume.VolumeFile;
+import dev.quickstore.testkit.ChildJvm;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code qs serve} as a real second process, and {@code qs info qs://...} asking it over a real socket. */
+class ServeCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void serveThenInfoOverTheWire() throws Exception {
+        Path db = dir.resolve("db");
+        assertEquals(0, qs("create", db.toString()).code());
+        try (ChildJvm.Running server = ChildJvm.main(Qs.class)
+                .workDir(dir)
+                .jvmArgs("-Xmx256m")
+                .args("serve", db.toString(), "--listen", "127.0.0.1:0")
+                .timeout(Duration.ofSeconds(240))
+                .start()) {
+            String line = server.nextLine(Duration.ofSeconds(60));
+            if (line == null || !line.startsWith("listening qs://127.0.0.1:")) {
+                server.kill();
+                fail("qs serve said " + line + "; " + server.describe());
+            }
+            assertTrue(line.contains("server.secret"), line);
+            String uri = line.split(" ")[1];
+            String secret = db.resolve("server.secret").toString();
+
+            JsonNode n = StoreCommandsTest.json(qs("info", "--json", uri, "--secret", secret));
+            assertEquals(
+                    VolumeFile.readHeader(db).creationId().toString(),
+                    n.get("creationId").asText());
+            assertEquals(8192, n.get("pageSize").asInt());
+            assertTrue(n.get("pagesFaultedIn").asLong() >= 1, n.toPrettyString());
+            assertTrue(n.get("session").asLong() >= 1, n.toPrettyString());
+
+            StoreCommandsTest.assertOneLineError(qs("info", uri), 2, "needs --secret FILE");
+            StoreCommandsTest.assertOneLineError(qs("verify", uri), 2, "is a page server's address");
+            Path wrong = dir.resolve("wrong");
+            java.nio.file.Files.createDirectories(wrong);
+            dev.quickstore.core.remote.ServerSecret.loadOrCreate(wrong);
+            StoreCommandsTest.assertOneLineError(
+                    qs("info", uri, "--secret", wrong.resolve("server.secret").toString()), 4, "authentication failed");
+            StoreCommandsTest.assertOneLineError(
+                    qs("info", "qs://127.0.0.1:1", "--secret", secret), 4, "connection refused");
+
+            server.terminate();
+            String log = server.stderr();
+            assertTrue(log.contains("qs serve: serving " + db), log);
+            assertTrue(log.contains("authenticated: session"), log);
+            assertTrue(log.contains("wrong proof"), log);
+            assertTrue(log.contains("stopped ("), log);
+        }
+        assertEquals(0, qs("verify", db.toString()).code(), "the store is closed cleanly and intact");
+    }
+
+    @Test
+    void serveRejectsABadListenAddressInOneLine() {
+        StoreCommandsTest.assertOneLineError(
+                qs("serve", dir.toString(), "--listen", "localhost"), 2, "expected HOST:PORT");
+    }
+}

@@ -1,0 +1,173 @@
+package dev.quickstore.server;
+
+import dev.quickstore.core.remote.Challenge;
+import dev.quickstore.core.remote.SessionFrame;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One client connection's session: HELLO, then CHALLENGE with a fresh nonce, then the client's PROOF (an HMAC
+ * of the nonce under the store's secret), then WELCOME - and only then page requests (docs/formats.md, "Page
+ * server: session"). Anything out of order, malformed or unauthenticated closes the connection (after a
+ * REFUSED frame where the client can still read one); the server itself is never affected. A client that
+ * has not authenticated within the handshake deadline is disconnected.
+ *
+ * <p>Page reads run on the connection's event loop: a read takes the store latch and copies a page from the
+ * buffer pool, or reads it from the volume file (the OS page cache, usually); handing it to another thread
+ * and back cost more than the read itself (RemoteFaultBenchmark). One connection's requests are serialized by
+ * the client's fault path (one request in flight per connection, qs_socket.c), so answers go out in order.
+ */
+final class SessionHandler extends ChannelInboundHandlerAdapter {
+    private enum State {
+        HELLO,
+        PROOF,
+        SERVING
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final PageServer server;
+    private State state = State.HELLO;
+    private byte[] nonce;
+    private long sessionId;
+    private String peer = "?";
+    private ScheduledFuture<?> handshakeDeadline;
+
+    SessionHandler(PageServer server) {
+        this.server = server;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        peer = String.valueOf(ctx.channel().remoteAddress()).replaceFirst("^/", "");
+        if (!server.admit()) {
+            refuse(ctx, "the server has " + server.maxClients() + " connections, its limit");
+            return;
+        }
+        handshakeDeadline = ctx.executor()
+                .schedule(
+                        () -> refuse(ctx, "no authentication within " + server.handshakeTimeoutMs() + " ms"),
+                        server.handshakeTimeoutMs(),
+                        TimeUnit.MILLISECONDS);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (handshakeDeadline != null) {
+            handshakeDeadline.cancel(false);
+        }
+        server.left(sessionId, state == State.SERVING, peer);
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        switch (msg) {
+            case SessionFrame f -> session(ctx, f);
+            case PageWire.Request r -> page(ctx, r);
+            default -> throw new IllegalStateException("unexpected message " + msg);
+        }
+    }
+
+    private void session(ChannelHandlerContext ctx, SessionFrame f) {
+        if (state == State.HELLO && f.type() == SessionFrame.HELLO) {
+            if (f.payload().length >= 4
+                    && java.nio.ByteBuffer.wrap(f.payload())
+                                    .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                                    .getInt(0)
+                            == (int) ProcessHandle.current().pid()
+                    && ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a
+                    && a.getAddress().isLoopbackAddress()) {
+                // its faults would wait for this JVM's threads, which a safepoint stops while the faulting
+                // thread waits in its signal handler: a deadlock until the client's timeout (design notes 2)
+                refuse(
+                        ctx,
+                        "a client in the page server's own process cannot be served (its page faults would"
+                                + " wait on this JVM's threads); run the server in its own process (qs serve)");
+                return;
+            }
+            nonce = new byte[Challenge.NONCE];
+            RANDOM.nextBytes(nonce);
+            Challenge c =
+                    new Challenge(nonce, server.pageSize(), server.pageCount(), server.arenaBase(), server.storeId());
+            ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.CHALLENGE, 0, c.encode())));
+            state = State.PROOF;
+        } else if (state == State.PROOF && f.type() == SessionFrame.PROOF) {
+            if (!server.secret().verifies(nonce, f.payload())) {
+                server.log("client " + peer + " refused: wrong proof (it does not know the store's secret)");
+                refuse(ctx, "authentication failed: the proof does not match the store's secret");
+                return;
+            }
+            handshakeDeadline.cancel(false);
+            sessionId = server.authenticated(peer);
+            state = State.SERVING;
+            ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.WELCOME, sessionId, new byte[0])));
+        } else {
+            refuse(ctx, "unexpected session frame type " + f.type() + " in state " + state);
+        }
+    }
+
+    private void page(ChannelHandlerContext ctx, PageWire.Request r) {
+        if (state != State.SERVING) {
+            server.log("client " + peer + " sent a page request before authenticating: connection closed");
+            ctx.close();
+            return;
+        }
+        if (r.bytesWanted() != server.pageSize()) {
+            server.log("client " + peer + " asked for " + r.bytesWanted() + " bytes of page " + r.page()
+                    + ", pages are " + server.pageSize() + " bytes: connection closed");
+            ctx.close();
+            return;
+        }
+        // served on the event loop: a read is a latch, a buffer-pool hit or a pread from the OS page cache, and
+        // a hand-off to another thread and back costs more than that (RemoteFaultBenchmark)
+        byte[] page = new byte[server.pageSize()];
+        int status = server.readPage(r.page(), page);
+        ByteBuf out = ctx.alloc().buffer(PageWire.HEADER + (status == PageWire.OK ? page.length : 0));
+        PageWire.encode(out, r, status, page);
+        ctx.writeAndFlush(out);
+    }
+
+    private void refuse(ChannelHandlerContext ctx, String reason) {
+        if (!ctx.channel().isActive()) {
+            return;
+        }
+        byte[] text = reason.getBytes(StandardCharsets.UTF_8);
+        if (text.length > SessionFrame.MAX_PAYLOAD) {
+            text = java.util.Arrays.copyOf(text, SessionFrame.MAX_PAYLOAD);
+        }
+        ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.REFUSED, 0, text)))
+                .addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private static ByteBuf buffer(ChannelHandlerContext ctx, SessionFrame f) {
+        byte[] b = f.encode();
+        return ctx.alloc().buffer(b.length).writeBytes(b);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        Throwable c = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        if (c instanceof SessionFrame.ProtocolException) {
+            server.log("client " + peer + " sent a malformed frame (" + c.getMessage() + "): connection closed");
+            if (state != State.SERVING) {
+                refuse(ctx, "malformed frame: " + c.getMessage());
+            } else {
+                ctx.close(); // the fault path does not read session frames
+            }
+        } else if (c instanceof java.io.IOException) {
+            ctx.close(); // connection reset by the client: nothing to report beyond its departure
+        } else {
+            server.log("client " + peer + ": " + c + ": connection closed");
+            ctx.close();
+        }
+    }
+}
