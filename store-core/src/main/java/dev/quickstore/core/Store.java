@@ -528,6 +528,109 @@ public final class Store implements AutoCloseable {
         });
     }
 
+    /**
+     * Applies a page-server client's transaction (QuickStore on ESM; issue 12's optimistic protocol): backward
+     * validation - every page the client read or wrote must still be at the version (page LSN) it read -
+     * then its changed ranges are written through the buffer pool as one transaction of this store, logged
+     * as page diffs and made durable before this returns. Nothing is applied when validation fails.
+     *
+     * <p>Conflicts are page-grained: two clients that changed different bytes of one page conflict as well
+     * (the second to commit read the page before the first's commit). Only a page server calls this, on a
+     * store opened with {@link dev.quickstore.core.options.FramesMode#EXPLICIT} (no application view).
+     *
+     * @return the commit record's LSN (0 for a transaction that wrote nothing: validated, nothing logged) and
+     *     each written page's new page LSN, in the order of {@code writes}
+     * @throws dev.quickstore.core.remote.TransactionConflictException naming the pages that changed
+     * @throws IllegalArgumentException for a page outside the store or a range outside its page or over its
+     *     checksum or LSN (which only the server writes)
+     */
+    public dev.quickstore.core.remote.CommitMessages.Applied commitPageWrites(
+            List<dev.quickstore.core.remote.CommitMessages.PageVersion> reads,
+            List<dev.quickstore.core.remote.CommitMessages.PageWrite> writes) {
+        return run(() -> {
+            if (mappedFrames != null) {
+                throw new StoreException(
+                        "store " + dir + ": client commits are applied by a page server (FramesMode.EXPLICIT)");
+            }
+            if (current != null) {
+                throw new StoreException("store " + dir + ": a transaction of this handle is running");
+            }
+            long count = extents.pageCount();
+            for (var w : writes) {
+                checkPage(w.page(), count);
+                for (int i = 0; i < w.offsets().length; i++) {
+                    int off = w.offsets()[i];
+                    int end = off + w.bytes()[i].length;
+                    if (off < 0 || end > pageSize || end <= off) {
+                        throw new IllegalArgumentException("page " + w.page() + " range " + off + ".." + end
+                                + " is outside the " + pageSize + "-byte page");
+                    }
+                    if (off < dev.quickstore.core.page.PageHeader.CHECKSUM + 4
+                            || (off < dev.quickstore.core.page.PageHeader.LSN + 8
+                                    && end > dev.quickstore.core.page.PageHeader.LSN)) {
+                        throw new IllegalArgumentException("page " + w.page() + " range " + off + ".." + end
+                                + " covers the page's checksum or LSN, which only the server writes");
+                    }
+                }
+            }
+            List<dev.quickstore.core.remote.CommitMessages.Conflict> conflicts = new java.util.ArrayList<>();
+            List<dev.quickstore.core.remote.CommitMessages.PageVersion> versions = new java.util.ArrayList<>(reads);
+            for (var w : writes) {
+                versions.add(new dev.quickstore.core.remote.CommitMessages.PageVersion(w.page(), w.lsn()));
+            }
+            for (var v : versions) {
+                checkPage(v.page(), count);
+                long now = dev.quickstore.core.page.PageHeader.lsn(pool.fix(v.page()));
+                if (now != v.lsn()) {
+                    conflicts.add(new dev.quickstore.core.remote.CommitMessages.Conflict(v.page(), v.lsn(), now));
+                }
+            }
+            if (!conflicts.isEmpty()) {
+                throw new dev.quickstore.core.remote.TransactionConflictException(
+                        "the transaction read pages that another client's commit changed since: "
+                                + dev.quickstore.core.remote.TransactionConflictException.describe(conflicts),
+                        conflicts);
+            }
+            if (writes.isEmpty()) {
+                return new dev.quickstore.core.remote.CommitMessages.Applied(0, new long[0]);
+            }
+            txns.begin();
+            try {
+                for (var w : writes) {
+                    MemorySegment page = pool.fixForWrite(w.page());
+                    for (int i = 0; i < w.offsets().length; i++) {
+                        byte[] b = w.bytes()[i];
+                        MemorySegment.copy(
+                                b, 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE, w.offsets()[i], b.length);
+                    }
+                }
+                txns.commit();
+            } catch (RuntimeException e) {
+                txns.abort(); // an I/O failure instead poisons the handle (run), and recovery undoes it
+                throw e;
+            } finally {
+                objects.reset();
+                extents.reset();
+            }
+            long lsn = txns.lastLsn();
+            long[] pageLsns = new long[writes.size()];
+            for (int i = 0; i < pageLsns.length; i++) {
+                pageLsns[i] = dev.quickstore.core.page.PageHeader.lsn(
+                        pool.fix(writes.get(i).page()));
+            }
+            maybeCheckpoint();
+            pool.trim();
+            return new dev.quickstore.core.remote.CommitMessages.Applied(lsn, pageLsns);
+        });
+    }
+
+    private void checkPage(long page, long count) {
+        if (page < 0 || page >= count) {
+            throw new IllegalArgumentException(
+                    "page " + page + " does not exist in " + dir + " (pages 0.." + (count - 1) + ")");
+        }
+    }
+
     /** Starts the store's transaction; fails if one is already running. */
     public Transaction begin() {
         latch.lock();

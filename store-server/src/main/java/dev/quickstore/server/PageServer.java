@@ -4,9 +4,13 @@ import dev.quickstore.core.Store;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.remote.CommitMessages;
 import dev.quickstore.core.remote.ServerSecret;
+import dev.quickstore.core.remote.SessionFrame;
+import dev.quickstore.core.remote.TransactionConflictException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -58,8 +62,12 @@ public final class PageServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final AtomicInteger connections = new AtomicInteger();
-    private final AtomicLong nextSession = new AtomicLong(1);
+    private final Sessions sessions = new Sessions();
+    private final java.util.concurrent.ExecutorService committer;
     private final AtomicLong pagesServed = new AtomicLong();
+    private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong conflicts = new AtomicLong();
+    private final AtomicLong invalidationsSent = new AtomicLong();
     private final AtomicLong readNanos = new AtomicLong();
     private final int maxClients;
     private final int handshakeTimeoutMs;
@@ -79,6 +87,11 @@ public final class PageServer implements AutoCloseable {
         this.handshakeTimeoutMs = handshakeMs;
         this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
+        this.committer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "qs-commit");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -190,17 +203,64 @@ public final class PageServer implements AutoCloseable {
         return true;
     }
 
-    long authenticated(String peer) {
-        long id = nextSession.getAndIncrement();
-        log("client " + peer + " authenticated: session " + id);
-        return id;
+    Sessions sessions() {
+        return sessions;
     }
 
-    void left(long session, boolean authenticated, String peer) {
+    void left(Sessions.Session session, boolean control, String peer) {
         connections.decrementAndGet();
-        if (authenticated) {
-            log("session " + session + " (" + peer + ") disconnected");
+        if (control) {
+            sessions.close(session.id); // its callbacks go with it
+            log("session " + session.id + " (" + peer + ") disconnected");
         }
+    }
+
+    /**
+     * Validates and applies a client's commit on the commit thread (it forces the log: never on an event
+     * loop), answers on the control connection, then sends invalidations to every other client caching a
+     * written page.
+     */
+    void commit(Sessions.Session session, CommitMessages.Commit c, ChannelHandlerContext ctx) {
+        committer.execute(() -> {
+            long[] written = c.writes().stream()
+                    .mapToLong(CommitMessages.PageWrite::page)
+                    .toArray();
+            SessionFrame answer;
+            try {
+                CommitMessages.Applied applied = store.commitPageWrites(c.reads(), c.writes());
+                commits.incrementAndGet();
+                answer = new SessionFrame(
+                        SessionFrame.COMMITTED, session.id, CommitMessages.encodeCommitted(c.seq(), applied));
+            } catch (TransactionConflictException e) {
+                conflicts.incrementAndGet();
+                ctx.writeAndFlush(SessionHandler.buffer(
+                        ctx,
+                        new SessionFrame(
+                                SessionFrame.CONFLICT,
+                                session.id,
+                                CommitMessages.encodeConflict(c.seq(), e.conflicts()))));
+                return;
+            } catch (IllegalArgumentException e) {
+                log("session " + session.id + " sent a commit the store refuses (" + e.getMessage() + "): closed");
+                ctx.executor().execute(() -> ((SessionHandler) ctx.handler()).refuse(ctx, e.getMessage()));
+                return;
+            } catch (RuntimeException e) {
+                log("commit of session " + session.id + " failed: " + e.getMessage());
+                ctx.executor().execute(() -> ((SessionHandler) ctx.handler()).refuse(ctx, "commit failed: " + e));
+                return;
+            }
+            for (var inv : sessions.invalidate(session.id, written).entrySet()) {
+                invalidationsSent.addAndGet(inv.getValue().length);
+                Channel ch = inv.getKey().control;
+                byte[] frame = new SessionFrame(
+                                SessionFrame.INVALIDATE,
+                                inv.getKey().id,
+                                CommitMessages.encodeInvalidate(inv.getValue()))
+                        .encode();
+                ch.writeAndFlush(ch.alloc().buffer(frame.length).writeBytes(frame));
+            }
+            ctx.writeAndFlush(SessionHandler.buffer(ctx, answer));
+        });
     }
 
     /** Reads committed page {@code page} into {@code dst}: a {@link PageWire} status. */
@@ -247,10 +307,17 @@ public final class PageServer implements AutoCloseable {
             channels.close().awaitUninterruptibly();
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+            committer.shutdown();
+            try {
+                committer.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         } finally {
             store.close();
             long n = pagesServed.get();
-            log("stopped (" + n + " pages served, " + (n == 0 ? 0 : readNanos.get() / n / 1000.0)
+            log("stopped (" + commits.get() + " commits, " + conflicts.get() + " conflicts, " + invalidationsSent.get()
+                    + " pages invalidated; " + n + " pages served, " + (n == 0 ? 0 : readNanos.get() / n / 1000.0)
                     + " us per page read from the store)");
         }
     }

@@ -1,6 +1,8 @@
 package dev.quickstore.server;
 
 import dev.quickstore.core.remote.Challenge;
+import dev.quickstore.core.remote.CommitMessages;
+import dev.quickstore.core.remote.Hello;
 import dev.quickstore.core.remote.SessionFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
@@ -13,9 +15,10 @@ import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One client connection's session: HELLO, then CHALLENGE with a fresh nonce, then the client's PROOF (an HMAC
- * of the nonce under the store's secret), then WELCOME - and only then page requests (docs/formats.md, "Page
- * server: session"). Anything out of order, malformed or unauthenticated closes the connection (after a
+ * One client connection: HELLO, then CHALLENGE with a fresh nonce, then the client's PROOF (an HMAC of the
+ * nonce under the store's secret), then WELCOME (docs/formats.md, "Page server: session"). A control
+ * connection opens a session and then carries COMMITs and their answers and the server's INVALIDATEs; a data
+ * connection joins a session and then carries page requests only. Anything out of order, malformed or unauthenticated closes the connection (after a
  * REFUSED frame where the client can still read one); the server itself is never affected. A client that
  * has not authenticated within the handshake deadline is disconnected.
  *
@@ -36,6 +39,8 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     private final PageServer server;
     private State state = State.HELLO;
     private byte[] nonce;
+    private Hello hello;
+    private Sessions.Session session;
     private long sessionId;
     private String peer = "?";
     private ScheduledFuture<?> handshakeDeadline;
@@ -64,7 +69,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
         if (handshakeDeadline != null) {
             handshakeDeadline.cancel(false);
         }
-        server.left(sessionId, state == State.SERVING, peer);
+        server.left(session, hello != null && hello.role() == Hello.CONTROL && state == State.SERVING, peer);
         ctx.fireChannelInactive();
     }
 
@@ -79,11 +84,14 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
 
     private void session(ChannelHandlerContext ctx, SessionFrame f) {
         if (state == State.HELLO && f.type() == SessionFrame.HELLO) {
-            if (f.payload().length >= 4
-                    && java.nio.ByteBuffer.wrap(f.payload())
-                                    .order(java.nio.ByteOrder.LITTLE_ENDIAN)
-                                    .getInt(0)
-                            == (int) ProcessHandle.current().pid()
+            try {
+                hello = Hello.decode(f.payload());
+            } catch (SessionFrame.ProtocolException e) {
+                server.log("client " + peer + " sent a malformed HELLO (" + e.getMessage() + "): connection closed");
+                refuse(ctx, "malformed HELLO: " + e.getMessage());
+                return;
+            }
+            if (hello.pid() == (int) ProcessHandle.current().pid()
                     && ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a
                     && a.getAddress().isLoopbackAddress()) {
                 // its faults would wait for this JVM's threads, which a safepoint stops while the faulting
@@ -106,17 +114,38 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
                 refuse(ctx, "authentication failed: the proof does not match the store's secret");
                 return;
             }
+            if (hello.role() == Hello.CONTROL) {
+                ctx.pipeline().get(FrameDecoder.class).allowCommits();
+                session = server.sessions().open(peer, ctx.channel());
+                server.log("client " + peer + " (" + hello.name() + ") authenticated: session " + session.id);
+            } else {
+                session = server.sessions().get(hello.session());
+                if (session == null) {
+                    refuse(ctx, "no session " + hello.session() + " (open the control connection first)");
+                    return;
+                }
+            }
             handshakeDeadline.cancel(false);
-            sessionId = server.authenticated(peer);
+            sessionId = session.id;
             state = State.SERVING;
             ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.WELCOME, sessionId, new byte[0])));
+        } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.COMMIT) {
+            CommitMessages.Commit c;
+            try {
+                c = CommitMessages.decodeCommit(f.payload());
+            } catch (SessionFrame.ProtocolException e) {
+                server.log("session " + sessionId + " sent a malformed COMMIT (" + e.getMessage() + "): closed");
+                refuse(ctx, "malformed COMMIT: " + e.getMessage());
+                return;
+            }
+            server.commit(session, c, ctx);
         } else {
             refuse(ctx, "unexpected session frame type " + f.type() + " in state " + state);
         }
     }
 
     private void page(ChannelHandlerContext ctx, PageWire.Request r) {
-        if (state != State.SERVING) {
+        if (state != State.SERVING || hello.role() != Hello.DATA) {
             server.log("client " + peer + " sent a page request before authenticating: connection closed");
             ctx.close();
             return;
@@ -131,12 +160,15 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
         // a hand-off to another thread and back costs more than that (RemoteFaultBenchmark)
         byte[] page = new byte[server.pageSize()];
         int status = server.readPage(r.page(), page);
+        if (status == PageWire.OK) {
+            session.cached.add(r.page()); // the callback table: this client now caches the page
+        }
         ByteBuf out = ctx.alloc().buffer(PageWire.HEADER + (status == PageWire.OK ? page.length : 0));
         PageWire.encode(out, r, status, page);
         ctx.writeAndFlush(out);
     }
 
-    private void refuse(ChannelHandlerContext ctx, String reason) {
+    void refuse(ChannelHandlerContext ctx, String reason) {
         if (!ctx.channel().isActive()) {
             return;
         }
@@ -148,7 +180,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
                 .addListener(ChannelFutureListener.CLOSE);
     }
 
-    private static ByteBuf buffer(ChannelHandlerContext ctx, SessionFrame f) {
+    static ByteBuf buffer(ChannelHandlerContext ctx, SessionFrame f) {
         byte[] b = f.encode();
         return ctx.alloc().buffer(b.length).writeBytes(b);
     }

@@ -225,7 +225,9 @@ class PageServerTest {
         try (ChildJvm.Running server = startServer(db)) {
             InetSocketAddress at = new InetSocketAddress("127.0.0.1", lastPort);
             Random r = new Random(2026);
-            byte[] hello = new SessionFrame(SessionFrame.HELLO, 0, new byte[] {1, 0, 0, 0, 1, 0, 'x'}).encode();
+            byte[] hello = new SessionFrame(
+                            SessionFrame.HELLO, 0, new dev.quickstore.core.remote.Hello(1, 0, 0, "fuzz").encode())
+                    .encode();
             int closed = 0;
             int cases = 120;
             for (int i = 0; i < cases; i++) {

@@ -2,8 +2,6 @@ package dev.quickstore.jmh.store;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import dev.quickstore.core.Store;
-import dev.quickstore.core.Transaction;
 import dev.quickstore.core.remote.RemotePages;
 import dev.quickstore.core.remote.ServerSecret;
 import dev.quickstore.mmu.FaultCounters;
@@ -14,13 +12,9 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -67,66 +61,6 @@ import org.openjdk.jmh.annotations.Warmup;
 public class RemoteFaultBenchmark {
     static final int PAGES = 256;
 
-    /** The store, and its page server process. */
-    @State(Scope.Benchmark)
-    public static class Server {
-        Path dir;
-        Process process;
-        String uri;
-        long pages;
-
-        @Setup(Level.Trial)
-        public void start() throws IOException {
-            dir = Files.createTempDirectory("qs-remote-fault-");
-            Path db = dir.resolve("db");
-            Random r = new Random(42);
-            try (Store s = Store.create(db);
-                    Transaction tx = s.begin()) {
-                byte[] b = new byte[7000]; // one object per page
-                for (int i = 0; i < PAGES; i++) {
-                    r.nextBytes(b);
-                    tx.write(tx.allocate(b.length), 0, b);
-                }
-                tx.commit();
-            }
-            String java =
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            process = new ProcessBuilder(List.of(
-                            java,
-                            "--enable-native-access=ALL-UNNAMED",
-                            "-Xmx512m",
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            "dev.quickstore.server.PageServerMain",
-                            db.toString(),
-                            "127.0.0.1:0"))
-                    .redirectError(dir.resolve("server.log").toFile())
-                    .start();
-            BufferedReader out =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            String line = out.readLine();
-            if (line == null || !line.startsWith("listening ")) {
-                process.destroyForcibly();
-                throw new IllegalStateException(
-                        "page server did not start: " + line + "; " + Files.readString(dir.resolve("server.log")));
-            }
-            uri = line.substring("listening ".length());
-        }
-
-        @TearDown(Level.Trial)
-        public void stop() throws Exception {
-            process.destroy();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-            try (Stream<Path> s = Files.walk(dir)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
-        }
-    }
-
     /** A client of the server: its cache is dropped before each invocation. */
     @State(Scope.Thread)
     public static class Remote {
@@ -138,7 +72,7 @@ public class RemoteFaultBenchmark {
         long pages;
 
         @Setup(Level.Trial)
-        public void connect(Server server) throws IOException {
+        public void connect(PageServerProcess server) throws IOException {
             client = RemotePages.connect(server.uri, server.dir.resolve("db").resolve(ServerSecret.FILE), 5000);
             view = client.view();
             pageSize = client.pageSize();
@@ -214,7 +148,7 @@ public class RemoteFaultBenchmark {
         long pages;
 
         @Setup(Level.Trial)
-        public void open(Server server) {
+        public void open(PageServerProcess server) {
             try (RemotePages probe =
                     RemotePages.connect(server.uri, server.dir.resolve("db").resolve(ServerSecret.FILE), 5000)) {
                 pageSize = probe.pageSize();

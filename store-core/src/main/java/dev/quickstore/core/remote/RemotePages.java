@@ -10,10 +10,9 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -24,9 +23,13 @@ import java.util.function.Supplier;
  * connection (qs_socket.c; design notes section 11) - the handler never calls Java and never waits without a
  * deadline. Pages stay cached across {@link #read} calls until this view is closed.
  *
- * <p>What this class is today: the read path of the client. The connection is opened and authenticated here
- * ({@link SessionFrame}: HELLO, CHALLENGE, PROOF, WELCOME) and handed to the arena. Writes, commits and
- * cache invalidations (issue 12's optimistic protocol) attach to it next.
+ * <p>Two connections per client, both authenticated ({@link SessionFrame}: HELLO, CHALLENGE, PROOF, WELCOME):
+ * the control connection (Java: commits, the server's invalidations) opens the session, the data connection
+ * joins it and is handed to the arena for the fault path. Transactions are optimistic ({@link #begin}):
+ * reads never wait for other clients; the commit ships the page diffs and the versions of the pages read and
+ * written, and the server validates them against its committed state (backward validation) or answers
+ * {@link TransactionConflictException}. Other clients' commits reach the cache as invalidations, applied when
+ * the next transaction begins.
  *
  * <p>Failure: when the server dies or stops answering within the timeout, the faults in flight are refused
  * (they read zeros on a scratch page, never a stale or partial page) and the {@link #read} that made them
@@ -42,15 +45,28 @@ public final class RemotePages implements AutoCloseable {
     private final MappedArena arena;
     private final int source;
     private final int timeoutMs;
+    private final ControlConnection control;
+    private RemoteTransaction current;
+    private long nextSeq = 1;
+    private long invalidatedPages;
+    private long commits;
+    private long conflicts;
 
     private RemotePages(
-            InetSocketAddress server, Challenge store, long sessionId, MappedArena arena, int source, int timeoutMs) {
+            InetSocketAddress server,
+            Challenge store,
+            long sessionId,
+            MappedArena arena,
+            int source,
+            int timeoutMs,
+            ControlConnection control) {
         this.server = server;
         this.store = store;
         this.sessionId = sessionId;
         this.arena = arena;
         this.source = source;
         this.timeoutMs = timeoutMs;
+        this.control = control;
     }
 
     /**
@@ -64,6 +80,33 @@ public final class RemotePages implements AutoCloseable {
     public static RemotePages connect(String uri, Path secretFile, int timeoutMs) throws IOException {
         InetSocketAddress address = parse(uri);
         ServerSecret secret = ServerSecret.read(secretFile);
+        ControlConnection control;
+        try {
+            control = ControlConnection.open(address, secret, timeoutMs);
+        } catch (SessionFrame.ProtocolException e) {
+            throw new ServerUnavailableException(
+                    "page server " + uri + " broke the session protocol: " + e.getMessage(), e);
+        } catch (ServerUnavailableException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new ServerUnavailableException("page server " + uri + ": " + e.getMessage(), e);
+        }
+        boolean ok = false;
+        try {
+            RemotePages r = openData(uri, address, secret, timeoutMs, control);
+            ok = true;
+            return r;
+        } finally {
+            if (!ok) {
+                control.close();
+            }
+        }
+    }
+
+    /** The data connection: joins the control connection's session, then belongs to the arena's fault path. */
+    private static RemotePages openData(
+            String uri, InetSocketAddress address, ServerSecret secret, int timeoutMs, ControlConnection control)
+            throws IOException {
         PageServerSocket socket;
         try {
             socket = PageServerSocket.dial(address, timeoutMs);
@@ -71,24 +114,25 @@ public final class RemotePages implements AutoCloseable {
             throw new ServerUnavailableException(e.getMessage(), e);
         }
         try {
-            send(socket, new SessionFrame(SessionFrame.HELLO, 0, hello()), timeoutMs);
+            Hello hello = new Hello(
+                    (int) ProcessHandle.current().pid(),
+                    Hello.DATA,
+                    control.session(),
+                    "quickstore-client pid " + ProcessHandle.current().pid());
+            send(socket, new SessionFrame(SessionFrame.HELLO, 0, hello.encode()), timeoutMs);
             SessionFrame c = receive(socket, timeoutMs);
-            if (c.type() != SessionFrame.CHALLENGE) {
-                throw unexpected(address, c, "CHALLENGE");
-            }
+            ControlConnection.expect(address, c, SessionFrame.CHALLENGE);
             Challenge challenge = Challenge.decode(c.payload());
             send(socket, new SessionFrame(SessionFrame.PROOF, 0, secret.proof(challenge.nonce())), timeoutMs);
             SessionFrame w = receive(socket, timeoutMs);
-            if (w.type() != SessionFrame.WELCOME) {
-                throw unexpected(address, w, "WELCOME");
-            }
+            ControlConnection.expect(address, w, SessionFrame.WELCOME);
             long pages = challenge.pageCount();
             long bytes = Math.max(pages, 1) * challenge.pageSize();
             MappedArena a = MappedArena.open(bytes, challenge.pageSize(), challenge.arenaBase());
             try {
                 int src = a.addSocketSource(socket, timeoutMs);
                 a.reserve(0, pages, src, 0);
-                return new RemotePages(address, challenge, w.sessionId(), a, src, timeoutMs);
+                return new RemotePages(address, challenge, w.sessionId(), a, src, timeoutMs, control);
             } catch (RuntimeException e) {
                 a.close();
                 throw e;
@@ -96,6 +140,8 @@ public final class RemotePages implements AutoCloseable {
         } catch (SessionFrame.ProtocolException e) {
             throw new ServerUnavailableException(
                     "page server " + uri + " broke the session protocol: " + e.getMessage(), e);
+        } catch (ServerUnavailableException e) {
+            throw e;
         } catch (IOException e) {
             throw new ServerUnavailableException("page server " + uri + ": " + e.getMessage(), e);
         } finally {
@@ -127,15 +173,6 @@ public final class RemotePages implements AutoCloseable {
         return new InetSocketAddress(host, u.getPort() < 0 ? DEFAULT_PORT : u.getPort());
     }
 
-    private static byte[] hello() {
-        byte[] name = ("quickstore-client pid " + ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(6 + name.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt((int) ProcessHandle.current().pid())
-                .putShort((short) name.length)
-                .put(name);
-        return b.array();
-    }
-
     private static void send(PageServerSocket s, SessionFrame f, int timeoutMs) throws IOException {
         s.send(f.encode(), timeoutMs);
     }
@@ -146,15 +183,6 @@ public final class RemotePages implements AutoCloseable {
         return SessionFrame.decode(header, s.receive(len, timeoutMs));
     }
 
-    private static IOException unexpected(InetSocketAddress server, SessionFrame f, String expected) {
-        if (f.type() == SessionFrame.REFUSED) {
-            throw new ServerUnavailableException(
-                    "page server " + server + " refused the client: " + new String(f.payload(), StandardCharsets.UTF_8),
-                    null);
-        }
-        return new SessionFrame.ProtocolException("frame type " + f.type() + ", expected " + expected);
-    }
-
     /**
      * Runs {@code work}, which reads pages through {@link #view()}, as one read of the cached store: faults
      * are allowed while it runs, and a fault the data plane refused surfaces here as {@link
@@ -162,6 +190,9 @@ public final class RemotePages implements AutoCloseable {
      * (anything else, such as a checksum mismatch).
      */
     public synchronized <T> T read(Supplier<T> work) {
+        if (current != null) {
+            throw new StoreException("read(...) while transaction " + current.seq() + " runs: use its view");
+        }
         if (arena.sourceBroken(source)) {
             throw unavailable(null);
         }
@@ -259,9 +290,197 @@ public final class RemotePages implements AutoCloseable {
         return arena.evict(0, store.pageCount(), false, true);
     }
 
-    /** Unmaps the cache and closes the connection. */
+    // ---- transactions -------------------------------------------------------------------------------
+
+    /**
+     * Begins this client's transaction (one at a time): first the pages other clients' commits invalidated
+     * are dropped from the cache, then every cached page is protected again so that the first access of each
+     * in this transaction is seen (a reference fault, no I/O): the read set that {@link RemoteTransaction#commit}
+     * validates.
+     */
+    public synchronized RemoteTransaction begin() {
+        if (current != null) {
+            throw new StoreException("a transaction is already active on this client (one at a time)");
+        }
+        checkConnected();
+        applyInvalidations();
+        arena.repairRefused(0, store.pageCount());
+        arena.reprotectAll();
+        arena.transaction(true);
+        current = new RemoteTransaction(this, nextSeq++);
+        return current;
+    }
+
+    private void checkConnected() {
+        if (arena.sourceBroken(source) || control.broken() != null) {
+            throw unavailable(null);
+        }
+    }
+
+    private void applyInvalidations() {
+        for (long p : control.takeInvalidations()) {
+            if (p >= 0 && p < store.pageCount()) {
+                arena.evict(p, 1, false, true);
+                invalidatedPages++;
+            }
+        }
+    }
+
+    /** Ends the transaction's access to the view: a fault from now on is refused. */
+    synchronized void endAccess() {
+        arena.transaction(false);
+    }
+
+    /**
+     * The commit of {@code t} (called by it): refusals, then the read set and the diffs of the written pages,
+     * then the server's validation. After COMMITTED a written page stays cached: validation proved it was the
+     * server's version when read, and the server applied exactly this client's diffs to it, so the cached
+     * bytes are the committed page; only its LSN is set to the server's new one (and the frame marked clean).
+     * On a conflict or a failure the written and the conflicting pages leave the cache (their next read
+     * fetches the committed version).
+     */
+    synchronized long commit(RemoteTransaction t) {
+        if (current != t) {
+            throw new StoreException("transaction " + t.seq() + " is not this client's current transaction");
+        }
+        long[] dirty = arena.dirtyFrames();
+        boolean keepWritten = false;
+        try {
+            try {
+                arena.refusals().checkPending();
+            } catch (FaultRefusedException e) {
+                throw arena.sourceBroken(source)
+                        ? unavailable(e)
+                        : new StoreException("a fault of the transaction was refused: " + e.getMessage(), e);
+            }
+            CommitMessages.Commit c = new CommitMessages.Commit(t.seq(), readSet(dirty), writes(dirty));
+            SessionFrame answer;
+            try {
+                answer = control.call(
+                        new SessionFrame(SessionFrame.COMMIT, sessionId, CommitMessages.encodeCommit(c)),
+                        4 * timeoutMs);
+            } catch (IOException e) {
+                throw unavailable(e);
+            }
+            try {
+                switch (answer.type()) {
+                    case SessionFrame.COMMITTED -> {
+                        CommitMessages.Applied applied = CommitMessages.decodeCommitted(answer.payload(), new long[1]);
+                        List<CommitMessages.PageWrite> ws = c.writes();
+                        if (applied.pageLsns().length != ws.size()) {
+                            throw unavailable(new SessionFrame.ProtocolException("COMMITTED names "
+                                    + applied.pageLsns().length + " pages for " + ws.size() + " written"));
+                        }
+                        MemorySegment alias = arena.alias();
+                        for (int i = 0; i < ws.size(); i++) {
+                            long f = ws.get(i).page();
+                            alias.set(LSN, f * store.pageSize() + 16, applied.pageLsns()[i]);
+                            arena.markClean(f);
+                        }
+                        keepWritten = true;
+                        commits++;
+                        return applied.commitLsn();
+                    }
+                    case SessionFrame.CONFLICT -> {
+                        List<CommitMessages.Conflict> cs = CommitMessages.decodeConflict(answer.payload(), new long[1]);
+                        for (CommitMessages.Conflict x : cs) {
+                            arena.evict(x.page(), 1, true, true);
+                        }
+                        conflicts++;
+                        throw new TransactionConflictException(
+                                "transaction " + t.seq() + " of session " + sessionId + " conflicts: "
+                                        + TransactionConflictException.describe(cs),
+                                cs);
+                    }
+                    default -> throw unavailable(new IOException(new String(answer.payload(), StandardCharsets.UTF_8)));
+                }
+            } catch (SessionFrame.ProtocolException e) {
+                throw unavailable(e);
+            }
+        } finally {
+            if (!keepWritten) {
+                for (long f : dirty) {
+                    arena.evict(f, 1, true, true);
+                }
+            }
+            arena.repairRefused(0, store.pageCount());
+            current = null;
+        }
+    }
+
+    /** Rolls {@code t} back: its written pages are dropped (their next read fetches the committed version). */
+    synchronized void abort(RemoteTransaction t) {
+        if (current != t) {
+            return;
+        }
+        arena.transaction(false);
+        for (long f : arena.dirtyFrames()) {
+            arena.evict(f, 1, true, true);
+        }
+        arena.repairRefused(0, store.pageCount());
+        current = null;
+    }
+
+    /** Pages of the cache touched in this transaction and not written: (page, LSN read). */
+    private List<CommitMessages.PageVersion> readSet(long[] dirty) {
+        java.util.Set<Long> written = new java.util.HashSet<>();
+        for (long f : dirty) {
+            written.add(f);
+        }
+        List<CommitMessages.PageVersion> reads = new java.util.ArrayList<>();
+        for (long f : arena.residentFrameList()) {
+            if (!written.contains(f) && !arena.reprotected(f)) {
+                reads.add(new CommitMessages.PageVersion(f, lsnAt(arena.alias(), f)));
+            }
+        }
+        return reads;
+    }
+
+    /** The changed ranges of each dirty page against its pre-image, with the LSN it was read at. */
+    private List<CommitMessages.PageWrite> writes(long[] dirty) {
+        List<CommitMessages.PageWrite> writes = new java.util.ArrayList<>();
+        int ps = store.pageSize();
+        dev.quickstore.core.log.PageDiff.Ranges ranges = new dev.quickstore.core.log.PageDiff.Ranges();
+        for (long f : dirty) {
+            MemorySegment pre = arena.preimage(f);
+            MemorySegment cur = arena.alias().asSlice(f * ps, ps);
+            dev.quickstore.core.log.PageDiff.diff(pre, cur, dev.quickstore.core.log.PageDiff.mergeGap(1), ranges);
+            int[] offsets = new int[ranges.count];
+            byte[][] bytes = new byte[ranges.count][];
+            for (int i = 0; i < ranges.count; i++) {
+                int from = ranges.start(i);
+                int to = ranges.end(i);
+                if (from < 4 || (from < 24 && to > 16)) {
+                    throw new StoreException("page " + f + ": the transaction changed bytes " + from + ".." + to
+                            + ", which cover the page's checksum or LSN (page header bytes 0..3, 16..23)");
+                }
+                offsets[i] = from;
+                bytes[i] = cur.asSlice(from, to - from).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            }
+            writes.add(new CommitMessages.PageWrite(f, pre.get(LSN, 16), offsets, bytes));
+        }
+        return writes;
+    }
+
+    private long lsnAt(MemorySegment alias, long frame) {
+        return alias.get(LSN, frame * store.pageSize() + 16);
+    }
+
+    private static final java.lang.foreign.ValueLayout.OfLong LSN =
+            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Transactions committed, conflicts, pages invalidated by other clients' commits (this client's counts). */
+    public synchronized long[] transactionCounters() {
+        return new long[] {commits, conflicts, invalidatedPages};
+    }
+
+    /** Unmaps the cache and closes both connections. */
     @Override
-    public void close() {
-        arena.close();
+    public synchronized void close() {
+        try {
+            arena.close();
+        } finally {
+            control.close();
+        }
     }
 }

@@ -11,19 +11,25 @@ import java.util.zip.CRC32C;
  * <pre>
  *   header (32 bytes, little-endian; the same shape as a page request of qs_wire.h):
  *     0 u32 magic "QSPS" (0x53505351)   4 u8 version (1)   5 u8 type   6 u16 0
- *     8 u64 session id (0 until WELCOME)   16 u64 0 (reserved)   24 u32 payload bytes (at most 4096)
- *    28 u32 CRC32C of bytes 0..27 continued over the payload
+ *     8 u64 session id (0 until WELCOME)   16 u64 0 (reserved)   24 u32 payload bytes (at most 4096; a
+ *     COMMIT at most 64 MiB)   28 u32 CRC32C of bytes 0..27 and the payload as one stream
  *   types and payloads:
- *     1 HELLO      client: u32 client process id, u16 name length, the client's name (UTF-8)
+ *     1 HELLO      client: {@link Hello} (process id, role: control or data connection, session, name)
  *     2 CHALLENGE  server: 32-byte nonce, u32 page size, u64 page count, u64 preferred arena base,
  *                  16-byte store creation id (most significant half first)
  *     3 PROOF      client: HMAC-SHA256(secret, "qs-auth-1" || nonce), 32 bytes
- *     4 WELCOME    server: empty; the header carries the session id. From here on the connection carries
- *                  the page requests of qs_wire.h (magic "QSPQ"), sent by the client's fault path in C
+ *     4 WELCOME    server: empty; the header carries the session id. From here on a data connection
+ *                  carries the page requests of qs_wire.h (magic "QSPQ"), sent by the client's fault path in
+ *                  C, and a control connection the frames below
  *     5 REFUSED    server: the reason (UTF-8); the server closes the connection after it
+ *     6 COMMIT     client: {@link CommitMessages#encodeCommit} (read set with versions, page diffs)
+ *     7 COMMITTED  server: u64 transaction sequence, u64 commit LSN
+ *     8 CONFLICT   server: {@link CommitMessages#encodeConflict} (the pages that changed since read)
+ *     9 INVALIDATE server: u32 count, u64 page... (pages other clients committed; drop them before the
+ *                  next transaction begins)
  * </pre>
  *
- * Invariants: a decoded frame had the magic, the version, a type in 1..5, a zero reserved field, a payload
+ * Invariants: a decoded frame had the magic, the version, a type in 1..9, a zero reserved field, a payload
  * within the bound, and a matching checksum; anything else is a {@link ProtocolException} naming the field.
  */
 public record SessionFrame(int type, long sessionId, byte[] payload) {
@@ -31,19 +37,31 @@ public record SessionFrame(int type, long sessionId, byte[] payload) {
     public static final int VERSION = 1;
     public static final int HEADER = 32;
     public static final int MAX_PAYLOAD = 4096;
+    /** The bound of a COMMIT's payload (its page diffs). */
+    public static final int MAX_COMMIT_PAYLOAD = 64 << 20;
 
     public static final int HELLO = 1;
     public static final int CHALLENGE = 2;
     public static final int PROOF = 3;
     public static final int WELCOME = 4;
     public static final int REFUSED = 5;
+    public static final int COMMIT = 6;
+    public static final int COMMITTED = 7;
+    public static final int CONFLICT = 8;
+    public static final int INVALIDATE = 9;
+    static final int LAST_TYPE = INVALIDATE;
+
+    /** The largest payload a frame of {@code type} may carry. */
+    public static int maxPayload(int type) {
+        return type == COMMIT ? MAX_COMMIT_PAYLOAD : type == INVALIDATE ? MAX_COMMIT_PAYLOAD / 8 : MAX_PAYLOAD;
+    }
 
     public SessionFrame {
-        if (type < HELLO || type > REFUSED) {
+        if (type < HELLO || type > LAST_TYPE) {
             throw new IllegalArgumentException("session frame type " + type);
         }
-        if (payload.length > MAX_PAYLOAD) {
-            throw new IllegalArgumentException("session frame payload " + payload.length + " > " + MAX_PAYLOAD);
+        if (payload.length > maxPayload(type)) {
+            throw new IllegalArgumentException("session frame payload " + payload.length + " > " + maxPayload(type));
         }
     }
 
@@ -77,8 +95,8 @@ public record SessionFrame(int type, long sessionId, byte[] payload) {
         if (header[4] != VERSION) {
             throw new ProtocolException("session frame offset 4: version " + header[4] + ", expected " + VERSION);
         }
-        if (header[5] < HELLO || header[5] > REFUSED) {
-            throw new ProtocolException("session frame offset 5: type " + header[5] + ", expected 1..5");
+        if (header[5] < HELLO || header[5] > LAST_TYPE) {
+            throw new ProtocolException("session frame offset 5: type " + header[5] + ", expected 1.." + LAST_TYPE);
         }
         if (b.getShort(6) != 0 || b.getLong(16) != 0) {
             throw new ProtocolException("session frame offsets 6 and 16: reserved fields are not zero");
