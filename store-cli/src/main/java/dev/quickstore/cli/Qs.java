@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
             RestoreCommand.class,
             ShellCommand.class,
             ServeCommand.class,
+            ClientsCommand.class,
             dev.quickstore.cli.oo7.Oo7Command.class,
             CommandLine.HelpCommand.class
         },

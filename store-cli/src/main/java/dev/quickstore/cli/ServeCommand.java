@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
             "accepts clients, then progress and errors on standard error, one line each. Stops cleanly",
             "(checkpoint, store closed) on Ctrl-C or SIGTERM.",
             "",
-            "What a server does today: serves pages to readers (qs info qs://...). Commits from clients are the",
-            "next part of the page server (issue 12)."
+            "Clients run optimistic transactions (RemotePages in Java): the server validates each commit against",
+            "the versions the client read, applies and logs it, and invalidates other clients' cached copies."
         },
         footer = {"", "Examples:", "  qs serve ./db", "  qs serve ./db --listen 127.0.0.1:0     (any free port)"})
 final class ServeCommand implements Callable<Integer> {
@@ -39,6 +39,14 @@ final class ServeCommand implements Callable<Integer> {
             description = "where to accept clients (default: ${DEFAULT-VALUE}; port 0 picks a free one)")
     String listen;
 
+    @Option(
+            names = "--lease",
+            paramLabel = "MS",
+            defaultValue = "10000",
+            description = "a client that sends nothing (its heartbeats come every third of this) for MS"
+                    + " milliseconds loses its session and callbacks (default: ${DEFAULT-VALUE})")
+    int leaseMs;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -50,7 +58,11 @@ final class ServeCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        PageServer server = PageServer.start(store.path(), at, System.err);
+        if (leaseMs < 30) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--lease " + leaseMs + ": at least 30 ms");
+        }
+        PageServer server = PageServer.start(store.path(), at, System.err, leaseMs);
         Thread stop = new Thread(() -> {
             try {
                 server.close();

@@ -45,6 +45,17 @@ class ServeCommandTest {
             assertTrue(n.get("pagesFaultedIn").asLong() >= 1, n.toPrettyString());
             assertTrue(n.get("session").asLong() >= 1, n.toPrettyString());
 
+            JsonNode cl = StoreCommandsTest.json(qs("clients", "--json", uri, "--secret", secret));
+            assertEquals(1, cl.get("sessions").size(), cl.toPrettyString()); // this command's own session
+            assertTrue(cl.get("pagesServed").asLong() >= 1, cl.toPrettyString());
+            QsCommandTest.Run table = qs("clients", uri, "--secret", secret);
+            assertEquals(0, table.code(), table.err());
+            assertTrue(table.out().contains("session  peer"), table.out());
+            assertTrue(
+                    table.out()
+                            .contains("quickstore-client pid "
+                                    + ProcessHandle.current().pid()),
+                    table.out());
             StoreCommandsTest.assertOneLineError(qs("info", uri), 2, "needs --secret FILE");
             StoreCommandsTest.assertOneLineError(qs("verify", uri), 2, "is a page server's address");
             Path wrong = dir.resolve("wrong");

@@ -547,6 +547,20 @@ public final class Store implements AutoCloseable {
     public dev.quickstore.core.remote.CommitMessages.Applied commitPageWrites(
             List<dev.quickstore.core.remote.CommitMessages.PageVersion> reads,
             List<dev.quickstore.core.remote.CommitMessages.PageWrite> writes) {
+        return commitPageWrites(reads, writes, true);
+    }
+
+    /**
+     * {@link #commitPageWrites(List, List)} for group commit: with {@code durable} false the COMMIT record is
+     * not forced here, and the caller must call {@link #forceLog()} before it acknowledges the commit. Later
+     * commits validate against this one's effects either way (they are applied in the buffer pool), so a
+     * group is serialized in the order it was applied; if the force fails, none of them is acknowledged and
+     * the handle is poisoned (recovery decides, from the log, which of them committed).
+     */
+    public dev.quickstore.core.remote.CommitMessages.Applied commitPageWrites(
+            List<dev.quickstore.core.remote.CommitMessages.PageVersion> reads,
+            List<dev.quickstore.core.remote.CommitMessages.PageWrite> writes,
+            boolean durable) {
         return run(() -> {
             if (mappedFrames != null) {
                 throw new StoreException(
@@ -604,7 +618,7 @@ public final class Store implements AutoCloseable {
                                 b, 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE, w.offsets()[i], b.length);
                     }
                 }
-                txns.commit();
+                txns.commit(durable);
             } catch (RuntimeException e) {
                 txns.abort(); // an I/O failure instead poisons the handle (run), and recovery undoes it
                 throw e;
@@ -622,6 +636,33 @@ public final class Store implements AutoCloseable {
             pool.trim();
             return new dev.quickstore.core.remote.CommitMessages.Applied(lsn, pageLsns);
         });
+    }
+
+    /**
+     * Forces the log up to its end: every commit appended so far is durable when this returns. Runs without
+     * the store latch (the log writer has its own lock and one leader per force), so that a page server's page
+     * reads do not wait for the disk; a failure poisons the handle like any failed log write.
+     */
+    public void forceLog() {
+        latch.lock();
+        try {
+            checkUsable();
+        } finally {
+            latch.unlock();
+        }
+        try {
+            log.flush(log.endLsn());
+        } catch (IOException e) {
+            latch.lock();
+            try {
+                poison = e;
+            } finally {
+                latch.unlock();
+            }
+            throw new StoreException(
+                    "I/O failure in store " + dir + "; the handle is now unusable, reopen the store to recover: " + e,
+                    e);
+        }
     }
 
     private void checkPage(long page, long count) {

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -63,7 +64,7 @@ public final class PageServer implements AutoCloseable {
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final AtomicInteger connections = new AtomicInteger();
     private final Sessions sessions = new Sessions();
-    private final java.util.concurrent.ExecutorService committer;
+    private final Thread committer;
     private final AtomicLong pagesServed = new AtomicLong();
     private final AtomicLong commits = new AtomicLong();
     private final AtomicLong conflicts = new AtomicLong();
@@ -71,11 +72,13 @@ public final class PageServer implements AutoCloseable {
     private final AtomicLong readNanos = new AtomicLong();
     private final int maxClients;
     private final int handshakeTimeoutMs;
+    private final int leaseMs;
     private Channel listener;
     private InetSocketAddress address;
-    private boolean closed;
+    private volatile boolean closed;
 
-    private PageServer(Path dir, Store store, ServerSecret secret, PrintStream log, int maxClients, int handshakeMs) {
+    private PageServer(
+            Path dir, Store store, ServerSecret secret, PrintStream log, int maxClients, int handshakeMs, int leaseMs) {
         this.dir = dir;
         this.store = store;
         this.secret = secret;
@@ -85,13 +88,10 @@ public final class PageServer implements AutoCloseable {
         this.storeId = store.creationId();
         this.maxClients = maxClients;
         this.handshakeTimeoutMs = handshakeMs;
+        this.leaseMs = leaseMs;
         this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
-        this.committer = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "qs-commit");
-            t.setDaemon(true);
-            return t;
-        });
+        this.committer = Thread.ofPlatform().daemon().name("qs-commit").unstarted(this::commitLoop);
     }
 
     /**
@@ -99,12 +99,28 @@ public final class PageServer implements AutoCloseable {
      * listens on {@code listen} (port 0: an ephemeral port, see {@link #address()}).
      */
     public static PageServer start(Path dir, InetSocketAddress listen, PrintStream log) throws IOException {
+        return start(dir, listen, log, DEFAULT_LEASE_MS);
+    }
+
+    /** The lease of a client session unless told otherwise: 10 s without a frame ends it. */
+    public static final int DEFAULT_LEASE_MS = 10_000;
+
+    /**
+     * As {@link #start(Path, InetSocketAddress, PrintStream)}, with the lease: a client whose control connection
+     * sends nothing (its heartbeats come every third of it) for {@code leaseMs} loses its session, its callbacks
+     * and its data connection.
+     */
+    public static PageServer start(Path dir, InetSocketAddress listen, PrintStream log, int leaseMs)
+            throws IOException {
+        if (leaseMs < 30) {
+            throw new IllegalArgumentException("lease of " + leaseMs + " ms: at least 30");
+        }
         ServerSecret secret = ServerSecret.loadOrCreate(dir);
         Store store = Store.open(
                 dir, StoreOptions.builder().frames(FramesMode.EXPLICIT).build());
         PageServer s = null;
         try {
-            s = new PageServer(dir, store, secret, log, 256, 10_000);
+            s = new PageServer(dir, store, secret, log, 256, 10_000, leaseMs);
             s.bind(listen);
             return s;
         } catch (IOException | RuntimeException e) {
@@ -139,6 +155,7 @@ public final class PageServer implements AutoCloseable {
             throw new IOException("cannot listen on " + listen.getHostString() + ":" + listen.getPort() + ": " + e, e);
         }
         address = (InetSocketAddress) listener.localAddress();
+        committer.start();
         log("serving " + dir + " (" + store.pageCount() + " pages of " + pageSize + " bytes) on "
                 + address.getAddress().getHostAddress() + ":" + address.getPort());
     }
@@ -192,6 +209,10 @@ public final class PageServer implements AutoCloseable {
         return maxClients;
     }
 
+    int leaseMs() {
+        return leaseMs;
+    }
+
     int handshakeTimeoutMs() {
         return handshakeTimeoutMs;
     }
@@ -215,52 +236,117 @@ public final class PageServer implements AutoCloseable {
         }
     }
 
-    /**
-     * Validates and applies a client's commit on the commit thread (it forces the log: never on an event
-     * loop), answers on the control connection, then sends invalidations to every other client caching a
-     * written page.
-     */
+    /** A commit waiting for the commit thread. */
+    private record Pending(Sessions.Session session, CommitMessages.Commit commit, ChannelHandlerContext ctx) {}
+
+    private final java.util.concurrent.LinkedBlockingQueue<Pending> pending =
+            new java.util.concurrent.LinkedBlockingQueue<>();
+    private final AtomicLong logForces = new AtomicLong();
+    /** At most this many commits share one log force. */
+    static final int GROUP = 64;
+
+    /** Queues a client's commit for the commit thread (it forces the log: never on an event loop). */
     void commit(Sessions.Session session, CommitMessages.Commit c, ChannelHandlerContext ctx) {
-        committer.execute(() -> {
-            long[] written = c.writes().stream()
-                    .mapToLong(CommitMessages.PageWrite::page)
-                    .toArray();
-            SessionFrame answer;
+        pending.add(new Pending(session, c, ctx));
+    }
+
+    /**
+     * The commit thread: takes the commits queued meanwhile (group commit, at most {@value #GROUP}), validates
+     * and applies each in order (a later one validates against the earlier ones' effects), forces the log once,
+     * and only then answers each client and sends the invalidations of the committed ones.
+     */
+    private void commitLoop() {
+        List<Pending> batch = new java.util.ArrayList<>();
+        while (!closed) {
             try {
-                CommitMessages.Applied applied = store.commitPageWrites(c.reads(), c.writes());
+                Pending first = pending.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.clear();
+                batch.add(first);
+                pending.drainTo(batch, GROUP - 1);
+            } catch (InterruptedException e) {
+                return;
+            }
+            List<Object> outcomes = new java.util.ArrayList<>(batch.size());
+            boolean anyApplied = false;
+            for (Pending p : batch) {
+                try {
+                    outcomes.add(store.commitPageWrites(
+                            p.commit().reads(), p.commit().writes(), false));
+                    anyApplied = true;
+                } catch (TransactionConflictException e) {
+                    outcomes.add(e);
+                } catch (RuntimeException e) {
+                    outcomes.add(e);
+                }
+            }
+            if (anyApplied) {
+                try {
+                    store.forceLog();
+                    logForces.incrementAndGet();
+                } catch (RuntimeException e) {
+                    log("forcing the log failed: " + e.getMessage() + "; no commit of this group is acknowledged");
+                    for (int i = 0; i < outcomes.size(); i++) {
+                        if (outcomes.get(i) instanceof CommitMessages.Applied) {
+                            outcomes.set(i, e);
+                        }
+                    }
+                }
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                answer(batch.get(i), outcomes.get(i));
+            }
+        }
+    }
+
+    private void answer(Pending p, Object outcome) {
+        Sessions.Session session = p.session();
+        ChannelHandlerContext ctx = p.ctx();
+        switch (outcome) {
+            case CommitMessages.Applied applied -> {
                 commits.incrementAndGet();
-                answer = new SessionFrame(
-                        SessionFrame.COMMITTED, session.id, CommitMessages.encodeCommitted(c.seq(), applied));
-            } catch (TransactionConflictException e) {
+                session.commits.incrementAndGet();
+                long[] written = p.commit().writes().stream()
+                        .mapToLong(CommitMessages.PageWrite::page)
+                        .toArray();
+                for (var inv : sessions.invalidate(session.id, written).entrySet()) {
+                    invalidationsSent.addAndGet(inv.getValue().length);
+                    Channel ch = inv.getKey().control;
+                    byte[] frame = new SessionFrame(
+                                    SessionFrame.INVALIDATE,
+                                    inv.getKey().id,
+                                    CommitMessages.encodeInvalidate(inv.getValue()))
+                            .encode();
+                    ch.writeAndFlush(ch.alloc().buffer(frame.length).writeBytes(frame));
+                }
+                ctx.writeAndFlush(SessionHandler.buffer(
+                        ctx,
+                        new SessionFrame(
+                                SessionFrame.COMMITTED,
+                                session.id,
+                                CommitMessages.encodeCommitted(p.commit().seq(), applied))));
+            }
+            case TransactionConflictException e -> {
                 conflicts.incrementAndGet();
+                session.conflicts.incrementAndGet();
                 ctx.writeAndFlush(SessionHandler.buffer(
                         ctx,
                         new SessionFrame(
                                 SessionFrame.CONFLICT,
                                 session.id,
-                                CommitMessages.encodeConflict(c.seq(), e.conflicts()))));
-                return;
-            } catch (IllegalArgumentException e) {
+                                CommitMessages.encodeConflict(p.commit().seq(), e.conflicts()))));
+            }
+            case IllegalArgumentException e -> {
                 log("session " + session.id + " sent a commit the store refuses (" + e.getMessage() + "): closed");
                 ctx.executor().execute(() -> ((SessionHandler) ctx.handler()).refuse(ctx, e.getMessage()));
-                return;
-            } catch (RuntimeException e) {
-                log("commit of session " + session.id + " failed: " + e.getMessage());
-                ctx.executor().execute(() -> ((SessionHandler) ctx.handler()).refuse(ctx, "commit failed: " + e));
-                return;
             }
-            for (var inv : sessions.invalidate(session.id, written).entrySet()) {
-                invalidationsSent.addAndGet(inv.getValue().length);
-                Channel ch = inv.getKey().control;
-                byte[] frame = new SessionFrame(
-                                SessionFrame.INVALIDATE,
-                                inv.getKey().id,
-                                CommitMessages.encodeInvalidate(inv.getValue()))
-                        .encode();
-                ch.writeAndFlush(ch.alloc().buffer(frame.length).writeBytes(frame));
+            default -> {
+                log("commit of session " + session.id + " failed: " + outcome);
+                ctx.executor().execute(() -> ((SessionHandler) ctx.handler()).refuse(ctx, "commit failed: " + outcome));
             }
-            ctx.writeAndFlush(SessionHandler.buffer(ctx, answer));
-        });
+        }
     }
 
     /** Reads committed page {@code page} into {@code dst}: a {@link PageWire} status. */
@@ -277,6 +363,36 @@ public final class PageServer implements AutoCloseable {
             log("reading page " + page + " failed: " + e.getMessage());
             return PageWire.ERROR;
         }
+    }
+
+    /** The server's counters and its clients (a STATUS answer). */
+    dev.quickstore.core.remote.ServerStatus status() {
+        java.util.Map<String, String> srv = new java.util.LinkedHashMap<>();
+        srv.put("store", dir.toString());
+        srv.put("address", uri());
+        srv.put("pages", Long.toString(store.pageCount()));
+        srv.put("pageSize", Integer.toString(pageSize));
+        srv.put("leaseMs", Integer.toString(leaseMs));
+        srv.put("clients", Integer.toString(sessions.size()));
+        srv.put("pagesServed", Long.toString(pagesServed.get()));
+        srv.put("commits", Long.toString(commits.get()));
+        srv.put("logForces", Long.toString(logForces.get()));
+        srv.put("conflicts", Long.toString(conflicts.get()));
+        srv.put("pagesInvalidated", Long.toString(invalidationsSent.get()));
+        List<java.util.Map<String, String>> cs = new java.util.ArrayList<>();
+        for (Sessions.Session s : sessions.all()) {
+            java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+            m.put("session", Long.toString(s.id));
+            m.put("peer", s.peer);
+            m.put("name", s.name);
+            m.put("since", java.time.Instant.ofEpochMilli(s.since).toString());
+            m.put("cachedPages", Integer.toString(s.cached.size()));
+            m.put("commits", Long.toString(s.commits.get()));
+            m.put("conflicts", Long.toString(s.conflicts.get()));
+            m.put("dataConnection", Boolean.toString(s.data != null && s.data.isActive()));
+            cs.add(m);
+        }
+        return new dev.quickstore.core.remote.ServerStatus(srv, cs);
     }
 
     /** Pages served since start. */
@@ -307,16 +423,16 @@ public final class PageServer implements AutoCloseable {
             channels.close().awaitUninterruptibly();
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
-            committer.shutdown();
             try {
-                committer.awaitTermination(10, TimeUnit.SECONDS);
+                committer.join(10_000); // it sees closed within 200 ms and finishes its group first
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         } finally {
             store.close();
             long n = pagesServed.get();
-            log("stopped (" + commits.get() + " commits, " + conflicts.get() + " conflicts, " + invalidationsSent.get()
+            log("stopped (" + commits.get() + " commits in " + logForces.get() + " log forces, " + conflicts.get()
+                    + " conflicts, " + invalidationsSent.get()
                     + " pages invalidated; " + n + " pages served, " + (n == 0 ? 0 : readNanos.get() / n / 1000.0)
                     + " us per page read from the store)");
         }

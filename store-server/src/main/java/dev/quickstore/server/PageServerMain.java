@@ -7,7 +7,7 @@ import java.nio.file.Path;
  * {@code java dev.quickstore.server.PageServerMain DIR [HOST:PORT]}: a page server process without the
  * shell (tests start it as a real second process; {@code qs serve} is the user's command). Prints {@code
  * listening qs://HOST:PORT} on standard output once it accepts clients, logs to standard error, and stops
- * cleanly (checkpoint, store closed) on SIGTERM or SIGINT.
+ * cleanly (checkpoint, store closed) on SIGTERM or SIGINT. {@code -Dqs.server.leaseMs=N}: the client lease.
  */
 public final class PageServerMain {
     private PageServerMain() {}
@@ -18,7 +18,11 @@ public final class PageServerMain {
             System.exit(2);
         }
         InetSocketAddress listen = parseListen(args.length == 2 ? args[1] : "127.0.0.1:7420");
-        PageServer server = PageServer.start(Path.of(args[0]), listen, System.err);
+        PageServer server = PageServer.start(
+                Path.of(args[0]),
+                listen,
+                System.err,
+                Integer.getInteger("qs.server.leaseMs", PageServer.DEFAULT_LEASE_MS));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 server.close();

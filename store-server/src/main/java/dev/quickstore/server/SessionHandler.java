@@ -116,7 +116,7 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             }
             if (hello.role() == Hello.CONTROL) {
                 ctx.pipeline().get(FrameDecoder.class).allowCommits();
-                session = server.sessions().open(peer, ctx.channel());
+                session = server.sessions().open(peer, hello.name(), ctx.channel());
                 server.log("client " + peer + " (" + hello.name() + ") authenticated: session " + session.id);
             } else {
                 session = server.sessions().get(hello.session());
@@ -128,7 +128,26 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             handshakeDeadline.cancel(false);
             sessionId = session.id;
             state = State.SERVING;
-            ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.WELCOME, sessionId, new byte[0])));
+            if (hello.role() == Hello.CONTROL) {
+                // the lease: a control connection that sends nothing (not even a HEARTBEAT) for this long ends
+                ctx.pipeline()
+                        .addFirst(new io.netty.handler.timeout.IdleStateHandler(
+                                server.leaseMs(), 0, 0, TimeUnit.MILLISECONDS));
+            } else {
+                session.data = ctx.channel();
+            }
+            byte[] lease = java.nio.ByteBuffer.allocate(4)
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .putInt(server.leaseMs())
+                    .array();
+            ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.WELCOME, sessionId, lease)));
+        } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.STATUS) {
+            ctx.writeAndFlush(buffer(
+                    ctx,
+                    new SessionFrame(
+                            SessionFrame.STATUS, sessionId, server.status().encode())));
+        } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.HEARTBEAT) {
+            // nothing to do: reading it renewed the lease (IdleStateHandler)
         } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.COMMIT) {
             CommitMessages.Commit c;
             try {
@@ -183,6 +202,17 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
     static ByteBuf buffer(ChannelHandlerContext ctx, SessionFrame f) {
         byte[] b = f.encode();
         return ctx.alloc().buffer(b.length).writeBytes(b);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt instanceof io.netty.handler.timeout.IdleStateEvent) {
+            server.log("session " + sessionId + " (" + peer + ") sent nothing within its lease of " + server.leaseMs()
+                    + " ms: session ended, its callbacks dropped");
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, evt);
     }
 
     @Override

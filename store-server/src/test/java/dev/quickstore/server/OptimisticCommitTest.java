@@ -52,9 +52,13 @@ class OptimisticCommitTest {
     }
 
     private ChildJvm.Running startServer(Path db) throws Exception {
+        return startServer(db, PageServer.DEFAULT_LEASE_MS);
+    }
+
+    private ChildJvm.Running startServer(Path db, int leaseMs) throws Exception {
         ChildJvm.Running server = ChildJvm.main(PageServerMain.class)
                 .workDir(dir)
-                .jvmArgs("-Xmx256m")
+                .jvmArgs("-Xmx256m", "-Dqs.server.leaseMs=" + leaseMs)
                 .args(db.toString(), "127.0.0.1:0")
                 .timeout(Duration.ofSeconds(300))
                 .start();
@@ -130,6 +134,17 @@ class OptimisticCommitTest {
                     b.view().set(LONG, off[2] + 64, 2);
                     a.commit();
                     assertThrows(TransactionConflictException.class, b::commit);
+                    // the server's view of its clients (qs clients)
+                    dev.quickstore.core.remote.ServerStatus st = c1.serverStatus();
+                    assertEquals("2", st.server().get("clients"), st.toString());
+                    assertTrue(Long.parseLong(st.server().get("commits")) >= 5, st.toString());
+                    assertTrue(Long.parseLong(st.server().get("conflicts")) >= 2, st.toString());
+                    assertTrue(Long.parseLong(st.server().get("pagesInvalidated")) >= 1, st.toString());
+                    assertEquals(2, st.sessions().size(), st.toString());
+                    for (var s : st.sessions()) {
+                        assertTrue(Integer.parseInt(s.get("cachedPages")) >= 1, st.toString());
+                        assertEquals("true", s.get("dataConnection"), st.toString());
+                    }
                     // an aborted transaction leaves nothing behind
                     try (RemoteTransaction t = c1.begin()) {
                         t.view().set(LONG, off[3], 99);
@@ -223,6 +238,60 @@ class OptimisticCommitTest {
             t += x;
         }
         return t;
+    }
+
+    @Test
+    void aStoppedClientLosesItsSessionAfterOneLeaseAndAnIdleLiveOneKeepsIt() throws Exception {
+        Path db = dir.resolve("db");
+        long[] off = build(db, 2);
+        Path secret = db.resolve(ServerSecret.FILE);
+        int lease = 1000;
+        try (ChildJvm.Running server = startServer(db, lease);
+                RemotePages idle = RemotePages.connect(uri(), secret, TIMEOUT_MS)) {
+            try (ChildJvm.Running c = ChildJvm.main(CounterClient.class)
+                    .workDir(dir)
+                    .jvmArgs("-Xmx256m")
+                    .args(uri(), secret.toString(), "1", Long.toString(off[0]), Long.toString(off[1]), "park")
+                    .timeout(Duration.ofSeconds(120))
+                    .start()) {
+                assertEquals("written", c.nextLine(Duration.ofSeconds(60)), c.describe());
+                signal("STOP", c.pid()); // a real SIGSTOP: the process stays, its connections stay open, it is silent
+                try {
+                    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                    while (!server.stderr().contains("sent nothing within its lease") && System.nanoTime() < deadline) {
+                        Thread.sleep(50);
+                    }
+                    assertTrue(
+                            server.stderr().contains("sent nothing within its lease of " + lease + " ms"),
+                            server.describe());
+                } finally {
+                    signal("CONT", c.pid());
+                }
+                // the stopped client's session is gone: its control connection was closed by the server
+                long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (!server.stderr().contains("disconnected") && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertTrue(server.stderr().contains("disconnected"), server.describe());
+            }
+            Thread.sleep(3L * lease); // the idle client in this JVM sent only heartbeats meanwhile
+            try (RemoteTransaction t = idle.begin()) {
+                t.view().set(LONG, off[0], 3);
+                assertTrue(t.commit() > 0, "an idle but live client keeps its session");
+            }
+            server.terminate();
+        }
+    }
+
+    private static void signal(String sig, long pid) throws Exception {
+        Process p = new ProcessBuilder("kill", "-" + sig, Long.toString(pid))
+                .redirectErrorStream(true)
+                .start();
+        assertEquals(
+                0,
+                p.waitFor(),
+                "kill -" + sig + " " + pid + ": "
+                        + new String(p.getInputStream().readAllBytes()));
     }
 
     @Test

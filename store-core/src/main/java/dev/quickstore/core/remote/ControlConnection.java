@@ -14,7 +14,9 @@ import java.util.concurrent.TimeUnit;
  * A client's control connection to the page server (Java, never used by the fault path): the handshake that
  * opens the session, then commits and their answers, and the server's invalidations, which a reader thread
  * collects as they come (a client applies them when its next transaction begins). Frames: {@link
- * SessionFrame}, {@link CommitMessages}.
+ * SessionFrame}, {@link CommitMessages}. A heartbeat thread sends a HEARTBEAT every third of the lease the
+ * server announced in WELCOME: a client that stops (killed, stopped, cut off) loses its session and its
+ * callbacks after one lease.
  */
 final class ControlConnection implements AutoCloseable {
     private final InetSocketAddress server;
@@ -26,10 +28,12 @@ final class ControlConnection implements AutoCloseable {
     private final LinkedBlockingQueue<SessionFrame> answers = new LinkedBlockingQueue<>();
     private final ConcurrentLinkedQueue<long[]> invalidations = new ConcurrentLinkedQueue<>();
     private final Thread reader;
+    private final Thread heartbeat;
+    private final int leaseMs;
     private volatile String broken;
 
     private ControlConnection(
-            InetSocketAddress server, Socket socket, DataInputStream in, long session, Challenge challenge)
+            InetSocketAddress server, Socket socket, DataInputStream in, long session, Challenge challenge, int leaseMs)
             throws IOException {
         this.server = server;
         this.socket = socket;
@@ -37,10 +41,31 @@ final class ControlConnection implements AutoCloseable {
         this.in = in;
         this.session = session;
         this.challenge = challenge;
+        this.leaseMs = leaseMs;
         this.reader = Thread.ofPlatform()
                 .daemon()
                 .name("qs-remote-control-" + session)
                 .start(this::readLoop);
+        this.heartbeat = Thread.ofPlatform()
+                .daemon()
+                .name("qs-remote-heartbeat-" + session)
+                .start(this::heartbeatLoop);
+    }
+
+    /** One HEARTBEAT per third of the lease, so that a live client never loses its session. */
+    private void heartbeatLoop() {
+        byte[] beat = new SessionFrame(SessionFrame.HEARTBEAT, session, new byte[0]).encode();
+        try {
+            while (!socket.isClosed()) {
+                Thread.sleep(Math.max(leaseMs / 3, 10));
+                synchronized (out) {
+                    out.write(beat);
+                    out.flush();
+                }
+            }
+        } catch (InterruptedException | IOException e) {
+            // closed: the reader thread reports why
+        }
     }
 
     /** Connects, authenticates and opens a session. */
@@ -72,7 +97,17 @@ final class ControlConnection implements AutoCloseable {
             SessionFrame w = read(i);
             expect(server, w, SessionFrame.WELCOME);
             s.setSoTimeout(0); // the reader thread waits for invalidations as long as the session lasts
-            ControlConnection cc = new ControlConnection(server, s, i, w.sessionId(), challenge);
+            if (w.payload().length != 4) {
+                throw new SessionFrame.ProtocolException(
+                        "WELCOME payload of " + w.payload().length + " bytes, expected 4");
+            }
+            int lease = java.nio.ByteBuffer.wrap(w.payload())
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                    .getInt();
+            if (lease < 30) {
+                throw new SessionFrame.ProtocolException("WELCOME lease of " + lease + " ms");
+            }
+            ControlConnection cc = new ControlConnection(server, s, i, w.sessionId(), challenge, lease);
             ok = true;
             return cc;
         } finally {
@@ -137,8 +172,10 @@ final class ControlConnection implements AutoCloseable {
         if (broken != null) {
             throw new IOException(broken);
         }
-        out.write(request.encode());
-        out.flush();
+        synchronized (out) {
+            out.write(request.encode());
+            out.flush();
+        }
         try {
             SessionFrame answer = answers.poll(timeoutMs, TimeUnit.MILLISECONDS);
             if (answer == null) {
@@ -171,8 +208,10 @@ final class ControlConnection implements AutoCloseable {
         } catch (IOException e) {
             // closing: nothing to do
         }
+        heartbeat.interrupt();
         try {
             reader.join(5000);
+            heartbeat.join(5000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

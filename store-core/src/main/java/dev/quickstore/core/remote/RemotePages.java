@@ -126,6 +126,10 @@ public final class RemotePages implements AutoCloseable {
             send(socket, new SessionFrame(SessionFrame.PROOF, 0, secret.proof(challenge.nonce())), timeoutMs);
             SessionFrame w = receive(socket, timeoutMs);
             ControlConnection.expect(address, w, SessionFrame.WELCOME);
+            if (w.sessionId() != control.session()) {
+                throw new SessionFrame.ProtocolException(
+                        "data connection joined session " + w.sessionId() + ", expected " + control.session());
+            }
             long pages = challenge.pageCount();
             long bytes = Math.max(pages, 1) * challenge.pageSize();
             MappedArena a = MappedArena.open(bytes, challenge.pageSize(), challenge.arenaBase());
@@ -468,6 +472,19 @@ public final class RemotePages implements AutoCloseable {
 
     private static final java.lang.foreign.ValueLayout.OfLong LSN =
             java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Asks the server for its counters and its clients ({@code qs clients}). */
+    public synchronized ServerStatus serverStatus() {
+        checkConnected();
+        try {
+            SessionFrame answer =
+                    control.call(new SessionFrame(SessionFrame.STATUS, sessionId, new byte[0]), 4 * timeoutMs);
+            ControlConnection.expect(server, answer, SessionFrame.STATUS);
+            return ServerStatus.decode(answer.payload());
+        } catch (IOException e) {
+            throw unavailable(e);
+        }
+    }
 
     /** Transactions committed, conflicts, pages invalidated by other clients' commits (this client's counts). */
     public synchronized long[] transactionCounters() {

@@ -18,7 +18,7 @@ import java.util.zip.CRC32C;
  *     2 CHALLENGE  server: 32-byte nonce, u32 page size, u64 page count, u64 preferred arena base,
  *                  16-byte store creation id (most significant half first)
  *     3 PROOF      client: HMAC-SHA256(secret, "qs-auth-1" || nonce), 32 bytes
- *     4 WELCOME    server: empty; the header carries the session id. From here on a data connection
+ *     4 WELCOME    server: u32 lease in ms; the header carries the session id. From here on a data connection
  *                  carries the page requests of qs_wire.h (magic "QSPQ"), sent by the client's fault path in
  *                  C, and a control connection the frames below
  *     5 REFUSED    server: the reason (UTF-8); the server closes the connection after it
@@ -27,9 +27,11 @@ import java.util.zip.CRC32C;
  *     8 CONFLICT   server: {@link CommitMessages#encodeConflict} (the pages that changed since read)
  *     9 INVALIDATE server: u32 count, u64 page... (pages other clients committed; drop them before the
  *                  next transaction begins)
+ *    10 HEARTBEAT  client (control): empty; at least one per lease, or the server ends the session
+ *    11 STATUS     client (control): empty, a request; server: the answer, {@link ServerStatus}
  * </pre>
  *
- * Invariants: a decoded frame had the magic, the version, a type in 1..9, a zero reserved field, a payload
+ * Invariants: a decoded frame had the magic, the version, a type in 1..11, a zero reserved field, a payload
  * within the bound, and a matching checksum; anything else is a {@link ProtocolException} naming the field.
  */
 public record SessionFrame(int type, long sessionId, byte[] payload) {
@@ -49,11 +51,15 @@ public record SessionFrame(int type, long sessionId, byte[] payload) {
     public static final int COMMITTED = 7;
     public static final int CONFLICT = 8;
     public static final int INVALIDATE = 9;
-    static final int LAST_TYPE = INVALIDATE;
+    public static final int HEARTBEAT = 10;
+    public static final int STATUS = 11;
+    static final int LAST_TYPE = STATUS;
 
     /** The largest payload a frame of {@code type} may carry. */
     public static int maxPayload(int type) {
-        return type == COMMIT ? MAX_COMMIT_PAYLOAD : type == INVALIDATE ? MAX_COMMIT_PAYLOAD / 8 : MAX_PAYLOAD;
+        return type == COMMIT || type == STATUS
+                ? MAX_COMMIT_PAYLOAD
+                : type == INVALIDATE ? MAX_COMMIT_PAYLOAD / 8 : MAX_PAYLOAD;
     }
 
     public SessionFrame {

@@ -165,6 +165,15 @@ public final class TransactionManager implements BufferPool.Stealer {
      * the bytes up to the clean point are logged, never a store that raced with commit.
      */
     public void commit() throws IOException {
+        commit(true);
+    }
+
+    /**
+     * {@link #commit()}, optionally leaving the COMMIT record in the log buffer: the caller forces the log
+     * ({@code LogWriter.flush}) before it tells anyone the transaction committed (group commit: several
+     * transactions, one force).
+     */
+    public void commit(boolean force) throws IOException {
         PageFrames frames = pool.frames();
         if (preCopy == null) {
             preCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
@@ -207,7 +216,9 @@ public final class TransactionManager implements BufferPool.Stealer {
         }
         if (lastLsn != 0) {
             long lsn = appendForTxn(LogRecord.encodeCommit(txnId, lastLsn, System.currentTimeMillis()));
-            log.flush(lsn + 1);
+            if (force) {
+                log.flush(lsn + 1);
+            }
             commitFlushNanos += System.nanoTime() - t0;
         }
         active = false;
