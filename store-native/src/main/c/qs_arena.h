@@ -68,6 +68,7 @@ enum qs_reason {
     QS_R_VMA_LIMIT = 6,    /* mprotect/mmap failed with ENOMEM: vm.max_map_count reached   */
     QS_R_LOST = 7,         /* synthesized: refusal records overflowed the ring             */
     QS_R_PREIMAGE = 8,     /* no pre-image slot could be mapped                             */
+    QS_R_LOCK = 9,         /* the page server refused the page lock (deadlock, lock wait)  */
 };
 
 /* One page descriptor (QuickStore section 3.3), 64 bytes. Fields other than state/flags/counters
@@ -97,7 +98,15 @@ struct qs_source_ops {
     const char *name;
     int (*read_page)(struct qs_source *s, uint64_t page_no, void *dst, size_t len);
     void (*close)(struct qs_source *s);
+    /* page locking (a page server under ESM-style locking; NULL for sources without locks): read the page
+     * under a lock of `mode` (QS_LOCK_S, QS_LOCK_X), or only lock it and learn its current LSN (*lsn).
+     * -EDEADLK or -EBUSY: the server refused the lock (deadlock, lock wait timeout); the connection stays
+     * usable. [signal-safe] */
+    int (*read_page_locked)(struct qs_source *s, uint64_t page_no, int mode, void *dst, size_t len);
+    int (*lock_page)(struct qs_source *s, uint64_t page_no, int mode, uint64_t *lsn);
 };
+#define QS_LOCK_S 1
+#define QS_LOCK_X 2
 struct qs_source {
     const struct qs_source_ops *ops; /* NULL = slot unused */
     int fd;
@@ -177,6 +186,7 @@ struct qs_arena {
     int mode;
     _Atomic int verify;         /* verify CRC32C on load                                 */
     _Atomic int in_txn;         /* faults outside a transaction are refused              */
+    _Atomic int locking;        /* page locks from the fault path (sources with lock_page) */
     _Atomic uint64_t max_resident; /* soft budget of resident frames (0 = unlimited)     */
     _Atomic uint64_t preimage_budget; /* soft budget of pre-image bytes (0 = unlimited)   */
     /* write detection (qs_cards.c; Hosking & Moss 1993): PROT_READ for page protection, PROT_READ|
@@ -244,6 +254,8 @@ int qs_vma_reserve_refill(struct qs_arena *a);
 
 /* loading, shared by the fault path and qs_prefetch; caller holds LOADING. Returns 0 or a reason. */
 int qs_load_frame(struct qs_arena *a, uint64_t i, int *err); /* qs_source.c */
+int qs_load_frame_locked(struct qs_arena *a, uint64_t i, int mode, int *err); /* mode 0: no lock */
+int qs_page_lock(struct qs_arena *a, uint64_t i, int mode, int *err); /* 0, 1 = cached copy stale, or -reason */
 /* replacement (qs_clock.c): evict one frame by the arena's policy (not `except`); returns the frame
  * or -1 when no frame is evictable. [signal-safe] */
 int64_t qs_clock_victim(struct qs_arena *a, uint64_t except);

@@ -119,7 +119,7 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             /* the buffer pool's bound: evict by the replacement policy first (qs_clock.c) */
             qs_resident_acquire(a, i);
             int err = 0;
-            int r = qs_load_frame(a, i, &err);
+            int r = qs_load_frame_locked(a, i, is_write ? QS_LOCK_X : QS_LOCK_S, &err);
             if (r != 0) {
                 qs_punch(a, i, 1);
                 atomic_fetch_sub(&a->resident, 1);
@@ -144,6 +144,17 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             if (!protnone && !needs_write) { qs_count(a, QS_C_SPURIOUS, 1); return 1; }
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
             if (!txn) return refuse(a, i, s, QS_R_NO_TXN, 0, addr, 1);
+            {
+                /* locking: the first touch of a cached page in a transaction locks it (shared to read,
+                 * exclusive to write); if another client committed it since, the copy is reloaded first */
+                int lerr = 0;
+                int lk = qs_page_lock(a, i, is_write ? QS_LOCK_X : QS_LOCK_S, &lerr);
+                if (lk < 0) return refuse(a, i, s, (uint32_t)-lk, lerr, addr, 1);
+                if (lk == 1 && s == QS_CLEAN) {
+                    int r = qs_load_frame(a, i, &lerr);
+                    if (r != 0) return refuse(a, i, s, (uint32_t)r, lerr, addr, 1);
+                }
+            }
             if (needs_write) return upgrade_to_dirty(a, i, s, addr);
             int e = qs_protect_frame(a, i, s == QS_DIRTY ? PROT_READ | PROT_WRITE : a->clean_prot);
             if (e) return refuse(a, i, s, QS_R_VMA_LIMIT, e, addr, 1);

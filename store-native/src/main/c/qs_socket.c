@@ -116,13 +116,15 @@ static int recv_all(int fd, uint8_t *p, size_t n, int64_t deadline) {
 /* One request and its answer, the lock held. 0, or -errno: -ETIMEDOUT, -ECONNRESET, -EPROTO (a frame that
  * is not the answer: magic, version, id, page, length or checksum), -ENOENT (no such page), -EACCES
  * (denied), -EIO (the server failed). */
-static int exchange(struct qs_source *s, uint64_t page_no, uint8_t *dst, size_t len, int64_t deadline) {
+static int exchange(struct qs_source *s, int type, int mode, uint64_t page_no, uint8_t *dst, size_t len,
+                    int64_t deadline) {
     uint8_t h[QS_WIRE_HEADER];
     uint64_t id = atomic_fetch_add(&s->next_id, 1);
     memset(h, 0, sizeof h);
     put32(h, QS_WIRE_REQUEST_MAGIC);
     h[4] = QS_WIRE_VERSION;
-    h[5] = QS_WIRE_READ_PAGE;
+    h[5] = (uint8_t)type;
+    h[6] = (uint8_t)mode;
     put64(h + 8, id);
     put64(h + 16, page_no);
     put32(h + 24, (uint32_t)len);
@@ -137,7 +139,13 @@ static int exchange(struct qs_source *s, uint64_t page_no, uint8_t *dst, size_t 
     uint32_t payload = get32(h + 24);
     if (h[5] != QS_WIRE_OK) {
         if (payload != 0 || get32(h + 28) != qs_crc32c(h, 28)) return -EPROTO;
-        return h[5] == QS_WIRE_NO_SUCH_PAGE ? -ENOENT : h[5] == QS_WIRE_DENIED ? -EACCES : -EIO;
+        switch (h[5]) {
+        case QS_WIRE_NO_SUCH_PAGE: return -ENOENT;
+        case QS_WIRE_DENIED: return -EACCES;
+        case QS_WIRE_DEADLOCK: return -EDEADLK;
+        case QS_WIRE_LOCK_TIMEOUT: return -EBUSY;
+        default: return -EIO;
+        }
     }
     if (payload != len) return -EPROTO;
     rc = recv_all(s->fd, dst, len, deadline);
@@ -148,8 +156,8 @@ static int exchange(struct qs_source *s, uint64_t page_no, uint8_t *dst, size_t 
     return crc == get32(h + 28) ? 0 : -EPROTO;
 }
 
-/* [signal-safe] */
-static int socket_read_page(struct qs_source *s, uint64_t page_no, void *dst, size_t len) {
+/* One request under the connection's lock, with the deadline of the source. [signal-safe] */
+static int request(struct qs_source *s, int type, int mode, uint64_t page_no, void *dst, size_t len) {
     if (atomic_load(&s->broken)) return -ECONNRESET;
     int64_t deadline = now_ms() + s->timeout_ms;
     int rc = lock_until(s, deadline);
@@ -158,10 +166,29 @@ static int socket_read_page(struct qs_source *s, uint64_t page_no, void *dst, si
         unlock(s);
         return -ECONNRESET;
     }
-    rc = exchange(s, page_no, dst, len, deadline);
-    /* answers that leave the stream in step (no such page, denied, server error) keep the connection */
-    if (rc < 0 && rc != -ENOENT && rc != -EACCES && rc != -EIO) atomic_store(&s->broken, 1);
+    rc = exchange(s, type, mode, page_no, dst, len, deadline);
+    /* answers that leave the stream in step (no such page, denied, server error, refused lock) keep it */
+    if (rc < 0 && rc != -ENOENT && rc != -EACCES && rc != -EIO && rc != -EDEADLK && rc != -EBUSY)
+        atomic_store(&s->broken, 1);
     unlock(s);
+    return rc;
+}
+
+/* [signal-safe] */
+static int socket_read_page(struct qs_source *s, uint64_t page_no, void *dst, size_t len) {
+    return request(s, QS_WIRE_READ_PAGE, 0, page_no, dst, len);
+}
+
+/* The page under a lock of `mode` (a server under page locking). [signal-safe] */
+static int socket_read_page_locked(struct qs_source *s, uint64_t page_no, int mode, void *dst, size_t len) {
+    return request(s, QS_WIRE_READ_PAGE, mode, page_no, dst, len);
+}
+
+/* Only the lock, and the page's current LSN (to tell whether a cached copy is current). [signal-safe] */
+static int socket_lock_page(struct qs_source *s, uint64_t page_no, int mode, uint64_t *lsn) {
+    uint8_t b[8];
+    int rc = request(s, QS_WIRE_LOCK_PAGE, mode, page_no, b, sizeof b);
+    if (rc == 0) *lsn = get64(b);
     return rc;
 }
 
@@ -170,7 +197,8 @@ static void socket_close(struct qs_source *s) {
     s->fd = -1;
 }
 
-static const struct qs_source_ops socket_ops = {"page-server", socket_read_page, socket_close};
+static const struct qs_source_ops socket_ops = {"page-server", socket_read_page, socket_close,
+                                                socket_read_page_locked, socket_lock_page};
 
 /* Adds a page source that asks a page server for pages over `fd`, a connected and authenticated stream
  * socket the arena now owns (closed at arena close); each request must be answered within timeout_ms.

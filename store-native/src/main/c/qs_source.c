@@ -12,6 +12,7 @@
 #include "qs_export.h"
 
 #include <errno.h>
+#include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -37,7 +38,7 @@ static void file_close(struct qs_source *s) {
     s->fd = -1;
 }
 
-static const struct qs_source_ops file_ops = {"file", file_read_page, file_close};
+static const struct qs_source_ops file_ops = {"file", file_read_page, file_close, NULL, NULL};
 
 int qs_source_read(struct qs_arena *a, struct qs_frame *f, void *dst) {
     struct qs_source *s = &a->sources[f->source];
@@ -72,10 +73,21 @@ QS_EXPORT int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t
  * arena verifies, relocate its pointers when the frame is marked for relocation (qs_xlate.c). Shared by
  * the fault path and qs_prefetch. Returns 0 or a refusal reason (QS_R_IO with *err, QS_R_CHECKSUM).
  * [signal-safe] */
-int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) {
+int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) { return qs_load_frame_locked(a, i, 0, err); }
+
+/* As qs_load_frame, asking the source for a page lock of `mode` with the page when the arena locks and the
+ * source can (a page server under locking); a refused lock is QS_R_LOCK. [signal-safe] */
+int qs_load_frame_locked(struct qs_arena *a, uint64_t i, int mode, int *err) {
     struct qs_frame *f = qs_frame_at(a, i);
     uint8_t *dst = qs_alias_addr(a, i);
-    int rc = qs_source_read(a, f, dst);
+    struct qs_source *s = &a->sources[f->source];
+    int rc;
+    if (mode != 0 && atomic_load_explicit(&a->locking, memory_order_acquire) && s->ops != NULL &&
+        s->ops->read_page_locked != NULL)
+        rc = s->ops->read_page_locked(s, f->page_no, mode, dst, a->frame_size);
+    else
+        rc = qs_source_read(a, f, dst);
+    if (rc == -EDEADLK || rc == -EBUSY) { *err = -rc; return QS_R_LOCK; }
     if (rc < 0) { *err = -rc; return QS_R_IO; }
     qs_count(a, QS_C_BYTES_READ, a->frame_size);
     if (atomic_load_explicit(&a->verify, memory_order_relaxed) && !qs_page_verify(dst, a->frame_size)) {
@@ -85,4 +97,22 @@ int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) {
     if (atomic_load_explicit(&f->flags, memory_order_relaxed) & QS_F_RELOCATED) qs_xlate_page(a, i);
     atomic_fetch_add_explicit(&f->loads, 1, memory_order_relaxed);
     return 0;
+}
+
+/* Locks the page of resident frame i (caller holds it BUSY) when the arena locks and its source can: 0 when
+ * the cached copy is current (or nothing to lock), 1 when the server's page LSN differs from the cached
+ * copy's (page header offset 16: another client committed it since; the caller reloads it), or a refusal
+ * reason (QS_R_LOCK, QS_R_IO) with *err. [signal-safe] */
+int qs_page_lock(struct qs_arena *a, uint64_t i, int mode, int *err) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    struct qs_source *s = &a->sources[f->source];
+    if (!atomic_load_explicit(&a->locking, memory_order_acquire) || s->ops == NULL || s->ops->lock_page == NULL)
+        return 0;
+    uint64_t lsn = 0;
+    int rc = s->ops->lock_page(s, f->page_no, mode, &lsn);
+    if (rc == -EDEADLK || rc == -EBUSY) { *err = -rc; return -QS_R_LOCK; }
+    if (rc < 0) { *err = -rc; return -QS_R_IO; }
+    uint64_t cached;
+    memcpy(&cached, qs_alias_addr(a, i) + 16, 8);
+    return cached != lsn;
 }

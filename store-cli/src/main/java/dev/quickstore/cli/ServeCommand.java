@@ -24,10 +24,19 @@ import picocli.CommandLine.Spec;
             "accepts clients, then progress and errors on standard error, one line each. Stops cleanly",
             "(checkpoint, store closed) on Ctrl-C or SIGTERM.",
             "",
-            "Clients run optimistic transactions (RemotePages in Java): the server validates each commit against",
-            "the versions the client read, applies and logs it, and invalidates other clients' cached copies."
+            "Clients run transactions (RemotePages in Java) under one of two concurrency controls: optimistic (the",
+            "server validates each commit against the versions the client read, applies and logs it, and",
+            "invalidates other clients' cached copies) or locking (the clients' page faults take shared and",
+            "exclusive page locks at the server, held until commit or abort; deadlocks and long waits refuse the",
+            "fault and abort the transaction)."
         },
-        footer = {"", "Examples:", "  qs serve ./db", "  qs serve ./db --listen 127.0.0.1:0     (any free port)"})
+        footer = {
+            "",
+            "Examples:",
+            "  qs serve ./db",
+            "  qs serve ./db --listen 127.0.0.1:0     (any free port)",
+            "  qs serve ./db --cc locking --lock-wait 500"
+        })
 final class ServeCommand implements Callable<Integer> {
     @Mixin
     StoreDir store;
@@ -47,6 +56,28 @@ final class ServeCommand implements Callable<Integer> {
                     + " milliseconds loses its session and callbacks (default: ${DEFAULT-VALUE})")
     int leaseMs;
 
+    /** The concurrency control a server runs. */
+    enum Cc {
+        optimistic,
+        locking
+    }
+
+    @Option(
+            names = "--cc",
+            paramLabel = "optimistic|locking",
+            defaultValue = "optimistic",
+            description = "concurrency control: optimistic (validation at commit, callbacks; the default) or locking"
+                    + " (ESM-style strict two-phase page locks taken by the clients' fault paths)")
+    Cc cc;
+
+    @Option(
+            names = "--lock-wait",
+            paramLabel = "MS",
+            defaultValue = "2000",
+            description = "under --cc locking: how long a page lock may wait before the fault is refused (default:"
+                    + " ${DEFAULT-VALUE}; keep it below the clients' request timeout)")
+    int lockWaitMs;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -62,7 +93,11 @@ final class ServeCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "--lease " + leaseMs + ": at least 30 ms");
         }
-        PageServer server = PageServer.start(store.path(), at, System.err, leaseMs);
+        if (lockWaitMs < 1) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--lock-wait " + lockWaitMs + ": at least 1 ms");
+        }
+        PageServer server = PageServer.start(store.path(), at, System.err, leaseMs, cc == Cc.locking, lockWaitMs);
         Thread stop = new Thread(() -> {
             try {
                 server.close();

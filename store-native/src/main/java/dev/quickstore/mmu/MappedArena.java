@@ -244,6 +244,18 @@ public final class MappedArena implements AutoCloseable {
         });
     }
 
+    /**
+     * Page locks from the fault path: frames of a source that locks (a page server under locking) take a shared
+     * lock at their first read in a transaction and an exclusive one at their first write, and a cached copy
+     * the server has since changed is reloaded; a refused lock is a refusal with reason {@link
+     * RefusalReason#LOCK}.
+     */
+    public void locking(boolean on) {
+        Downcall.run("qs_arena_set_locking", () -> {
+            NativeCalls.ARENA_SET_LOCKING.invokeExact(handle, on ? 1 : 0);
+        });
+    }
+
     /** Marks the arena in or out of a transaction; faults outside a transaction are refused. */
     public void transaction(boolean active) {
         Downcall.run("qs_arena_set_txn", () -> {

@@ -10,7 +10,8 @@ public enum RefusalReason {
     NO_TRANSACTION("the arena is not in a transaction"),
     VMA_LIMIT("the process reached the kernel limit on memory mappings (sysctl vm.max_map_count)"),
     LOST("refusal records overflowed before they were taken"),
-    PREIMAGE("no pre-image space could be mapped");
+    PREIMAGE("no pre-image space could be mapped"),
+    LOCK("the page server refused the page lock (a deadlock, or the lock wait timed out)");
 
     private final String description;
 

@@ -73,12 +73,29 @@ public final class PageServer implements AutoCloseable {
     private final int maxClients;
     private final int handshakeTimeoutMs;
     private final int leaseMs;
+    private final boolean locking;
+    private final int lockWaitMs;
+    private final PageLocks locks = new PageLocks();
+    private final java.util.concurrent.ExecutorService lockWaiters =
+            java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "qs-lock-wait");
+                t.setDaemon(true);
+                return t;
+            });
     private Channel listener;
     private InetSocketAddress address;
     private volatile boolean closed;
 
     private PageServer(
-            Path dir, Store store, ServerSecret secret, PrintStream log, int maxClients, int handshakeMs, int leaseMs) {
+            Path dir,
+            Store store,
+            ServerSecret secret,
+            PrintStream log,
+            int maxClients,
+            int handshakeMs,
+            int leaseMs,
+            boolean locking,
+            int lockWaitMs) {
         this.dir = dir;
         this.store = store;
         this.secret = secret;
@@ -89,6 +106,8 @@ public final class PageServer implements AutoCloseable {
         this.maxClients = maxClients;
         this.handshakeTimeoutMs = handshakeMs;
         this.leaseMs = leaseMs;
+        this.locking = locking;
+        this.lockWaitMs = lockWaitMs;
         this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
         this.committer = Thread.ofPlatform().daemon().name("qs-commit").unstarted(this::commitLoop);
@@ -112,6 +131,23 @@ public final class PageServer implements AutoCloseable {
      */
     public static PageServer start(Path dir, InetSocketAddress listen, PrintStream log, int leaseMs)
             throws IOException {
+        return start(dir, listen, log, leaseMs, false, DEFAULT_LOCK_WAIT_MS);
+    }
+
+    /** How long a page lock request may wait for other sessions' locks unless told otherwise. */
+    public static final int DEFAULT_LOCK_WAIT_MS = 2000;
+
+    /**
+     * The full form: {@code locking} selects ESM-style page locking (strict two-phase locking from the
+     * clients' fault paths, deadlocks refused, waits bounded by {@code lockWaitMs}, which must stay below the
+     * clients' request timeout) instead of optimistic validation with callbacks.
+     */
+    public static PageServer start(
+            Path dir, InetSocketAddress listen, PrintStream log, int leaseMs, boolean locking, int lockWaitMs)
+            throws IOException {
+        if (lockWaitMs < 1) {
+            throw new IllegalArgumentException("lock wait of " + lockWaitMs + " ms: at least 1");
+        }
         if (leaseMs < 30) {
             throw new IllegalArgumentException("lease of " + leaseMs + " ms: at least 30");
         }
@@ -120,7 +156,7 @@ public final class PageServer implements AutoCloseable {
                 dir, StoreOptions.builder().frames(FramesMode.EXPLICIT).build());
         PageServer s = null;
         try {
-            s = new PageServer(dir, store, secret, log, 256, 10_000, leaseMs);
+            s = new PageServer(dir, store, secret, log, 256, 10_000, leaseMs, locking, lockWaitMs);
             s.bind(listen);
             return s;
         } catch (IOException | RuntimeException e) {
@@ -157,7 +193,9 @@ public final class PageServer implements AutoCloseable {
         address = (InetSocketAddress) listener.localAddress();
         committer.start();
         log("serving " + dir + " (" + store.pageCount() + " pages of " + pageSize + " bytes) on "
-                + address.getAddress().getHostAddress() + ":" + address.getPort());
+                + address.getAddress().getHostAddress() + ":" + address.getPort() + ", "
+                + (locking ? "page locking (lock wait " + lockWaitMs + " ms)" : "optimistic with callbacks")
+                + ", lease " + leaseMs + " ms");
     }
 
     /** The address the server listens on (the actual port when 0 was asked for). */
@@ -213,6 +251,22 @@ public final class PageServer implements AutoCloseable {
         return leaseMs;
     }
 
+    boolean locking() {
+        return locking;
+    }
+
+    int lockWaitMs() {
+        return lockWaitMs;
+    }
+
+    PageLocks locks() {
+        return locks;
+    }
+
+    java.util.concurrent.ExecutorService lockExecutor() {
+        return lockWaiters;
+    }
+
     int handshakeTimeoutMs() {
         return handshakeTimeoutMs;
     }
@@ -232,6 +286,7 @@ public final class PageServer implements AutoCloseable {
         connections.decrementAndGet();
         if (control) {
             sessions.close(session.id); // its callbacks go with it
+            locks.releaseAll(session.id); // and its page locks
             log("session " + session.id + " (" + peer + ") disconnected");
         }
     }
@@ -296,6 +351,9 @@ public final class PageServer implements AutoCloseable {
                 }
             }
             for (int i = 0; i < batch.size(); i++) {
+                if (locking) {
+                    locks.releaseAll(batch.get(i).session().id); // strict 2PL: at the end of the transaction
+                }
                 answer(batch.get(i), outcomes.get(i));
             }
         }
@@ -311,7 +369,11 @@ public final class PageServer implements AutoCloseable {
                 long[] written = p.commit().writes().stream()
                         .mapToLong(CommitMessages.PageWrite::page)
                         .toArray();
-                for (var inv : sessions.invalidate(session.id, written).entrySet()) {
+                // under locking a client learns of a changed page when it locks it (the page LSN): no callbacks
+                var invalidations = locking
+                        ? java.util.Map.<Sessions.Session, long[]>of()
+                        : sessions.invalidate(session.id, written);
+                for (var inv : invalidations.entrySet()) {
                     invalidationsSent.addAndGet(inv.getValue().length);
                     Channel ch = inv.getKey().control;
                     byte[] frame = new SessionFrame(
@@ -373,6 +435,11 @@ public final class PageServer implements AutoCloseable {
         srv.put("pages", Long.toString(store.pageCount()));
         srv.put("pageSize", Integer.toString(pageSize));
         srv.put("leaseMs", Integer.toString(leaseMs));
+        srv.put("concurrency", locking ? "locking" : "optimistic");
+        long[] lc = locks.counters();
+        srv.put("locksHeld", Long.toString(lc[0]));
+        srv.put("deadlocks", Long.toString(lc[1]));
+        srv.put("lockTimeouts", Long.toString(lc[2]));
         srv.put("clients", Integer.toString(sessions.size()));
         srv.put("pagesServed", Long.toString(pagesServed.get()));
         srv.put("commits", Long.toString(commits.get()));
@@ -423,6 +490,7 @@ public final class PageServer implements AutoCloseable {
             channels.close().awaitUninterruptibly();
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+            lockWaiters.shutdownNow();
             try {
                 committer.join(10_000); // it sees closed within 200 ms and finishes its group first
             } catch (InterruptedException e) {

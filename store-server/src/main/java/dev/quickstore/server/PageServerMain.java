@@ -7,7 +7,8 @@ import java.nio.file.Path;
  * {@code java dev.quickstore.server.PageServerMain DIR [HOST:PORT]}: a page server process without the
  * shell (tests start it as a real second process; {@code qs serve} is the user's command). Prints {@code
  * listening qs://HOST:PORT} on standard output once it accepts clients, logs to standard error, and stops
- * cleanly (checkpoint, store closed) on SIGTERM or SIGINT. {@code -Dqs.server.leaseMs=N}: the client lease.
+ * cleanly (checkpoint, store closed) on SIGTERM or SIGINT. {@code -Dqs.server.leaseMs=N}: the client lease;
+ * {@code -Dqs.server.cc=locking}: page locking instead of optimistic validation ({@code -Dqs.server.lockWaitMs}).
  */
 public final class PageServerMain {
     private PageServerMain() {}
@@ -22,7 +23,9 @@ public final class PageServerMain {
                 Path.of(args[0]),
                 listen,
                 System.err,
-                Integer.getInteger("qs.server.leaseMs", PageServer.DEFAULT_LEASE_MS));
+                Integer.getInteger("qs.server.leaseMs", PageServer.DEFAULT_LEASE_MS),
+                "locking".equals(System.getProperty("qs.server.cc", "optimistic")),
+                Integer.getInteger("qs.server.lockWaitMs", PageServer.DEFAULT_LOCK_WAIT_MS));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 server.close();

@@ -10,7 +10,8 @@ import java.util.zip.CRC32C;
  * must stay byte-for-byte in step with it (PageServerTest runs real faults against it).
  *
  * <pre>
- *   request  (32 bytes): 0 u32 "QSPQ"  4 u8 version 1  5 u8 type 1 (READ_PAGE)  6 u16 0
+ *   request  (32 bytes): 0 u32 "QSPQ"  4 u8 version 1  5 u8 type 1 (READ_PAGE) or 2 (LOCK_PAGE)
+ *                        6 u16 lock mode (0 none, 1 shared, 2 exclusive)
  *                        8 u64 request id  16 u64 page  24 u32 bytes wanted  28 u32 CRC32C of 0..27
  *   response (32 bytes + payload): 0 u32 "QSPR"  4 u8 version 1  5 u8 status  6 u16 0
  *                        8 u64 request id  16 u64 page  24 u32 payload bytes  28 u32 CRC32C of 0..27 + payload
@@ -24,14 +25,17 @@ final class PageWire {
     static final int VERSION = 1;
     static final int HEADER = 32;
     static final int READ_PAGE = 1;
+    static final int LOCK_PAGE = 2;
 
     static final int OK = 0;
     static final int NO_SUCH_PAGE = 1;
     static final int DENIED = 2;
     static final int ERROR = 3;
+    static final int DEADLOCK = 4;
+    static final int LOCK_TIMEOUT = 5;
 
-    /** A checked page request. */
-    record Request(long id, long page, int bytesWanted) {}
+    /** A checked page request: READ_PAGE or LOCK_PAGE, with the lock mode (0 none, 1 shared, 2 exclusive). */
+    record Request(int type, int mode, long id, long page, int bytesWanted) {}
 
     /**
      * Decodes a request header (all 32 bytes readable at {@code in}'s reader index, consumed).
@@ -57,14 +61,19 @@ final class PageWire {
                     "page request offset 28: checksum 0x" + Integer.toHexString(b.getIntLE(28)) + ", expected 0x"
                             + Integer.toHexString((int) crc.getValue()));
         }
-        if (h[5] != READ_PAGE || b.getShortLE(6) != 0) {
+        if (h[5] != READ_PAGE && h[5] != LOCK_PAGE) {
             throw new dev.quickstore.core.remote.SessionFrame.ProtocolException(
-                    "page request offset 5: type " + h[5] + ", expected 1 (READ_PAGE)");
+                    "page request offset 5: type " + h[5] + ", expected 1 (READ_PAGE) or 2 (LOCK_PAGE)");
         }
-        return new Request(b.getLongLE(8), b.getLongLE(16), b.getIntLE(24));
+        int mode = b.getShortLE(6);
+        if (mode < 0 || mode > 2 || (h[5] == LOCK_PAGE && mode == 0)) {
+            throw new dev.quickstore.core.remote.SessionFrame.ProtocolException(
+                    "page request offset 6: lock mode " + mode + " for type " + h[5]);
+        }
+        return new Request(h[5], mode, b.getLongLE(8), b.getLongLE(16), b.getIntLE(24));
     }
 
-    /** Writes a response to {@code out}: the header, then {@code page} when the status is OK. */
+    /** Writes a response to {@code out}: the header, then {@code payload} when the status is OK. */
     static void encode(ByteBuf out, Request r, int status, byte[] page) {
         byte[] payload = status == OK ? page : new byte[0];
         ByteBuf h = io.netty.buffer.Unpooled.buffer(HEADER);

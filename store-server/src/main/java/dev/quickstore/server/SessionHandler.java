@@ -136,9 +136,10 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             } else {
                 session.data = ctx.channel();
             }
-            byte[] lease = java.nio.ByteBuffer.allocate(4)
+            byte[] lease = java.nio.ByteBuffer.allocate(5)
                     .order(java.nio.ByteOrder.LITTLE_ENDIAN)
                     .putInt(server.leaseMs())
+                    .put((byte) (server.locking() ? 1 : 0))
                     .array();
             ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.WELCOME, sessionId, lease)));
         } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.STATUS) {
@@ -146,6 +147,9 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
                     ctx,
                     new SessionFrame(
                             SessionFrame.STATUS, sessionId, server.status().encode())));
+        } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.ABORT) {
+            server.locks().releaseAll(sessionId); // the transaction ended without a commit
+            ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.ABORTED, sessionId, f.payload())));
         } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.HEARTBEAT) {
             // nothing to do: reading it renewed the lease (IdleStateHandler)
         } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.COMMIT) {
@@ -169,21 +173,57 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        if (r.bytesWanted() != server.pageSize()) {
+        int wanted = r.type() == PageWire.READ_PAGE ? server.pageSize() : 8;
+        if (r.bytesWanted() != wanted) {
             server.log("client " + peer + " asked for " + r.bytesWanted() + " bytes of page " + r.page()
-                    + ", pages are " + server.pageSize() + " bytes: connection closed");
+                    + " in a request of type " + r.type() + ", expected " + wanted + ": connection closed");
             ctx.close();
+            return;
+        }
+        if (r.mode() != 0 && server.locking()) {
+            // may wait for other sessions' locks: never on the event loop
+            server.lockExecutor().execute(() -> {
+                PageLocks.Outcome o;
+                try {
+                    o = server.locks().acquire(sessionId, r.page(), r.mode(), server.lockWaitMs());
+                } catch (InterruptedException e) {
+                    respond(ctx, r, PageWire.ERROR, null);
+                    return;
+                }
+                switch (o) {
+                    case GRANTED -> serve(ctx, r);
+                    case DEADLOCK -> respond(ctx, r, PageWire.DEADLOCK, null);
+                    case TIMEOUT -> respond(ctx, r, PageWire.LOCK_TIMEOUT, null);
+                }
+            });
+            return;
+        }
+        if (r.type() == PageWire.LOCK_PAGE) {
+            respond(ctx, r, PageWire.DENIED, null); // this server does not lock pages
             return;
         }
         // served on the event loop: a read is a latch, a buffer-pool hit or a pread from the OS page cache, and
         // a hand-off to another thread and back costs more than that (RemoteFaultBenchmark)
+        serve(ctx, r);
+    }
+
+    /** Answers a page request whose lock (if any) is held: the page, or its LSN for LOCK_PAGE. */
+    private void serve(ChannelHandlerContext ctx, PageWire.Request r) {
         byte[] page = new byte[server.pageSize()];
         int status = server.readPage(r.page(), page);
         if (status == PageWire.OK) {
             session.cached.add(r.page()); // the callback table: this client now caches the page
         }
-        ByteBuf out = ctx.alloc().buffer(PageWire.HEADER + (status == PageWire.OK ? page.length : 0));
-        PageWire.encode(out, r, status, page);
+        if (r.type() == PageWire.LOCK_PAGE && status == PageWire.OK) {
+            page = java.util.Arrays.copyOfRange(page, 16, 24); // the page LSN, little-endian
+        }
+        respond(ctx, r, status, page);
+    }
+
+    private static void respond(ChannelHandlerContext ctx, PageWire.Request r, int status, byte[] payload) {
+        int n = status == PageWire.OK ? payload.length : 0;
+        ByteBuf out = ctx.alloc().buffer(PageWire.HEADER + n);
+        PageWire.encode(out, r, status, status == PageWire.OK ? payload : new byte[0]);
         ctx.writeAndFlush(out);
     }
 

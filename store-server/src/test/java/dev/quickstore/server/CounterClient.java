@@ -44,7 +44,7 @@ public final class CounterClient {
                     t.commit();
                     committed++;
                     System.out.println("committed " + committed);
-                } catch (TransactionConflictException e) {
+                } catch (TransactionConflictException | dev.quickstore.core.remote.PageLockException e) {
                     // another client committed the shared page since this one read it: retry with the new value
                 }
             }

@@ -29,6 +29,7 @@ public final class ModelClient {
         ValueLayout.OfLong L = ValueLayout.JAVA_LONG_UNALIGNED;
         try (RemotePages client = RemotePages.connect(uri, secret, 5000)) {
             int done = 0;
+            long lockRefusals = 0;
             while (done < n) {
                 boolean write = r.nextInt(4) != 0;
                 int k = write ? 1 + r.nextInt(3) : 2 + r.nextInt(2);
@@ -53,11 +54,14 @@ public final class ModelClient {
                         break;
                     } catch (TransactionConflictException e) {
                         // retry the same intent on fresh values
+                    } catch (dev.quickstore.core.remote.PageLockException e) {
+                        lockRefusals++; // a deadlock or lock wait timeout under locking: retry likewise
                     }
                 }
                 done++;
             }
             long[] c = client.transactionCounters();
+            c[1] += lockRefusals;
             System.out.println("done commits=" + c[0] + " conflicts=" + c[1] + " invalidated=" + c[2]);
         }
     }

@@ -56,9 +56,13 @@ class OptimisticCommitTest {
     }
 
     private ChildJvm.Running startServer(Path db, int leaseMs) throws Exception {
+        return startServer(db, leaseMs, "optimistic");
+    }
+
+    private ChildJvm.Running startServer(Path db, int leaseMs, String cc) throws Exception {
         ChildJvm.Running server = ChildJvm.main(PageServerMain.class)
                 .workDir(dir)
-                .jvmArgs("-Xmx256m", "-Dqs.server.leaseMs=" + leaseMs)
+                .jvmArgs("-Xmx256m", "-Dqs.server.leaseMs=" + leaseMs, "-Dqs.server.cc=" + cc)
                 .args(db.toString(), "127.0.0.1:0")
                 .timeout(Duration.ofSeconds(300))
                 .start();
@@ -161,15 +165,15 @@ class OptimisticCommitTest {
         }
     }
 
-    @Test
-    void concurrentClientProcessesLoseNoAcknowledgedCommitWhenTheServerIsKilled() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"optimistic", "locking"})
+    void concurrentClientProcessesLoseNoAcknowledgedCommitWhenTheServerIsKilled(String cc) throws Exception {
         Path db = dir.resolve("db");
         int clients = 3;
         long[] off = build(db, 1 + clients);
         Path secret = db.resolve(ServerSecret.FILE);
         int[] acked = new int[clients];
-        long invalidated = 0;
-        try (ChildJvm.Running server = startServer(db)) {
+        try (ChildJvm.Running server = startServer(db, PageServer.DEFAULT_LEASE_MS, cc)) {
             List<ChildJvm.Running> cs = new ArrayList<>();
             try {
                 for (int i = 0; i < clients; i++) {
@@ -210,7 +214,7 @@ class OptimisticCommitTest {
                 }
             }
         }
-        try (ChildJvm.Running again = startServer(db);
+        try (ChildJvm.Running again = startServer(db, PageServer.DEFAULT_LEASE_MS, cc);
                 RemotePages reader = RemotePages.connect(uri(), secret, TIMEOUT_MS)) {
             MemorySegment v = reader.view();
             long shared = reader.read(() -> v.get(LONG, off[0]));

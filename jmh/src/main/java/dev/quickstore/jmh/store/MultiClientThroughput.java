@@ -26,7 +26,10 @@ import java.util.stream.Stream;
  * invalidations per commit, and the median and 99th percentile commit latency (the worst client's).
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp jmh/target/benchmarks.jar \
- *     dev.quickstore.jmh.store.MultiClientThroughput [seconds=5] [clients=1,2,4,8] [sharedPercent=10]</pre>
+ *     dev.quickstore.jmh.store.MultiClientThroughput [seconds=5] [clients=1,2,4,8] [sharedPercent=10]
+ *     [optimistic|locking]</pre>
+ *
+ * Under locking a refused lock (deadlock, lock wait) counts as a conflict.
  */
 public final class MultiClientThroughput {
     private MultiClientThroughput() {}
@@ -39,6 +42,7 @@ public final class MultiClientThroughput {
                         .toArray()
                 : new int[] {1, 2, 4, 8};
         int sharedPercent = args.length > 2 ? Integer.parseInt(args[2]) : 10;
+        String cc = args.length > 3 ? args[3] : "optimistic";
         int shared = 4;
         int maxClients = java.util.Arrays.stream(counts).max().orElse(1);
         Path dir = Files.createTempDirectory("qs-multiclient-");
@@ -59,6 +63,7 @@ public final class MultiClientThroughput {
                         java,
                         "--enable-native-access=ALL-UNNAMED",
                         "-Xmx512m",
+                        "-Dqs.server.cc=" + cc,
                         "-cp",
                         cp,
                         "dev.quickstore.server.PageServerMain",
@@ -76,8 +81,9 @@ public final class MultiClientThroughput {
             String sharedOffsets =
                     LongStream.of(off).skip(maxClients).mapToObj(Long::toString).collect(Collectors.joining(","));
             System.out.printf(
-                    "page server, %d shared counters, %d%% of transactions also increment one; %.0f s per row; %d cores%n",
-                    shared, sharedPercent, seconds, Runtime.getRuntime().availableProcessors());
+                    "page server (%s), %d shared counters, %d%% of transactions also increment one; %.0f s per row;"
+                            + " %d cores%n",
+                    cc, shared, sharedPercent, seconds, Runtime.getRuntime().availableProcessors());
             System.out.println("clients  commits/s  /1 client  conflicts/commit  invalidations/commit  p50 us  p99 us");
             double base = 0;
             for (int n : counts) {

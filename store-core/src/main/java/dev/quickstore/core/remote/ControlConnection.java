@@ -31,6 +31,8 @@ final class ControlConnection implements AutoCloseable {
     private final Thread heartbeat;
     private final int leaseMs;
     private volatile String broken;
+    /** Whether the server runs page locking (strict 2PL from the fault path) instead of validation. */
+    boolean locking;
 
     private ControlConnection(
             InetSocketAddress server, Socket socket, DataInputStream in, long session, Challenge challenge, int leaseMs)
@@ -97,9 +99,9 @@ final class ControlConnection implements AutoCloseable {
             SessionFrame w = read(i);
             expect(server, w, SessionFrame.WELCOME);
             s.setSoTimeout(0); // the reader thread waits for invalidations as long as the session lasts
-            if (w.payload().length != 4) {
+            if (w.payload().length != 5) {
                 throw new SessionFrame.ProtocolException(
-                        "WELCOME payload of " + w.payload().length + " bytes, expected 4");
+                        "WELCOME payload of " + w.payload().length + " bytes, expected 5");
             }
             int lease = java.nio.ByteBuffer.wrap(w.payload())
                     .order(java.nio.ByteOrder.LITTLE_ENDIAN)
@@ -107,9 +109,14 @@ final class ControlConnection implements AutoCloseable {
             if (lease < 30) {
                 throw new SessionFrame.ProtocolException("WELCOME lease of " + lease + " ms");
             }
-            ControlConnection cc = new ControlConnection(server, s, i, w.sessionId(), challenge, lease);
+            int cc = w.payload()[4];
+            if (cc != 0 && cc != 1) {
+                throw new SessionFrame.ProtocolException("WELCOME concurrency control " + cc + ", expected 0 or 1");
+            }
+            ControlConnection conn = new ControlConnection(server, s, i, w.sessionId(), challenge, lease);
+            conn.locking = cc == 1;
             ok = true;
-            return cc;
+            return conn;
         } finally {
             if (!ok) {
                 s.close();

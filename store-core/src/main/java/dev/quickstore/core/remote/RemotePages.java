@@ -136,6 +136,7 @@ public final class RemotePages implements AutoCloseable {
             try {
                 int src = a.addSocketSource(socket, timeoutMs);
                 a.reserve(0, pages, src, 0);
+                a.locking(control.locking);
                 return new RemotePages(address, challenge, w.sessionId(), a, src, timeoutMs, control);
             } catch (RuntimeException e) {
                 a.close();
@@ -353,11 +354,22 @@ public final class RemotePages implements AutoCloseable {
             try {
                 arena.refusals().checkPending();
             } catch (FaultRefusedException e) {
-                throw arena.sourceBroken(source)
-                        ? unavailable(e)
-                        : new StoreException("a fault of the transaction was refused: " + e.getMessage(), e);
+                if (arena.sourceBroken(source)) {
+                    throw unavailable(e);
+                }
+                releaseLocks(t);
+                if (e.reason() == dev.quickstore.mmu.RefusalReason.LOCK) {
+                    throw new PageLockException(
+                            "transaction " + t.seq() + " of session " + sessionId + " was refused the lock of page "
+                                    + e.page() + " (" + (e.errno() == 35 ? "deadlock" : "lock wait timed out")
+                                    + "); it was aborted, retry it",
+                            e.page(),
+                            e);
+                }
+                throw new StoreException("a fault of the transaction was refused: " + e.getMessage(), e);
             }
-            CommitMessages.Commit c = new CommitMessages.Commit(t.seq(), readSet(dirty), writes(dirty));
+            CommitMessages.Commit c =
+                    new CommitMessages.Commit(t.seq(), control.locking ? List.of() : readSet(dirty), writes(dirty));
             SessionFrame answer;
             try {
                 answer = control.call(
@@ -412,12 +424,39 @@ public final class RemotePages implements AutoCloseable {
         }
     }
 
+    /** Under locking: tells the server the transaction ended without a commit (it releases the locks). */
+    private void releaseLocks(RemoteTransaction t) {
+        if (!control.locking) {
+            return;
+        }
+        byte[] seq = java.nio.ByteBuffer.allocate(8)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .putLong(t.seq())
+                .array();
+        try {
+            SessionFrame answer = control.call(new SessionFrame(SessionFrame.ABORT, sessionId, seq), 4 * timeoutMs);
+            ControlConnection.expect(server, answer, SessionFrame.ABORTED);
+        } catch (IOException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /** Whether the server runs page locking rather than optimistic validation. */
+    public boolean locking() {
+        return control.locking;
+    }
+
     /** Rolls {@code t} back: its written pages are dropped (their next read fetches the committed version). */
     synchronized void abort(RemoteTransaction t) {
         if (current != t) {
             return;
         }
         arena.transaction(false);
+        try {
+            releaseLocks(t);
+        } catch (ServerUnavailableException e) {
+            // the server is gone: its locks went with the session
+        }
         for (long f : arena.dirtyFrames()) {
             arena.evict(f, 1, true, true);
         }

@@ -18,7 +18,8 @@ import java.util.zip.CRC32C;
  *     2 CHALLENGE  server: 32-byte nonce, u32 page size, u64 page count, u64 preferred arena base,
  *                  16-byte store creation id (most significant half first)
  *     3 PROOF      client: HMAC-SHA256(secret, "qs-auth-1" || nonce), 32 bytes
- *     4 WELCOME    server: u32 lease in ms; the header carries the session id. From here on a data connection
+ *     4 WELCOME    server: u32 lease in ms, u8 concurrency control (0 optimistic, 1 page locking); the
+ *                  header carries the session id. From here on a data connection
  *                  carries the page requests of qs_wire.h (magic "QSPQ"), sent by the client's fault path in
  *                  C, and a control connection the frames below
  *     5 REFUSED    server: the reason (UTF-8); the server closes the connection after it
@@ -29,9 +30,11 @@ import java.util.zip.CRC32C;
  *                  next transaction begins)
  *    10 HEARTBEAT  client (control): empty; at least one per lease, or the server ends the session
  *    11 STATUS     client (control): empty, a request; server: the answer, {@link ServerStatus}
+ *    12 ABORT      client (control): u64 transaction sequence; the server releases the session's page locks
+ *    13 ABORTED    server: u64 transaction sequence
  * </pre>
  *
- * Invariants: a decoded frame had the magic, the version, a type in 1..11, a zero reserved field, a payload
+ * Invariants: a decoded frame had the magic, the version, a type in 1..13, a zero reserved field, a payload
  * within the bound, and a matching checksum; anything else is a {@link ProtocolException} naming the field.
  */
 public record SessionFrame(int type, long sessionId, byte[] payload) {
@@ -53,7 +56,9 @@ public record SessionFrame(int type, long sessionId, byte[] payload) {
     public static final int INVALIDATE = 9;
     public static final int HEARTBEAT = 10;
     public static final int STATUS = 11;
-    static final int LAST_TYPE = STATUS;
+    public static final int ABORT = 12;
+    public static final int ABORTED = 13;
+    static final int LAST_TYPE = ABORTED;
 
     /** The largest payload a frame of {@code type} may carry. */
     public static int maxPayload(int type) {

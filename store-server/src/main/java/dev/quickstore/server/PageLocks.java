@@ -1,0 +1,150 @@
+package dev.quickstore.server;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The page lock table of ESM-style locking (strict two-phase locking; Carey et al. 1986, and Cricket section
+ * 3: locks triggered by protection faults): a client's fault path asks for a shared lock at a page's first
+ * read in a transaction and an exclusive one at its first write; locks are held by the session until its
+ * transaction commits or aborts, or until the session ends. A request that must wait does so for at most the
+ * lock wait; one that would close a cycle of waiting sessions is refused at once (deadlock).
+ *
+ * <p>Invariants: a page has either one exclusive holder or any number of shared holders; a session waits for
+ * at most one page at a time (its fault path sends one request at a time); the wait-for graph is acyclic
+ * after every grant or refusal.
+ */
+final class PageLocks {
+    static final int SHARED = 1;
+    static final int EXCLUSIVE = 2;
+
+    enum Outcome {
+        GRANTED,
+        DEADLOCK,
+        TIMEOUT
+    }
+
+    private final ReentrantLock latch = new ReentrantLock();
+    private final Condition released = latch.newCondition();
+    private final Map<Long, Map<Long, Integer>> holders = new HashMap<>(); // page -> session -> mode
+    private final Map<Long, Set<Long>> held = new HashMap<>(); // session -> pages
+    private final Map<Long, long[]> waiting = new HashMap<>(); // session -> {page, mode}
+    private long deadlocks;
+    private long timeouts;
+
+    /** Acquires {@code mode} on {@code page} for {@code session}, waiting at most {@code waitMs}. */
+    Outcome acquire(long session, long page, int mode, long waitMs) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        latch.lock();
+        try {
+            while (!grantable(session, page, mode)) {
+                waiting.put(session, new long[] {page, mode});
+                if (closesCycle(session)) {
+                    waiting.remove(session);
+                    deadlocks++;
+                    return Outcome.DEADLOCK;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    waiting.remove(session);
+                    timeouts++;
+                    return Outcome.TIMEOUT;
+                }
+                released.awaitNanos(left);
+                waiting.remove(session);
+            }
+            Map<Long, Integer> h = holders.computeIfAbsent(page, k -> new HashMap<>());
+            h.merge(session, mode, Math::max);
+            held.computeIfAbsent(session, k -> new HashSet<>()).add(page);
+            return Outcome.GRANTED;
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    private boolean grantable(long session, long page, int mode) {
+        Map<Long, Integer> h = holders.get(page);
+        if (h == null) {
+            return true;
+        }
+        for (Map.Entry<Long, Integer> e : h.entrySet()) {
+            if (e.getKey() != session && (mode == EXCLUSIVE || e.getValue() == EXCLUSIVE)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the sessions {@code start} waits for, transitively, include {@code start}. */
+    private boolean closesCycle(long start) {
+        Set<Long> seen = new HashSet<>();
+        java.util.ArrayDeque<Long> todo = new java.util.ArrayDeque<>();
+        todo.add(start);
+        while (!todo.isEmpty()) {
+            long s = todo.poll();
+            long[] w = waiting.get(s);
+            if (w == null) {
+                continue;
+            }
+            Map<Long, Integer> h = holders.get(w[0]);
+            if (h == null) {
+                continue;
+            }
+            for (Map.Entry<Long, Integer> e : h.entrySet()) {
+                long other = e.getKey();
+                if (other == s || (w[1] != EXCLUSIVE && e.getValue() != EXCLUSIVE)) {
+                    continue; // not a blocker of s
+                }
+                if (other == start) {
+                    return true;
+                }
+                if (seen.add(other)) {
+                    todo.add(other);
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Releases every lock of {@code session} (its transaction ended, or the session did). */
+    void releaseAll(long session) {
+        latch.lock();
+        try {
+            Set<Long> pages = held.remove(session);
+            if (pages != null) {
+                for (long p : pages) {
+                    Map<Long, Integer> h = holders.get(p);
+                    if (h != null) {
+                        h.remove(session);
+                        if (h.isEmpty()) {
+                            holders.remove(p);
+                        }
+                    }
+                }
+            }
+            waiting.remove(session);
+            released.signalAll();
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    /** {locks held, deadlocks refused, lock waits timed out}. */
+    long[] counters() {
+        latch.lock();
+        try {
+            long n = 0;
+            for (Map<Long, Integer> h : holders.values()) {
+                n += h.size();
+            }
+            return new long[] {n, deadlocks, timeouts};
+        } finally {
+            latch.unlock();
+        }
+    }
+}
