@@ -2,7 +2,9 @@
  * other end of a socket pair: pages are served with their bytes and checksums; four threads fault at once on
  * one connection; a server that does not answer makes the fault a refusal (IO, ETIMEDOUT) within the
  * deadline and breaks the connection; a bad checksum, a wrong id, "no such page" and a closed connection
- * are each refused with their own errno; the handler never raises SIGPIPE. */
+ * are each refused with their own errno; the handler never raises SIGPIPE; under page locking the requests
+ * carry their lock modes, a cached page is locked with LOCK_PAGE on its first touch in a transaction and
+ * reloaded when its LSN changed, and a refused lock is a LOCK refusal that keeps the connection. */
 #include "qs_test.h"
 #include "qs_wire.h"
 #include <errno.h>
@@ -18,9 +20,10 @@
 static struct qs_arena *A;
 static int server_fd;
 /* what the server does with a request for page `special` (the others are answered normally) */
-enum { NORMAL, SILENT, BAD_CRC, WRONG_ID, NO_PAGE, CLOSE } mode;
+enum { NORMAL, SILENT, BAD_CRC, WRONG_ID, NO_PAGE, CLOSE, STALE, DEADLOCK } mode;
 static uint64_t special = 1u << 30;
 static _Atomic int served;
+static _Atomic int lock_requests, special_reads, last_type, last_mode;
 
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
@@ -38,11 +41,47 @@ static void *server(void *arg) {
     uint8_t h[QS_WIRE_HEADER], page[FS];
     for (;;) {
         if (read_full(server_fd, h, sizeof h) != 0) return NULL;
-        CHECK(get32(h) == QS_WIRE_REQUEST_MAGIC && h[4] == QS_WIRE_VERSION && h[5] == QS_WIRE_READ_PAGE, "request header");
+        CHECK(get32(h) == QS_WIRE_REQUEST_MAGIC && h[4] == QS_WIRE_VERSION &&
+                  (h[5] == QS_WIRE_READ_PAGE || h[5] == QS_WIRE_LOCK_PAGE) && h[7] == 0 && h[6] <= 2,
+              "request header");
         CHECK(get32(h + 28) == qs_crc32c(h, 28), "request checksum");
         uint64_t id = get64(h + 8), p = get64(h + 16);
+        last_type = h[5];
+        last_mode = h[6];
+        if (h[5] == QS_WIRE_LOCK_PAGE) {
+            /* answer a lock: the page's LSN (word 2 of a test page, offset 16), one more when STALE */
+            CHECK(get32(h + 24) == 8 && h[6] != 0, "a lock request wants 8 bytes and names a mode");
+            lock_requests++;
+            uint8_t r[QS_WIRE_HEADER + 8];
+            memset(r, 0, sizeof r);
+            int dead = p == special && mode == DEADLOCK;
+            put32(r, QS_WIRE_RESPONSE_MAGIC);
+            r[4] = QS_WIRE_VERSION;
+            r[5] = dead ? QS_WIRE_DEADLOCK : QS_WIRE_OK;
+            put64(r + 8, id);
+            put64(r + 16, p);
+            put32(r + 24, dead ? 0 : 8);
+            put64(r + 32, qs_test_word(p, 2) + (p == special && mode == STALE ? 1 : 0));
+            put32(r + 28, dead ? qs_crc32c(r, 28) : ~qs_crc32c_update(~qs_crc32c(r, 28), r + 32, 8));
+            size_t n = dead ? QS_WIRE_HEADER : sizeof r;
+            CHECK(write(server_fd, r, n) == (ssize_t)n, "write lock answer");
+            continue;
+        }
         CHECK(get32(h + 24) == FS, "page bytes wanted");
-        int m = p == special ? (int)mode : NORMAL;
+        if (p == special) special_reads++;
+        if (p == special && mode == DEADLOCK && h[6] != 0) { /* a locked read refused: deadlock */
+            uint8_t r[QS_WIRE_HEADER];
+            memset(r, 0, sizeof r);
+            put32(r, QS_WIRE_RESPONSE_MAGIC);
+            r[4] = QS_WIRE_VERSION;
+            r[5] = QS_WIRE_DEADLOCK;
+            put64(r + 8, id);
+            put64(r + 16, p);
+            put32(r + 28, qs_crc32c(r, 28));
+            CHECK(write(server_fd, r, sizeof r) == (ssize_t)sizeof r, "write deadlock answer");
+            continue;
+        }
+        int m = p == special && mode != STALE && mode != DEADLOCK ? (int)mode : NORMAL;
         if (m == SILENT) continue;
         if (m == CLOSE) { shutdown(server_fd, SHUT_RDWR); return NULL; }
         uint8_t r[QS_WIRE_HEADER];
@@ -169,6 +208,39 @@ int main(void) {
     pthread_join(t, NULL);
     close(server_fd);
     CHECK(refused_errno(61) == ECONNRESET, "and stays broken");
+
+    /* page locking (ABI 7): lock modes in page requests, LOCK_PAGE for a cached page, a stale copy reloaded
+     * under the lock, a refused lock (deadlock) refused with its own reason and the connection kept */
+    src = connect_source(&t);
+    CHECK(qs_reserve(A, 70, 4, (uint32_t)src, 40) == 4, "reserve");
+    qs_arena_set_locking(A, 1);
+    mode = NORMAL;
+    CHECK(rd(70, 5) == qs_test_word(40, 5), "a locked read");
+    CHECK(last_type == QS_WIRE_READ_PAGE && last_mode == QS_LOCK_S, "a read fault loads under a shared lock");
+    ((volatile uint64_t *)(qs_arena_base(A) + 71 * FS))[5] = 7;
+    CHECK(last_type == QS_WIRE_READ_PAGE && last_mode == QS_LOCK_X, "a write fault loads under an exclusive lock");
+    int locks0 = lock_requests;
+    qs_reprotect_all(A);
+    CHECK(rd(70, 5) == qs_test_word(40, 5), "a cached page read again");
+    CHECK(lock_requests == locks0 + 1 && last_type == QS_WIRE_LOCK_PAGE && last_mode == QS_LOCK_S,
+          "its first touch in the transaction locks it (LOCK_PAGE, shared)");
+    ((volatile uint64_t *)(qs_arena_base(A) + 70 * FS))[6] = 9;
+    CHECK(lock_requests == locks0 + 2 && last_mode == QS_LOCK_X, "its first write upgrades the lock");
+    mode = STALE; special = 42;
+    special_reads = 0;
+    CHECK(rd(72, 5) == qs_test_word(42, 5) && special_reads == 1, "page 42 loaded");
+    qs_reprotect_all(A);
+    CHECK(rd(72, 5) == qs_test_word(42, 5), "page 42 read again");
+    CHECK(special_reads == 2, "its LSN changed at the server: the cached copy was reloaded (%d reads)", special_reads);
+    mode = DEADLOCK; special = 43;
+    (void)rd(73, 1); /* its load asks for the page under a shared lock: refused */
+    uint64_t out[7] = {0};
+    CHECK(qs_refusal_take(A, out) == 1 && out[0] == QS_R_LOCK && out[1] == EDEADLK && out[4] == 73,
+          "a refused lock: reason LOCK, errno EDEADLK (reason %lu errno %lu frame %lu page %lu)", out[0], out[1],
+          out[4], out[5]);
+    CHECK(qs_source_broken(A, src) == 0, "the connection stays usable after a refused lock");
+    qs_arena_set_locking(A, 0);
+    stop_server(t);
 
     qs_arena_set_txn(A, 0);
     qs_arena_close(A);
