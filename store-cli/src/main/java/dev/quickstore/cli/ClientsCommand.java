@@ -3,13 +3,11 @@ package dev.quickstore.cli;
 import dev.quickstore.core.remote.RemotePages;
 import dev.quickstore.core.remote.ServerStatus;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -29,19 +27,8 @@ final class ClientsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "qs://HOST:PORT", description = "the page server")
     String server;
 
-    @Option(
-            names = "--secret",
-            paramLabel = "FILE",
-            required = true,
-            description = "a copy of the store's server.secret (mode 0600)")
-    Path secret;
-
-    @Option(
-            names = "--timeout",
-            paramLabel = "MS",
-            defaultValue = "5000",
-            description = "how long to wait for each answer of the server (default: ${DEFAULT-VALUE})")
-    int timeoutMs;
+    @Mixin
+    ServerOptions remote;
 
     @Mixin
     JsonFlag json;
@@ -56,7 +43,8 @@ final class ClientsCommand implements Callable<Integer> {
                     spec.commandLine(), "qs clients " + server + ": expected a page server's address, qs://HOST:PORT");
         }
         ServerStatus s;
-        try (RemotePages r = RemotePages.connect(server, secret, timeoutMs)) {
+        try (RemotePages r =
+                RemotePages.connect(server, remote.secret(spec.commandLine(), "clients", server), remote.timeoutMs)) {
             s = r.serverStatus();
         }
         PrintWriter out = spec.commandLine().getOut();

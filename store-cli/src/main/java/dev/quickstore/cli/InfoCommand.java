@@ -41,19 +41,8 @@ final class InfoCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @picocli.CommandLine.Option(
-            names = "--secret",
-            paramLabel = "FILE",
-            description = "for a qs:// address: a copy of the store's server.secret (mode 0600) to authenticate with")
-    java.nio.file.Path secret;
-
-    @picocli.CommandLine.Option(
-            names = "--timeout",
-            paramLabel = "MS",
-            defaultValue = "5000",
-            description =
-                    "for a qs:// address: how long to wait for each answer of the server (default: ${DEFAULT-VALUE})")
-    int timeoutMs;
+    @Mixin
+    ServerOptions remote;
 
     @Override
     public Integer call() throws Exception {
@@ -74,14 +63,9 @@ final class InfoCommand implements Callable<Integer> {
 
     /** Asks a page server: the handshake's facts and page 0, faulted in over the connection. */
     private void remote(Map<String, Object> info) throws java.io.IOException {
-        if (secret == null) {
-            throw new picocli.CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "qs info " + store.raw() + ": a page server needs --secret FILE (a copy of the store's "
-                            + dev.quickstore.core.remote.ServerSecret.FILE + ")");
-        }
+        java.nio.file.Path secret = remote.secret(spec.commandLine(), "info", store.raw());
         try (dev.quickstore.core.remote.RemotePages r =
-                dev.quickstore.core.remote.RemotePages.connect(store.raw(), secret, timeoutMs)) {
+                dev.quickstore.core.remote.RemotePages.connect(store.raw(), secret, remote.timeoutMs)) {
             VolumeHeader h = r.header();
             info.put("server", store.raw());
             info.put("session", r.sessionId());

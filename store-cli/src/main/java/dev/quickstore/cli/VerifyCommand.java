@@ -47,11 +47,17 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "no progress output on stderr")
     boolean quiet;
 
+    @Mixin
+    ServerOptions remote;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        if (dir.isServer()) {
+            return remote();
+        }
         List<VerifyReport.Problem> problems = new ArrayList<>();
         long filePages;
         Progress progress = new Progress(spec.commandLine().getErr(), "verify: checking pages", quiet || json.on());
@@ -103,5 +109,42 @@ final class VerifyCommand implements Callable<Integer> {
             }
         }
         return problems.isEmpty() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+    }
+
+    /** The server checks its store ({@code Store.verify()} under its latch) and sends the report. */
+    private int remote() throws java.io.IOException {
+        if (filesOnly) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "qs verify " + dir.raw() + ": --files-only needs the store's files (a directory)");
+        }
+        java.nio.file.Path secret = remote.secret(spec.commandLine(), "verify", dir.raw());
+        VerifyReport r;
+        try (dev.quickstore.core.remote.RemotePages c =
+                dev.quickstore.core.remote.RemotePages.connect(dir.raw(), secret, remote.timeoutMs)) {
+            r = c.verifyAtServer();
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("server", dir.raw());
+        result.put("structure", "checked by the server");
+        result.put("pagesChecked", r.pagesChecked());
+        result.put("objects", r.objects());
+        result.put("indexEntries", r.indexEntries());
+        result.put("ok", r.ok());
+        result.put(
+                "problems",
+                r.problems().stream().map(VerifyReport.Problem::toString).toList());
+        PrintWriter out = spec.commandLine().getOut();
+        if (json.on()) {
+            out.println(Json.object(result));
+        } else {
+            out.println((r.ok() ? "OK" : r.problems().size() + " problem(s)") + ": checked by the server "
+                    + dir.raw() + " (" + r.pagesChecked() + " pages, " + r.objects() + " objects, "
+                    + r.indexEntries() + " index entries)");
+            for (VerifyReport.Problem p : r.problems()) {
+                out.println("  " + p);
+            }
+        }
+        return r.ok() ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
     }
 }

@@ -57,7 +57,11 @@ class ServeCommandTest {
                                     + ProcessHandle.current().pid()),
                     table.out());
             StoreCommandsTest.assertOneLineError(qs("info", uri), 2, "needs --secret FILE");
-            StoreCommandsTest.assertOneLineError(qs("verify", uri), 2, "is a page server's address");
+            JsonNode v = StoreCommandsTest.json(qs("verify", "--json", uri, "--secret", secret));
+            assertTrue(v.get("ok").asBoolean(), v.toPrettyString());
+            assertTrue(v.get("pagesChecked").asLong() >= 1, v.toPrettyString());
+            StoreCommandsTest.assertOneLineError(qs("verify", uri), 2, "needs --secret FILE");
+            StoreCommandsTest.assertOneLineError(qs("page", uri, "1"), 2, "is a page server's address");
             Path wrong = dir.resolve("wrong");
             java.nio.file.Files.createDirectories(wrong);
             dev.quickstore.core.remote.ServerSecret.loadOrCreate(wrong);
@@ -71,6 +75,7 @@ class ServeCommandTest {
             assertTrue(log.contains("qs serve: serving " + db), log);
             assertTrue(log.contains("authenticated: session"), log);
             assertTrue(log.contains("wrong proof"), log);
+            assertTrue(log.contains("verify: OK"), log);
             assertTrue(log.contains("stopped ("), log);
         }
         assertEquals(0, qs("verify", db.toString()).code(), "the store is closed cleanly and intact");

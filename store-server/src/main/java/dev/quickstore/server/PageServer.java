@@ -462,6 +462,13 @@ public final class PageServer implements AutoCloseable {
         return new dev.quickstore.core.remote.ServerStatus(srv, cs);
     }
 
+    /** Checks the store (Store.verify), for a client's VERIFY. */
+    dev.quickstore.core.verify.VerifyReport verify() {
+        dev.quickstore.core.verify.VerifyReport r = store.verify();
+        log("verify: " + (r.ok() ? "OK" : r.problems().size() + " problem(s)") + ", " + r.pagesChecked() + " pages");
+        return r;
+    }
+
     /** Pages served since start. */
     public long pagesServed() {
         return pagesServed.get();

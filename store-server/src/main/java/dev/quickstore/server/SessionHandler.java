@@ -147,6 +147,20 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
                     ctx,
                     new SessionFrame(
                             SessionFrame.STATUS, sessionId, server.status().encode())));
+        } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.VERIFY) {
+            server.lockExecutor()
+                    .execute(
+                            () -> { // a whole-store check: never on the event loop
+                                byte[] report;
+                                try {
+                                    report = dev.quickstore.core.remote.VerifyMessages.encode(server.verify());
+                                } catch (RuntimeException e) {
+                                    ctx.executor().execute(() -> refuse(ctx, "verify failed: " + e.getMessage()));
+                                    return;
+                                }
+                                ctx.writeAndFlush(
+                                        buffer(ctx, new SessionFrame(SessionFrame.VERIFIED, sessionId, report)));
+                            });
         } else if (state == State.SERVING && hello.role() == Hello.CONTROL && f.type() == SessionFrame.ABORT) {
             server.locks().releaseAll(sessionId); // the transaction ended without a commit
             ctx.writeAndFlush(buffer(ctx, new SessionFrame(SessionFrame.ABORTED, sessionId, f.payload())));

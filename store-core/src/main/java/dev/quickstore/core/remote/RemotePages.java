@@ -525,6 +525,22 @@ public final class RemotePages implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks the server to check its store (every page's checksum and the structural invariants, {@code
+     * Store.verify()}) and returns its report. The check runs at the server under its store latch: commits wait
+     * for it.
+     */
+    public synchronized dev.quickstore.core.verify.VerifyReport verifyAtServer() {
+        checkConnected();
+        try {
+            SessionFrame answer = control.call(new SessionFrame(SessionFrame.VERIFY, sessionId, new byte[0]), 600_000);
+            ControlConnection.expect(server, answer, SessionFrame.VERIFIED);
+            return VerifyMessages.decode(answer.payload());
+        } catch (IOException e) {
+            throw unavailable(e);
+        }
+    }
+
     /** Transactions committed, conflicts, pages invalidated by other clients' commits (this client's counts). */
     public synchronized long[] transactionCounters() {
         return new long[] {commits, conflicts, invalidatedPages};

@@ -32,9 +32,11 @@ import java.util.zip.CRC32C;
  *    11 STATUS     client (control): empty, a request; server: the answer, {@link ServerStatus}
  *    12 ABORT      client (control): u64 transaction sequence; the server releases the session's page locks
  *    13 ABORTED    server: u64 transaction sequence
+ *    14 VERIFY     client (control): empty; the server checks its store (Store.verify)
+ *    15 VERIFIED   server: {@link VerifyMessages} (counts and problems)
  * </pre>
  *
- * Invariants: a decoded frame had the magic, the version, a type in 1..13, a zero reserved field, a payload
+ * Invariants: a decoded frame had the magic, the version, a type in 1..15, a zero reserved field, a payload
  * within the bound, and a matching checksum; anything else is a {@link ProtocolException} naming the field.
  */
 public record SessionFrame(int type, long sessionId, byte[] payload) {
@@ -58,11 +60,13 @@ public record SessionFrame(int type, long sessionId, byte[] payload) {
     public static final int STATUS = 11;
     public static final int ABORT = 12;
     public static final int ABORTED = 13;
-    static final int LAST_TYPE = ABORTED;
+    public static final int VERIFY = 14;
+    public static final int VERIFIED = 15;
+    static final int LAST_TYPE = VERIFIED;
 
     /** The largest payload a frame of {@code type} may carry. */
     public static int maxPayload(int type) {
-        return type == COMMIT || type == STATUS
+        return type == COMMIT || type == STATUS || type == VERIFIED
                 ? MAX_COMMIT_PAYLOAD
                 : type == INVALIDATE ? MAX_COMMIT_PAYLOAD / 8 : MAX_PAYLOAD;
     }
