@@ -249,7 +249,7 @@ class OptimisticCommitTest {
         Path db = dir.resolve("db");
         long[] off = build(db, 2);
         Path secret = db.resolve(ServerSecret.FILE);
-        int lease = 1000;
+        int lease = 2000; // heartbeats every 667 ms: slack for a loaded CI machine
         try (ChildJvm.Running server = startServer(db, lease);
                 RemotePages idle = RemotePages.connect(uri(), secret, TIMEOUT_MS)) {
             try (ChildJvm.Running c = ChildJvm.main(CounterClient.class)

@@ -32,6 +32,16 @@ class PageLockingTest {
     @TempDir
     Path dir;
 
+    /** Writes (an upgrade to an exclusive lock) and commits: the commit LSN, or the PageLockException. */
+    private static Object upgradeAndCommit(RemoteTransaction t, long at, long value) {
+        try {
+            t.view().set(LONG, at, value);
+            return t.commit();
+        } catch (PageLockException e) {
+            return e;
+        }
+    }
+
     @Test
     void locksFromTheFaultPathBlockTimeOutDeadlockAndReleaseAtTheEnd() throws Exception {
         Path db = dir.resolve("db");
@@ -90,23 +100,27 @@ class PageLockingTest {
                         assertEquals(5, t.view().get(LONG, off[0]));
                         t.commit();
                     }
-                    // a deadlock: both read page 2 (shared), both want to write it; the second upgrade closes
-                    // the cycle and is refused at once, and c1's upgrade is granted when c2 aborts
+                    // a deadlock: both read page 2 (shared), both want to write it; the upgrade that closes the
+                    // cycle is refused at once and the other is granted when the victim's abort releases its lock
                     RemoteTransaction a = c1.begin();
                     RemoteTransaction b = c2.begin();
                     assertEquals(0, a.view().get(LONG, off[2]));
                     assertEquals(0, b.view().get(LONG, off[2]));
-                    CompletableFuture<Long> upgrade = CompletableFuture.supplyAsync(() -> {
-                        a.view().set(LONG, off[2], 1); // waits for b's shared lock
-                        return a.commit();
-                    });
-                    Thread.sleep(150); // let a's upgrade start waiting
-                    b.view().set(LONG, off[2], 2); // would wait for a, which waits for b: refused
-                    PageLockException d = assertThrows(PageLockException.class, b::commit);
+                    // two threads of their own (the common pool may have one thread on a 2-core machine)
+                    java.util.concurrent.ExecutorService two = java.util.concurrent.Executors.newFixedThreadPool(2);
+                    CompletableFuture<Object> fa =
+                            CompletableFuture.supplyAsync(() -> upgradeAndCommit(a, off[2], 1), two);
+                    CompletableFuture<Object> fb =
+                            CompletableFuture.supplyAsync(() -> upgradeAndCommit(b, off[2], 2), two);
+                    Object ra = fa.get(30, TimeUnit.SECONDS);
+                    Object rb = fb.get(30, TimeUnit.SECONDS);
+                    two.shutdown();
+                    boolean aWon = ra instanceof Long;
+                    assertTrue(aWon != (rb instanceof Long), "exactly one commits: " + ra + " / " + rb);
+                    PageLockException d = (PageLockException) (aWon ? rb : ra);
                     assertTrue(d.getMessage().contains("deadlock"), d.getMessage());
-                    assertTrue(upgrade.get(30, TimeUnit.SECONDS) > 0, "a committed after b released its lock");
                     try (RemoteTransaction t = c2.begin()) {
-                        assertEquals(1, t.view().get(LONG, off[2]));
+                        assertEquals(aWon ? 1 : 2, t.view().get(LONG, off[2]), "the winner's write");
                         t.commit();
                     }
                     var st = c1.serverStatus();
