@@ -1,12 +1,13 @@
 /*
  * qs_source.c - page sources: where the fault path gets a page's bytes (QuickStore's ESM client
- * read; here a file, later a page-server process).
+ * read): a file, or a page-server process (qs_socket.c).
  *
  * A source is an ops table (struct qs_source_ops in qs_arena.h) plus its state. read_page runs in the
- * fault path and must be async-signal-safe. Implemented: the file source (pread on a file descriptor
- * the library opened itself, at base_offset + page_no * page_size). A page-server source is meant to
- * implement the same table with a connected socket (send a request, recv the page) - not written yet.
- * Sources are added by the control plane before frames refer to them and removed only at arena close.
+ * fault path and must be async-signal-safe. Here: the file source (pread on a file descriptor the library
+ * opened itself, at base_offset + page_no * page_size), the load of a frame from its source (with a page
+ * lock when the arena locks and the source can), and the lock of a cached page (qs_page_lock). The
+ * page-server source implements the same table over a connected socket (qs_socket.c). Sources are added by
+ * the control plane before frames refer to them and removed only at arena close.
  */
 #include "qs_arena.h"
 #include "qs_export.h"

@@ -41,8 +41,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * 4.4; Carey et al. 1986 for ESM's page-shipping server). Networking is Netty: one acceptor thread and I/O
  * threads (two per core, Netty's default) that also answer page reads (see {@link SessionHandler}).
  *
- * <p>What is served today: the read path (HELLO/CHALLENGE/PROOF/WELCOME, then page requests answered from the
- * committed state). Commits, validation and callbacks (issue 12) attach to {@link SessionHandler}.
+ * <p>What it serves: sessions (HELLO/CHALLENGE/PROOF/WELCOME, a control and a data connection per client), page
+ * requests answered from the committed state, and client transactions under one of two concurrency controls -
+ * optimistic (backward validation at commit, page-grained, with callbacks: {@link Sessions} invalidates other
+ * clients' cached copies) or ESM-style page locking ({@link PageLocks}, locks taken by the clients' fault
+ * paths). Commits are applied in groups on one commit thread, one log force per group.
  *
  * <p>Security: binds where it is told (loopback by default in {@code qs serve}); a client must prove it knows
  * the store's secret ({@link ServerSecret}) before any page is served; at most {@link #maxClients()}
