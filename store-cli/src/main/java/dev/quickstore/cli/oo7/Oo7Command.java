@@ -192,15 +192,33 @@ public final class Oo7Command implements Runnable {
         };
     }
 
+    /**
+     * Deletes {@code root} and everything in it. From the shutdown hook this races with the run it interrupts,
+     * which may still create files (a log segment, a checkpoint's control file) until the JVM halts: files that
+     * vanish are skipped, and a directory that is not empty yet is walked again, for up to about two seconds.
+     */
     static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
+        IOException last = null;
+        for (int attempt = 0; attempt < 100; attempt++) {
+            if (!Files.exists(root)) {
+                return;
+            }
+            try (java.util.stream.Stream<Path> walk = Files.walk(root)) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+                return;
+            } catch (java.nio.file.DirectoryNotEmptyException | java.io.UncheckedIOException e) {
+                last = e instanceof IOException io ? io : ((java.io.UncheckedIOException) e).getCause();
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException stop) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
             }
         }
+        throw last != null ? last : new IOException("could not delete " + root);
     }
 
     static long build(Oo7Store store, Oo7Config config, long seed, PrintWriter err) {
@@ -510,12 +528,22 @@ public final class Oo7Command implements Runnable {
             HeapOo7Store heap = null;
             List<Path> temporary = new java.util.concurrent.CopyOnWriteArrayList<>();
             // Ctrl-C (SIGINT) and SIGTERM run shutdown hooks: the temporary stores go with the process
+            // The run goes on while the hook deletes (the JVM stops it only after the hooks) and may recreate a
+            // directory (a new log segment): the hook deletes until the stores stay gone for 200 ms (at most ~3 s).
             Thread cleanup = new Thread(
                     () -> temporary.forEach(t -> {
                         try {
-                            deleteTree(t);
+                            for (int round = 0; round < 15; round++) {
+                                deleteTree(t);
+                                Thread.sleep(200);
+                                if (!Files.exists(t)) {
+                                    break;
+                                }
+                            }
                         } catch (IOException e) {
                             System.err.println("qs: could not remove temporary store " + t + ": " + e.getMessage());
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
                         }
                     }),
                     "qs-oo7-cleanup");

@@ -145,6 +145,7 @@ class Oo7CommandTest {
 
     @Test
     void sigtermDuringARunRemovesItsTemporaryStores() throws Exception {
+        String stderr;
         Path temp = java.nio.file.Files.createDirectories(tmp.resolve("java-tmp"));
         try (ChildJvm.Running child = ChildJvm.main(dev.quickstore.cli.Qs.class)
                 .workDir(tmp)
@@ -157,8 +158,14 @@ class Oo7CommandTest {
             assertEquals(1, storesIn(temp), "the temporary store exists while it runs");
             child.terminate(); // SIGTERM: shutdown hooks run
             assertEquals(143, child.exitCode(), "128 + SIGTERM; " + child.describe());
+            stderr = child.stderr();
         }
-        assertEquals(0, storesIn(temp), "no temporary store left behind");
+        try (java.util.stream.Stream<Path> left = java.nio.file.Files.walk(temp)) {
+            assertEquals(
+                    0,
+                    storesIn(temp),
+                    "no temporary store left behind: " + left.toList() + "\n--- child stderr ---\n" + stderr);
+        }
     }
 
     private static long storesIn(Path dir) throws java.io.IOException {
