@@ -15,6 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * transaction commits or aborts, or until the session ends. A request that must wait does so for at most the
  * lock wait; one that would close a cycle of waiting sessions is refused at once (deadlock).
  *
+ * <p>Requests are served first come, first served per page: a session that holds nothing on a page waits
+ * behind conflicting requests that arrived before it (an upgrade by a holder does not queue). The wait-for
+ * graph has an edge to every conflicting holder and every conflicting request ahead.
+ *
  * <p>Invariants: a page has either one exclusive holder or any number of shared holders; a session waits for
  * at most one page at a time (its fault path sends one request at a time); the wait-for graph is acyclic
  * after every grant or refusal.
@@ -33,7 +37,8 @@ final class PageLocks {
     private final Condition released = latch.newCondition();
     private final Map<Long, Map<Long, Integer>> holders = new HashMap<>(); // page -> session -> mode
     private final Map<Long, Set<Long>> held = new HashMap<>(); // session -> pages
-    private final Map<Long, long[]> waiting = new HashMap<>(); // session -> {page, mode}
+    private final Map<Long, long[]> waiting = new HashMap<>(); // session -> {page, mode, arrival}
+    private long nextSeq;
     private long deadlocks;
     private long timeouts;
 
@@ -42,8 +47,12 @@ final class PageLocks {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         latch.lock();
         try {
-            while (!grantable(session, page, mode)) {
-                waiting.put(session, new long[] {page, mode});
+            long seq = Long.MAX_VALUE; // not waiting yet: every waiter is ahead of this request
+            while (!grantable(session, page, mode, seq)) {
+                if (seq == Long.MAX_VALUE) {
+                    seq = nextSeq++;
+                }
+                waiting.put(session, new long[] {page, mode, seq});
                 if (closesCycle(session)) {
                     waiting.remove(session);
                     deadlocks++;
@@ -61,23 +70,47 @@ final class PageLocks {
             Map<Long, Integer> h = holders.computeIfAbsent(page, k -> new HashMap<>());
             h.merge(session, mode, Math::max);
             held.computeIfAbsent(session, k -> new HashSet<>()).add(page);
+            released.signalAll(); // a grant can unblock requests queued behind this one
             return Outcome.GRANTED;
         } finally {
             latch.unlock();
         }
     }
 
-    private boolean grantable(long session, long page, int mode) {
+    private static boolean conflicts(int a, int b) {
+        return a == EXCLUSIVE || b == EXCLUSIVE;
+    }
+
+    /**
+     * Whether {@code session} can have {@code mode} on {@code page} now: no other holder conflicts, and - for a
+     * session that holds nothing on the page yet - no conflicting request waits ahead of it (first come, first
+     * served: without it, shared requests that keep arriving would starve a waiting upgrade, and the victims of
+     * upgrade deadlocks, retrying at once, did exactly that).
+     */
+    private boolean grantable(long session, long page, int mode, long seq) {
+        return blockers(session, page, mode, seq).isEmpty();
+    }
+
+    /** The sessions {@code session}'s request for {@code mode} on {@code page} waits for. */
+    private Set<Long> blockers(long session, long page, int mode, long seq) {
+        Set<Long> out = new HashSet<>();
         Map<Long, Integer> h = holders.get(page);
-        if (h == null) {
-            return true;
-        }
-        for (Map.Entry<Long, Integer> e : h.entrySet()) {
-            if (e.getKey() != session && (mode == EXCLUSIVE || e.getValue() == EXCLUSIVE)) {
-                return false;
+        if (h != null) {
+            for (Map.Entry<Long, Integer> e : h.entrySet()) {
+                if (e.getKey() != session && conflicts(mode, e.getValue())) {
+                    out.add(e.getKey());
+                }
             }
         }
-        return true;
+        if (h == null || !h.containsKey(session)) {
+            for (Map.Entry<Long, long[]> w : waiting.entrySet()) {
+                long[] v = w.getValue();
+                if (w.getKey() != session && v[0] == page && v[2] < seq && conflicts(mode, (int) v[1])) {
+                    out.add(w.getKey());
+                }
+            }
+        }
+        return out;
     }
 
     /** Whether the sessions {@code start} waits for, transitively, include {@code start}. */
@@ -91,15 +124,7 @@ final class PageLocks {
             if (w == null) {
                 continue;
             }
-            Map<Long, Integer> h = holders.get(w[0]);
-            if (h == null) {
-                continue;
-            }
-            for (Map.Entry<Long, Integer> e : h.entrySet()) {
-                long other = e.getKey();
-                if (other == s || (w[1] != EXCLUSIVE && e.getValue() != EXCLUSIVE)) {
-                    continue; // not a blocker of s
-                }
+            for (long other : blockers(s, w[0], (int) w[1], w[2])) {
                 if (other == start) {
                     return true;
                 }

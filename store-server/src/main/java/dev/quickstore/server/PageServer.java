@@ -509,7 +509,9 @@ public final class PageServer implements AutoCloseable {
         } finally {
             store.close();
             long n = pagesServed.get();
-            log("stopped (" + commits.get() + " commits in " + logForces.get() + " log forces, " + conflicts.get()
+            long[] lc = locks.counters();
+            log("stopped (" + commits.get() + " commits in " + logForces.get() + " log forces, "
+                    + (locking ? lc[1] + " deadlocks and " + lc[2] + " lock waits refused, " : "") + conflicts.get()
                     + " conflicts, " + invalidationsSent.get()
                     + " pages invalidated; " + n + " pages served, " + (n == 0 ? 0 : readNanos.get() / n / 1000.0)
                     + " us per page read from the store)");

@@ -44,8 +44,10 @@ public final class CounterClient {
                     t.commit();
                     committed++;
                     System.out.println("committed " + committed);
-                } catch (TransactionConflictException | dev.quickstore.core.remote.PageLockException e) {
+                } catch (TransactionConflictException e) {
                     // another client committed the shared page since this one read it: retry with the new value
+                } catch (dev.quickstore.core.remote.PageLockException e) {
+                    Thread.sleep(1 + (System.nanoTime() & 3)); // a deadlock victim: retry after a random pause
                 }
             }
             long[] c = client.transactionCounters();

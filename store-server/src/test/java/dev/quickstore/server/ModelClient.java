@@ -55,7 +55,9 @@ public final class ModelClient {
                     } catch (TransactionConflictException e) {
                         // retry the same intent on fresh values
                     } catch (dev.quickstore.core.remote.PageLockException e) {
-                        lockRefusals++; // a deadlock or lock wait timeout under locking: retry likewise
+                        lockRefusals++; // a deadlock or lock wait timeout under locking: retry likewise, after a
+                        // random pause (victims retrying in step with each other can keep re-forming the cycle)
+                        Thread.sleep(r.nextInt(1, 4));
                     }
                 }
                 done++;

@@ -49,7 +49,7 @@ class SerializableHistoryTest {
     @FixedSeed(2026)
     void randomTransactionsOfSeveralClientProcessesFormASerializableHistory(String cc, Seed seed) throws Exception {
         int clients = 3;
-        int perClient = ChildJvm.longMode() ? 7000 : 700;
+        int perClient = Integer.getInteger("qs.history.perClient", ChildJvm.longMode() ? 7000 : 700);
         int counters = 12;
         Path db = dir.resolve("db");
         long[] off = new long[counters];
@@ -131,6 +131,7 @@ class SerializableHistoryTest {
                 }
             }
             server.terminate();
+            server.stderr().lines().filter(l -> l.contains("stopped (")).forEach(System.out::println);
             check(history, finalValues);
         }
         assertEquals(clients * perClient, history.size());

@@ -50,7 +50,8 @@ public final class ThroughputClient {
                     } catch (TransactionConflictException e) {
                         // retry
                     } catch (dev.quickstore.core.remote.PageLockException e) {
-                        lockRefusals++; // under locking: a deadlock or a lock wait timeout; retry
+                        lockRefusals++; // under locking: a deadlock or a lock wait timeout; retry after a pause
+                        Thread.sleep(r.nextInt(1, 4));
                     }
                 }
                 if (n < lat.length) {
