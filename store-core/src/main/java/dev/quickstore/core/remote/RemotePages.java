@@ -433,9 +433,18 @@ public final class RemotePages implements AutoCloseable {
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN)
                 .putLong(t.seq())
                 .array();
+        request(SessionFrame.ABORT, seq, SessionFrame.ABORTED, 4 * timeoutMs);
+    }
+
+    /**
+     * One request on the control connection and the payload of its answer of type {@code expected}; a
+     * connection that fails, or an answer of another type, makes the server unavailable to this client.
+     */
+    private byte[] request(int type, byte[] payload, int expected, int waitMs) {
         try {
-            SessionFrame answer = control.call(new SessionFrame(SessionFrame.ABORT, sessionId, seq), 4 * timeoutMs);
-            ControlConnection.expect(server, answer, SessionFrame.ABORTED);
+            SessionFrame answer = control.call(new SessionFrame(type, sessionId, payload), waitMs);
+            ControlConnection.expect(server, answer, expected);
+            return answer.payload();
         } catch (IOException e) {
             throw unavailable(e);
         }
@@ -515,12 +524,10 @@ public final class RemotePages implements AutoCloseable {
     /** Asks the server for its counters and its clients ({@code qs clients}). */
     public synchronized ServerStatus serverStatus() {
         checkConnected();
+        byte[] answer = request(SessionFrame.STATUS, new byte[0], SessionFrame.STATUS, 4 * timeoutMs);
         try {
-            SessionFrame answer =
-                    control.call(new SessionFrame(SessionFrame.STATUS, sessionId, new byte[0]), 4 * timeoutMs);
-            ControlConnection.expect(server, answer, SessionFrame.STATUS);
-            return ServerStatus.decode(answer.payload());
-        } catch (IOException e) {
+            return ServerStatus.decode(answer);
+        } catch (SessionFrame.ProtocolException e) {
             throw unavailable(e);
         }
     }
@@ -532,11 +539,10 @@ public final class RemotePages implements AutoCloseable {
      */
     public synchronized dev.quickstore.core.verify.VerifyReport verifyAtServer() {
         checkConnected();
+        byte[] answer = request(SessionFrame.VERIFY, new byte[0], SessionFrame.VERIFIED, 600_000);
         try {
-            SessionFrame answer = control.call(new SessionFrame(SessionFrame.VERIFY, sessionId, new byte[0]), 600_000);
-            ControlConnection.expect(server, answer, SessionFrame.VERIFIED);
-            return VerifyMessages.decode(answer.payload());
-        } catch (IOException e) {
+            return VerifyMessages.decode(answer);
+        } catch (SessionFrame.ProtocolException e) {
             throw unavailable(e);
         }
     }
