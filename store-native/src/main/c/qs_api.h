@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 7), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (ABI 8), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
@@ -44,6 +44,8 @@ int64_t qs_dirty_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t
 uint64_t qs_preimage_of(struct qs_arena *a, uint64_t i);
 int qs_mark_clean(struct qs_arena *a, uint64_t i);
 int qs_prefetch(struct qs_arena *a, uint64_t i, int *err);
+/* the store's own access to frame i, resolved exactly as an application fault on it would be (ABI 8) */
+int qs_touch(struct qs_arena *a, uint64_t i, int is_write);
 /* the store's own I/O through the alias view (ABI 3) */
 int qs_install(struct qs_arena *a, uint64_t i, const void *src);
 int qs_mark_dirty(struct qs_arena *a, uint64_t i);

@@ -15,6 +15,7 @@
  * incremented; Java checks that word at its API boundaries and throws FaultRefusedException.
  */
 #include "qs_arena.h"
+#include "qs_export.h"
 
 #include <errno.h>
 #include <string.h>
@@ -168,6 +169,24 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             return 0;
         }
     }
+}
+
+/* The store's own access to frame i through the alias (a page-server client's storage manager reading or
+ * writing a page it fixed): resolved exactly as a fault of the application on the frame would be - a
+ * reserved frame is loaded from its source (locked when the arena locks), a reprotected one takes its
+ * reference fault (its first touch in the transaction: it joins the read set; under locking, the page lock),
+ * a write captures the pre-image. An access that must be refused is refused as a fault is (scratch page,
+ * refusal queue), and the caller takes the refusal from the queue. Returns 1, or 0 if i is outside the
+ * arena. Called from Java (not a signal handler): the same code, the same waits. */
+QS_EXPORT int qs_touch(struct qs_arena *a, uint64_t i, int is_write) {
+    if (i >= a->nframes || a->mode == QS_MODE_BARE) return 0;
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+    uint32_t fl = atomic_load_explicit(&f->flags, memory_order_acquire);
+    if ((qs_state(s) == QS_CLEAN && !is_write && !(fl & QS_F_PROTNONE))
+        || (qs_state(s) == QS_DIRTY && !(fl & QS_F_PROTNONE)))
+        return 1; /* already accessible in this transaction: nothing to resolve (the common case) */
+    return resolve(a, i, (uint64_t)qs_app_addr(a, i), is_write);
 }
 
 /* Entry from the signal handler. Returns 1 if the fault was an arena fault and the faulting access

@@ -34,7 +34,7 @@ import java.util.Map;
 public final class PersistentStore implements AutoCloseable {
     private final Store store;
     private final AppView view;
-    private final Catalog catalog;
+    private Catalog catalog;
     private Session current;
     private boolean closed;
     private ObjectPadding padding = ObjectPadding.NONE;
@@ -50,11 +50,18 @@ public final class PersistentStore implements AutoCloseable {
                 this.catalog = Catalog.load(tx);
             }
             if (types.length > 0) {
-                try (ObjectTransaction tx = begin()) {
-                    for (Class<?> t : types) {
-                        catalog.ensure(Types.of(t));
+                for (int attempt = 1; ; attempt++) {
+                    try (ObjectTransaction tx = begin()) {
+                        for (Class<?> t : types) {
+                            catalog.ensure(Types.of(t));
+                        }
+                        tx.commit();
+                        break;
+                    } catch (dev.quickstore.core.remote.TransactionConflictException e) {
+                        if (attempt == 10) { // another client of the server registered types meanwhile
+                            throw e;
+                        }
                     }
-                    tx.commit();
                 }
             }
             ok = true;
@@ -100,12 +107,43 @@ public final class PersistentStore implements AutoCloseable {
         return new PersistentStore(Store.open(dir, options), types);
     }
 
+    /**
+     * Connects to the page server at {@code uri} ({@code qs://host:port}, started by {@code qs serve DIR}) as one
+     * of its client processes and checks {@code types} against the store's catalog: the same transactions,
+     * objects and API as {@link #open}, over a cache of the server's pages that this process keeps across
+     * transactions. Objects are reached by plain loads; a page not cached is faulted in from the server by the
+     * C fault path over the connection.
+     *
+     * <p>Transactions are optimistic: {@link ObjectTransaction#commit} ships the changed bytes of each page and
+     * the versions of the pages read, and throws {@link dev.quickstore.core.remote.TransactionConflictException}
+     * (naming the pages; nothing applied, the transaction is aborted) if another client's commit changed one of
+     * them since - retry the transaction. A commit that returns is durable at the server.
+     *
+     * @param secretFile a copy of the store's {@code server.secret} (mode 0600)
+     * @throws dev.quickstore.core.remote.ServerUnavailableException if the server cannot be reached, refuses the
+     *     client, or stops answering (later calls throw it too: connect again)
+     */
+    public static PersistentStore connect(String uri, Path secretFile, Class<?>... types) throws IOException {
+        return new PersistentStore(Store.connect(uri, secretFile, StoreOptions.defaults()), types);
+    }
+
     /** Starts the store's transaction. */
     public ObjectTransaction begin() {
         if (closed) {
             throw new StoreException("persistent store is closed");
         }
         Transaction tx = store.begin();
+        if (store.isClient() && current != null) {
+            boolean ok = false;
+            try {
+                catalog = catalog.refreshed(tx); // another client may have added types
+                ok = true;
+            } finally {
+                if (!ok) {
+                    tx.abort();
+                }
+            }
+        }
         current = new Session(tx, view, catalog, store.pageSize(), padding);
         return new ObjectTransaction(current);
     }

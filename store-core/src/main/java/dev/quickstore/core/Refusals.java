@@ -16,11 +16,13 @@ final class Refusals {
     private final MappedFrames frames; // null in EXPLICIT mode: nothing is ever refused
     private final Addresses addresses;
     private final Path dir;
+    private final dev.quickstore.core.remote.RemotePages server; // null: the embedded store
 
-    Refusals(MappedFrames frames, Addresses addresses, Path dir) {
+    Refusals(MappedFrames frames, Addresses addresses, Path dir, dev.quickstore.core.remote.RemotePages server) {
         this.frames = frames;
         this.addresses = addresses;
         this.dir = dir;
+        this.server = server;
     }
 
     /** Whether a refusal is waiting (one acquire load). */
@@ -38,12 +40,36 @@ final class Refusals {
         } catch (FaultRefusedException e) {
             frames.noteRefused(e.frame());
             long page = e.address() >= addresses.arenaBase() ? addresses.pageOf(e.address()) : e.page();
-            PageFaultRefusedException typed = new PageFaultRefusedException(e, page, dir.toString(), current != null);
+            RuntimeException typed = typed(e, page, current != null);
             if (current != null) {
                 current.doom(typed);
             }
             throw typed;
         }
+    }
+
+    /**
+     * The exception of a refusal: for a page server's client, {@link dev.quickstore.core.remote.PageLockException}
+     * when the server refused the page's lock (deadlock or timeout) and {@link
+     * dev.quickstore.core.remote.ServerUnavailableException} when the connection broke; otherwise {@link
+     * PageFaultRefusedException}.
+     */
+    private RuntimeException typed(FaultRefusedException e, long page, boolean inTransaction) {
+        if (server != null && e.reason() == dev.quickstore.mmu.RefusalReason.LOCK) {
+            return new dev.quickstore.core.remote.PageLockException(
+                    "page server " + dir + " refused the lock of page " + page + " ("
+                            + (e.errno() == 35 ? "deadlock" : "lock wait timed out") + "); the transaction can only"
+                            + " be aborted - retry it",
+                    page,
+                    e);
+        }
+        if (server != null && !server.connected()) {
+            return new dev.quickstore.core.remote.ServerUnavailableException(
+                    "page server " + dir + " is unavailable: reading page " + page + " was refused (" + e.getMessage()
+                            + "); connect again",
+                    e);
+        }
+        return new PageFaultRefusedException(e, page, dir.toString(), inTransaction);
     }
 
     /** Drops the refusals still pending when a transaction ends by abort (its work is discarded anyway). */

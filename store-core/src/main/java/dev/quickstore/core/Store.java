@@ -20,6 +20,7 @@ import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.recovery.Checkpointer;
 import dev.quickstore.core.recovery.Recovery;
+import dev.quickstore.core.remote.RemotePages;
 import dev.quickstore.core.space.ExtentAllocator;
 import dev.quickstore.core.space.LargeObjects;
 import dev.quickstore.core.space.ObjectAllocator;
@@ -63,7 +64,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>This class is the facade and the opening order, nothing else: each public operation is a few lines
  * under the latch that delegate to a mechanism package, and the constructor is the one place that states
  * the order of opening (double-write restore, header, frames, control file, log analysis, redo, undo,
- * bootstrap, checkpoint, placement) - which is why it stays one class of about 600 lines.
+ * bootstrap, checkpoint, placement) - which is why it stays one class. A store handle is either the embedded
+ * store over a directory ({@link #open}, {@link #create}) or a page server's client ({@link #connect}: the same
+ * mechanisms over the server's pages, {@link PageServerClient}); a page server applies its clients' commits
+ * through {@link #commitPageWrites} ({@link ClientCommits}).
  *
  * <p>One transaction at a time per opened store (design notes section 5); it may be used from several
  * threads (every operation takes the store latch). Opening a store held open by another process fails
@@ -94,11 +98,15 @@ public final class Store implements AutoCloseable {
     private final MappedFrames mappedFrames; // null in EXPLICIT mode
     private final CardBarrier cards;
     private final Refusals refusals;
+    /** Null for the embedded store; the page server underneath a client ({@link #connect}). */
+    final PageServerClient client;
+
     private Transaction current;
     private Throwable poison;
     private boolean closed;
 
     private Store(Path dir, StoreOptions options, FileIO io) throws IOException {
+        this.client = null;
         this.dir = dir;
         this.io = io;
         this.options = options;
@@ -159,7 +167,7 @@ public final class Store implements AutoCloseable {
             this.logReader = reader;
             this.mappedFrames = mf;
             this.cards = new CardBarrier(mf, dir, pageSize);
-            this.refusals = new Refusals(mf, addresses, dir);
+            this.refusals = new Refusals(mf, addresses, dir, null);
             this.pool = new BufferPool(
                     frames,
                     vol,
@@ -210,6 +218,98 @@ public final class Store implements AutoCloseable {
                 closeQuietly(fileLock);
             }
         }
+    }
+
+    /**
+     * A page server client ({@link #connect}): the same mechanisms over the server's pages. No volume file, no
+     * log, no recovery here (the server's); frames are the client cache's arena at the store's preferred base.
+     */
+    private Store(PageServerClient client, StoreOptions options, String name) throws IOException {
+        this.client = client;
+        this.dir = Path.of(name);
+        this.io = RealFileIO.INSTANCE;
+        this.options = options;
+        this.fileLock = () -> {};
+        RemotePages remote = client.pages();
+        if (!remote.atPreferredBase()) {
+            throw new StoreException("page server " + name + ": this process could not map the store's arena at its"
+                    + " preferred base " + String.format("0x%x", remote.header().preferredArenaBase())
+                    + " (the range is taken); a client needs identity placement (relocation is not supported over"
+                    + " a server)");
+        }
+        this.pageSize = remote.pageSize();
+        MappedFrames mf = new MappedFrames(remote.arena(), pageSize, Integer.MAX_VALUE, remote.pageSource());
+        mf.adoptReserved(remote.pageCount());
+        this.mappedFrames = mf;
+        this.addresses = new Addresses(remote.arenaBase(), pageSize);
+        this.volume = new Volume(client, pageSize);
+        this.dwb = null;
+        this.log = null;
+        this.logReader = null;
+        this.cards = new CardBarrier(mf, dir, pageSize);
+        this.refusals = new Refusals(mf, addresses, dir, remote);
+        this.pool = new BufferPool(mf, volume, null, null, Replacer.of(Replacement.STORE_CLOCK, mf));
+        this.txns = new TransactionManager(pool, null, null, 1);
+        pool.setStealer((page, pre, cur) -> {
+            throw new IllegalStateException("a page server client's cache is unbounded: page " + page
+                    + " cannot have been chosen for eviction while dirty");
+        });
+        pool.setFixObserver((page, forWrite) -> {
+            client.touch(page, forWrite);
+            if (hasPendingRefusal()) {
+                takePending(); // refused (server gone, lock refused): the transaction is doomed, typed exception
+            }
+        });
+        this.recovery = new RecoveryStats(0, 0, 0, List.of());
+        VolumeHeader header = remote.header();
+        this.extents = new ExtentAllocator(pool, pageSize, header.extentPages());
+        this.objects = new ObjectAllocator(pool, extents, addresses, header.extentPages());
+        this.largeObjects = new LargeObjects(pool, extents, addresses);
+        this.roots = new RootDirectory(pool, extents);
+        this.checkpointer = null;
+        mf.inTransaction(txns::active);
+    }
+
+    /**
+     * Connects to the page server at {@code uri} ({@code qs://host:port}; {@code qs serve}) as one of its
+     * client processes: the same transactions, objects, roots and indexes as an opened store, over a cache of
+     * the server's pages that is kept across transactions. Transactions are optimistic: a commit ships page
+     * diffs with the versions of the pages read and throws {@link
+     * dev.quickstore.core.remote.TransactionConflictException} (nothing applied) if another client's commit
+     * changed one of them since; other clients' commits reach the cache as invalidations, applied when the
+     * next transaction begins.
+     *
+     * @param secretFile a copy of the store's {@code server.secret} (mode 0600)
+     * @throws dev.quickstore.core.remote.ServerUnavailableException if the server cannot be reached, refuses
+     *     the client, or stops answering (then at any later call)
+     */
+    public static Store connect(String uri, Path secretFile, StoreOptions options) throws IOException {
+        RemotePages remote = RemotePages.connect(uri, secretFile, CLIENT_TIMEOUT_MS, options.arenaBytes());
+        boolean ok = false;
+        try {
+            java.net.InetSocketAddress a = RemotePages.parse(uri);
+            Store s = new Store(
+                    new PageServerClient(remote, a.getAddress().getHostAddress() + ":" + a.getPort()),
+                    options,
+                    "qs-" + a.getAddress().getHostAddress() + ":" + a.getPort());
+            ok = true;
+            return s;
+        } finally {
+            if (!ok) {
+                remote.close();
+            }
+        }
+    }
+
+    /**
+     * The deadline of a client's requests and page faults (system property {@code qs.client.timeoutMs}, 5,000
+     * by default): a server that does not answer within it is unavailable.
+     */
+    public static final int CLIENT_TIMEOUT_MS = Integer.getInteger("qs.client.timeoutMs", 5000);
+
+    /** Whether this handle is a page server's client ({@link #connect}) rather than the embedded store. */
+    public boolean isClient() {
+        return client != null;
     }
 
     /** QS-OR: adds the pages translated since the last commit to the commit (see MappedFrames). */
@@ -463,12 +563,12 @@ public final class Store implements AutoCloseable {
                     pool.reads,
                     pool.writes,
                     pool.steals(),
-                    checkpointer.checkpoints,
+                    checkpointer == null ? 0 : checkpointer.checkpoints,
                     txns.nextTxnId(),
                     txns.redoRecords(),
                     txns.redoBytes(),
-                    log.endLsn(),
-                    log.durableLsn(),
+                    log == null ? 0 : log.endLsn(),
+                    log == null ? 0 : log.durableLsn(),
                     recovery.logRecordsScanned(),
                     recovery.redoApplied(),
                     recovery.losersUndone(),
@@ -495,6 +595,9 @@ public final class Store implements AutoCloseable {
 
     /** The volume's creation id (fixed when the store was created; a page server names its store by it). */
     public java.util.UUID creationId() {
+        if (client != null) {
+            return client.pages().storeId();
+        }
         return run(() -> VolumeFile.readHeader(io, dir).creationId());
     }
 
@@ -569,72 +672,7 @@ public final class Store implements AutoCloseable {
             if (current != null) {
                 throw new StoreException("store " + dir + ": a transaction of this handle is running");
             }
-            long count = extents.pageCount();
-            for (var w : writes) {
-                checkPage(w.page(), count);
-                for (int i = 0; i < w.offsets().length; i++) {
-                    int off = w.offsets()[i];
-                    int end = off + w.bytes()[i].length;
-                    if (off < 0 || end > pageSize || end <= off) {
-                        throw new IllegalArgumentException("page " + w.page() + " range " + off + ".." + end
-                                + " is outside the " + pageSize + "-byte page");
-                    }
-                    if (off < dev.quickstore.core.page.PageHeader.CHECKSUM + 4
-                            || (off < dev.quickstore.core.page.PageHeader.LSN + 8
-                                    && end > dev.quickstore.core.page.PageHeader.LSN)) {
-                        throw new IllegalArgumentException("page " + w.page() + " range " + off + ".." + end
-                                + " covers the page's checksum or LSN, which only the server writes");
-                    }
-                }
-            }
-            List<dev.quickstore.core.remote.CommitMessages.Conflict> conflicts = new java.util.ArrayList<>();
-            List<dev.quickstore.core.remote.CommitMessages.PageVersion> versions = new java.util.ArrayList<>(reads);
-            for (var w : writes) {
-                versions.add(new dev.quickstore.core.remote.CommitMessages.PageVersion(w.page(), w.lsn()));
-            }
-            for (var v : versions) {
-                checkPage(v.page(), count);
-                long now = dev.quickstore.core.page.PageHeader.lsn(pool.fix(v.page()));
-                if (now != v.lsn()) {
-                    conflicts.add(new dev.quickstore.core.remote.CommitMessages.Conflict(v.page(), v.lsn(), now));
-                }
-            }
-            if (!conflicts.isEmpty()) {
-                throw new dev.quickstore.core.remote.TransactionConflictException(
-                        "the transaction read pages that another client's commit changed since: "
-                                + dev.quickstore.core.remote.TransactionConflictException.describe(conflicts),
-                        conflicts);
-            }
-            if (writes.isEmpty()) {
-                return new dev.quickstore.core.remote.CommitMessages.Applied(0, new long[0]);
-            }
-            txns.begin();
-            try {
-                for (var w : writes) {
-                    MemorySegment page = pool.fixForWrite(w.page());
-                    for (int i = 0; i < w.offsets().length; i++) {
-                        byte[] b = w.bytes()[i];
-                        MemorySegment.copy(
-                                b, 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE, w.offsets()[i], b.length);
-                    }
-                }
-                txns.commit(durable);
-            } catch (RuntimeException e) {
-                txns.abort(); // an I/O failure instead poisons the handle (run), and recovery undoes it
-                throw e;
-            } finally {
-                objects.reset();
-                extents.reset();
-            }
-            long lsn = txns.lastLsn();
-            long[] pageLsns = new long[writes.size()];
-            for (int i = 0; i < pageLsns.length; i++) {
-                pageLsns[i] = dev.quickstore.core.page.PageHeader.lsn(
-                        pool.fix(writes.get(i).page()));
-            }
-            maybeCheckpoint();
-            pool.trim();
-            return new dev.quickstore.core.remote.CommitMessages.Applied(lsn, pageLsns);
+            return ClientCommits.apply(this, reads, writes, durable);
         });
     }
 
@@ -644,6 +682,9 @@ public final class Store implements AutoCloseable {
      * reads do not wait for the disk; a failure poisons the handle like any failed log write.
      */
     public void forceLog() {
+        if (log == null) {
+            throw new StoreException("store " + dir + " is a page server's client: the server forces its log");
+        }
         latch.lock();
         try {
             checkUsable();
@@ -665,13 +706,6 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    private void checkPage(long page, long count) {
-        if (page < 0 || page >= count) {
-            throw new IllegalArgumentException(
-                    "page " + page + " does not exist in " + dir + " (pages 0.." + (count - 1) + ")");
-        }
-    }
-
     /** Starts the store's transaction; fails if one is already running. */
     public Transaction begin() {
         latch.lock();
@@ -684,6 +718,9 @@ public final class Store implements AutoCloseable {
             if (mappedFrames != null) {
                 mappedFrames.repairRefused(); // no scratch page of an earlier refusal may swallow stores
                 takePending(); // a refusal outside any transaction surfaces here, before anything begins
+            }
+            if (client != null) {
+                client.begin(); // invalidations applied, the cache reprotected (the read set starts empty)
             }
             current = new Transaction(this, txns.begin());
             if (mappedFrames != null) {
@@ -708,22 +745,65 @@ public final class Store implements AutoCloseable {
         extents.reset();
     }
 
-    /** Takes a checkpoint now (writes back dirty pages, truncates the log). */
+    /**
+     * Ships the running transaction to the page server (a client's commit; latch held): its page diffs and read
+     * set are validated and applied there, durably, before this returns. On any failure the transaction is
+     * aborted here (its changed pages dropped from the cache) and the exception propagates.
+     */
+    void commitAtServer(Transaction t) {
+        assert latch.isHeldByCurrentThread();
+        long t0 = System.nanoTime();
+        PageFrames frames = pool.frames();
+        long count = frames.isDirty(0)
+                ? frames.resident(0).get(dev.quickstore.core.page.PageHeader.LONG, VolumeHeader.PAGE_COUNT_OFFSET)
+                : client.committedPages(); // page 0 is not read for it: it would join every read set
+        boolean ok = false;
+        try {
+            client.commit(count);
+            ok = true;
+        } finally {
+            if (ok) {
+                t.ended(Transaction.State.COMMITTED);
+                txns.committedElsewhere();
+            } else {
+                t.ended(Transaction.State.ABORTED);
+                try {
+                    txns.abort(); // nothing dirty is left (the client dropped the changed pages); no log
+                } catch (IOException e) {
+                    throw new AssertionError("a client's abort does no I/O", e);
+                }
+            }
+            finished(t);
+        }
+        long t1 = System.nanoTime();
+        txns.commitFinished(t1 - t0, 0, t1 - t0);
+    }
+
+    /**
+     * Takes a checkpoint now (writes back dirty pages, truncates the log). Nothing for a page server's client:
+     * the server owns the log and checkpoints it.
+     */
     public void checkpoint() {
         run(() -> {
+            if (checkpointer == null) {
+                return null;
+            }
             checkpointer.checkpoint();
             return null;
         });
     }
 
     void maybeCheckpoint() throws IOException {
-        if (checkpointer.due(options.checkpointLogBytes())) {
+        if (checkpointer != null && checkpointer.due(options.checkpointLogBytes())) {
             checkpointer.checkpoint();
         }
     }
 
     /** Checks every page's checksum and the structural invariants (slots, bitmaps, B+trees). */
     public VerifyReport verify() {
+        if (client != null) {
+            return client.pages().verifyAtServer(); // the server's volume, checked at the server
+        }
         return run(() -> new Verifier(this).run());
     }
 
@@ -781,7 +861,9 @@ public final class Store implements AutoCloseable {
                     if (current != null) {
                         current.abortUnderLatch();
                     }
-                    checkpointer.checkpoint();
+                    if (checkpointer != null) {
+                        checkpointer.checkpoint();
+                    }
                 }
             } catch (IOException e) {
                 poison = e;
@@ -789,6 +871,10 @@ public final class Store implements AutoCloseable {
             } finally {
                 closed = true;
                 pool.close();
+                if (client != null) {
+                    client.close(); // the cache's arena (closed by the pool already) and both connections
+                    return;
+                }
                 try (Closeable l = fileLock;
                         LogReader r = logReader;
                         LogWriter w = log;

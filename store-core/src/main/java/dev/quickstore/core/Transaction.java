@@ -69,6 +69,11 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
+    /** Ends the transaction (a page server client's commit decided how). */
+    void ended(State s) {
+        state = s;
+    }
+
     /** Marks the transaction as failed: it can then only be aborted (commit aborts it and throws). */
     void doom(RuntimeException cause) {
         if (doomedBy == null) {
@@ -264,8 +269,16 @@ public final class Transaction implements AutoCloseable {
             }
             if (doomedBy != null) {
                 abortUnderLatch();
+                if (doomedBy instanceof dev.quickstore.core.remote.PageLockException
+                        || doomedBy instanceof dev.quickstore.core.remote.ServerUnavailableException) {
+                    throw doomedBy; // the typed refusal of a page server's client: retry, or connect again
+                }
                 throw new StoreException(
                         "transaction " + id + " failed earlier and was aborted instead of committed", doomedBy);
+            }
+            if (store.client != null) {
+                store.commitAtServer(this); // validated, applied and logged by the page server
+                return null;
             }
             state = State.COMMITTED;
             long t0 = System.nanoTime();
@@ -300,7 +313,13 @@ public final class Transaction implements AutoCloseable {
             store.txns.abort();
             store.oneTimeRelocationAborted();
         } finally {
-            store.finished(this);
+            try {
+                if (store.client != null) {
+                    store.client.abort();
+                }
+            } finally {
+                store.finished(this);
+            }
         }
     }
 

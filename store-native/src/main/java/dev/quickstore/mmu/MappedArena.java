@@ -357,6 +357,17 @@ public final class MappedArena implements AutoCloseable {
                 (long) NativeCalls.REPROTECT.invokeExact(handle, first, count));
     }
 
+    /**
+     * The store's own access to frame {@code frame} (through the alias), resolved exactly as an application
+     * fault on it would be (qs_fault.c {@code qs_touch}): a reserved frame is loaded from its source, a
+     * reprotected one takes its reference fault (under page locking: its lock), a write captures the pre-image.
+     * An access that must be refused is refused as a fault is: take it from {@link #refusals()}.
+     */
+    public void touch(long frame, boolean write) {
+        checkFrame(frame);
+        Downcall.intValue("qs_touch", () -> (int) NativeCalls.TOUCH.invokeExact(handle, frame, write ? 1 : 0));
+    }
+
     /** Loads a reserved frame ahead of use and makes it readable; errors throw, nothing is refused. */
     public void prefetch(long frame) {
         int[] err = new int[1];

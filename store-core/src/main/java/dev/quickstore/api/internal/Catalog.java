@@ -62,6 +62,16 @@ public final class Catalog {
         return c;
     }
 
+    /**
+     * This catalog, or the store's current one if another client of a page server changed it since (its root
+     * names another blob: a change always writes a new blob before freeing the old one). Called when a
+     * client's transaction begins, with nothing pending.
+     */
+    public Catalog refreshed(Transaction tx) {
+        assert pending.isEmpty() : "catalog changes pending at begin";
+        return tx.root(ROOT) == blob ? this : load(tx);
+    }
+
     /** The committed types, in the order they were added. */
     public Map<String, TypeRecord> types() {
         return Collections.unmodifiableMap(committed);

@@ -71,6 +71,18 @@ public final class BufferPool {
         this.stealCur = MemorySegment.ofArray(new byte[frames.pageSize()]);
     }
 
+    /** Told of every fix before the page is looked up (a page server client's storage manager). */
+    public interface FixObserver {
+        void fixed(long pageId, boolean forWrite) throws IOException;
+    }
+
+    private FixObserver fixObserver;
+
+    /** Sets the {@link FixObserver}; null: nobody. */
+    public void setFixObserver(FixObserver observer) {
+        this.fixObserver = observer;
+    }
+
     public void setStealer(Stealer s) {
         this.stealer = s;
     }
@@ -96,6 +108,13 @@ public final class BufferPool {
      * until the end of the current (possibly nested) store operation or an explicit {@link #unpin}.
      */
     public MemorySegment fix(long pageId) throws IOException {
+        return fix(pageId, false);
+    }
+
+    private MemorySegment fix(long pageId, boolean forWrite) throws IOException {
+        if (fixObserver != null) {
+            fixObserver.fixed(pageId, forWrite);
+        }
         if (pinned.add(pageId)) {
             pinOrder.add(pageId);
             clock.hold(pageId, ReplacementClock.HOLD_PINNED, true); // before the residency check (qs_clock.c)
@@ -115,7 +134,7 @@ public final class BufferPool {
 
     /** {@link #fix} plus the write notification (pre-image capture) for the running transaction. */
     public MemorySegment fixForWrite(long pageId) throws IOException {
-        MemorySegment seg = fix(pageId);
+        MemorySegment seg = fix(pageId, true);
         frames.markDirty(pageId);
         return seg;
     }

@@ -261,6 +261,17 @@ public final class MappedFrames implements PageFrames {
         return reservedUpTo;
     }
 
+    /**
+     * Takes over an arena whose frames [0, pages) the caller reserved with this source already (a page
+     * server client's cache, {@code RemotePages}); only frames past them are reserved from here on.
+     */
+    public void adoptReserved(long pages) {
+        if (reservedUpTo != 0) {
+            throw new IllegalStateException("frames already reserved up to " + reservedUpTo);
+        }
+        reservedUpTo = pages;
+    }
+
     /** Reserves frames up to (excluding) {@code pages}, in steps, with the volume as page source. */
     public void reserveThrough(long pages) {
         if (pages <= reservedUpTo) {

@@ -51,6 +51,8 @@ public final class RemotePages implements AutoCloseable {
     private long invalidatedPages;
     private long commits;
     private long conflicts;
+    /** Frames [0, bound) may hold pages: the store's pages at connect, or more once it grew ({@link #grew}). */
+    private volatile long bound;
 
     private RemotePages(
             InetSocketAddress server,
@@ -59,7 +61,9 @@ public final class RemotePages implements AutoCloseable {
             MappedArena arena,
             int source,
             int timeoutMs,
-            ControlConnection control) {
+            ControlConnection control,
+            long pages) {
+        this.bound = Math.max(pages, 1);
         this.server = server;
         this.store = store;
         this.sessionId = sessionId;
@@ -78,6 +82,15 @@ public final class RemotePages implements AutoCloseable {
      * @throws ServerUnavailableException if the server cannot be reached or refuses the client
      */
     public static RemotePages connect(String uri, Path secretFile, int timeoutMs) throws IOException {
+        return connect(uri, secretFile, timeoutMs, 0);
+    }
+
+    /**
+     * {@link #connect(String, Path, int)} with an arena of {@code arenaBytes} virtual bytes (reserved, not
+     * committed), so that the store can grow past its page count at connect time; 0 sizes the arena to the
+     * store's pages. A storage manager running as this client ({@code Store.connect}) needs the room.
+     */
+    public static RemotePages connect(String uri, Path secretFile, int timeoutMs, long arenaBytes) throws IOException {
         InetSocketAddress address = parse(uri);
         ServerSecret secret = ServerSecret.read(secretFile);
         ControlConnection control;
@@ -93,7 +106,7 @@ public final class RemotePages implements AutoCloseable {
         }
         boolean ok = false;
         try {
-            RemotePages r = openData(uri, address, secret, timeoutMs, control);
+            RemotePages r = openData(uri, address, secret, timeoutMs, control, arenaBytes);
             ok = true;
             return r;
         } finally {
@@ -105,7 +118,12 @@ public final class RemotePages implements AutoCloseable {
 
     /** The data connection: joins the control connection's session, then belongs to the arena's fault path. */
     private static RemotePages openData(
-            String uri, InetSocketAddress address, ServerSecret secret, int timeoutMs, ControlConnection control)
+            String uri,
+            InetSocketAddress address,
+            ServerSecret secret,
+            int timeoutMs,
+            ControlConnection control,
+            long arenaBytes)
             throws IOException {
         PageServerSocket socket;
         try {
@@ -131,13 +149,15 @@ public final class RemotePages implements AutoCloseable {
                         "data connection joined session " + w.sessionId() + ", expected " + control.session());
             }
             long pages = challenge.pageCount();
-            long bytes = Math.max(pages, 1) * challenge.pageSize();
+            long bytes = Math.max(
+                    Math.max(pages, 1) * challenge.pageSize(),
+                    arenaBytes / challenge.pageSize() * challenge.pageSize());
             MappedArena a = MappedArena.open(bytes, challenge.pageSize(), challenge.arenaBase());
             try {
                 int src = a.addSocketSource(socket, timeoutMs);
                 a.reserve(0, pages, src, 0);
                 a.locking(control.locking);
-                return new RemotePages(address, challenge, w.sessionId(), a, src, timeoutMs, control);
+                return new RemotePages(address, challenge, w.sessionId(), a, src, timeoutMs, control, pages);
             } catch (RuntimeException e) {
                 a.close();
                 throw e;
@@ -211,7 +231,7 @@ public final class RemotePages implements AutoCloseable {
         try {
             arena.refusals().checkPending();
         } catch (FaultRefusedException e) {
-            arena.repairRefused(0, store.pageCount());
+            arena.repairRefused(0, bound);
             if (arena.sourceBroken(source)) {
                 throw unavailable(e);
             }
@@ -292,7 +312,7 @@ public final class RemotePages implements AutoCloseable {
      * server again. Returns how many pages were dropped.
      */
     public synchronized long dropCache() {
-        return arena.evict(0, store.pageCount(), false, true);
+        return arena.evict(0, bound, false, true);
     }
 
     // ---- transactions -------------------------------------------------------------------------------
@@ -309,7 +329,7 @@ public final class RemotePages implements AutoCloseable {
         }
         checkConnected();
         applyInvalidations();
-        arena.repairRefused(0, store.pageCount());
+        arena.repairRefused(0, bound);
         arena.reprotectAll();
         arena.transaction(true);
         current = new RemoteTransaction(this, nextSeq++);
@@ -324,11 +344,68 @@ public final class RemotePages implements AutoCloseable {
 
     private void applyInvalidations() {
         for (long p : control.takeInvalidations()) {
-            if (p >= 0 && p < store.pageCount()) {
+            if (p >= 0 && p < bound) {
                 arena.evict(p, 1, false, true);
                 invalidatedPages++;
             }
         }
+    }
+
+    /**
+     * The cache's arena, for a storage manager that runs as this client ({@code Store.connect}): it reserves
+     * frames beyond the connect-time page count with {@link #pageSource()} and reads pages through it.
+     */
+    public MappedArena arena() {
+        return arena;
+    }
+
+    /** The arena's page source for this server (the data connection). */
+    public int pageSource() {
+        return source;
+    }
+
+    /** The store grew to {@code pages} pages (this client's commit, or another's it read): frames to manage. */
+    public void grew(long pages) {
+        if (pages > bound) {
+            bound = pages;
+        }
+    }
+
+    /**
+     * The storage manager's own access to cached page {@code page} inside a transaction, resolved as a fault
+     * of the view on it would be ({@link MappedArena#touch}): loaded from the server if not cached, its first
+     * access in the transaction recorded (the read set; under page locking, the lock), a write's pre-image
+     * captured. A refusal is queued as a fault's is ({@code arena().refusals()}).
+     */
+    public void touch(long page, boolean write) {
+        arena.touch(page, write);
+    }
+
+    /**
+     * Loads page {@code page} from the server into its frame unless it is cached (the fault path's own read,
+     * in C over the data connection) and returns it through the always-writable alias.
+     *
+     * @throws ServerUnavailableException if the server is gone or late
+     */
+    public MemorySegment fetch(long page) {
+        try {
+            arena.prefetch(page);
+        } catch (RuntimeException e) {
+            if (arena.sourceBroken(source)) {
+                throw unavailable(e);
+            }
+            throw e;
+        }
+        return arena.alias().asSlice(page * store.pageSize(), store.pageSize());
+    }
+
+    /**
+     * Drops frames [first, bound) with their changes (pages that exist only in this client: a transaction
+     * grew the store, then aborted or conflicted). Returns how many were resident.
+     */
+    public synchronized long dropFrom(long first) {
+        long b = bound;
+        return first < b ? arena.evict(first, b - first, true, true) : 0;
     }
 
     /** Ends the transaction's access to the view: a fault from now on is refused. */
@@ -419,7 +496,7 @@ public final class RemotePages implements AutoCloseable {
                     arena.evict(f, 1, true, true);
                 }
             }
-            arena.repairRefused(0, store.pageCount());
+            arena.repairRefused(0, bound);
             current = null;
         }
     }
@@ -469,7 +546,7 @@ public final class RemotePages implements AutoCloseable {
         for (long f : arena.dirtyFrames()) {
             arena.evict(f, 1, true, true);
         }
-        arena.repairRefused(0, store.pageCount());
+        arena.repairRefused(0, bound);
         current = null;
     }
 

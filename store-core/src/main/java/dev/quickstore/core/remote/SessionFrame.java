@@ -117,9 +117,9 @@ public record SessionFrame(int type, long sessionId, byte[] payload) {
             throw new ProtocolException("session frame offsets 6 and 16: reserved fields are not zero");
         }
         int len = b.getInt(24);
-        if (len < 0 || len > MAX_PAYLOAD) {
+        if (len < 0 || len > maxPayload(header[5])) {
             throw new ProtocolException("session frame offset 24: payload of " + Integer.toUnsignedString(len)
-                    + " bytes, at most " + MAX_PAYLOAD);
+                    + " bytes, at most " + maxPayload(header[5]) + " for type " + header[5]);
         }
         return len;
     }

@@ -224,6 +224,15 @@ public final class TransactionManager implements BufferPool.Stealer {
         active = false;
     }
 
+    /**
+     * Ends a transaction whose changes were committed elsewhere (a page server client: the server logged
+     * them); no page of it may still be dirty here.
+     */
+    public void committedElsewhere() {
+        assert pool.frames().dirtyPages().length == 0 : "dirty pages after a remote commit";
+        active = false;
+    }
+
     /** Rolls the transaction back. */
     public void abort() throws IOException {
         PageFrames frames = pool.frames();
