@@ -19,7 +19,7 @@ public final class StoreDir {
     public Path path() {
         if (isServer()) {
             throw new IllegalArgumentException(dir + " is a page server's address; this command works on a store"
-                    + " directory (of the commands, qs info and qs verify accept a qs:// address)");
+                    + " directory (of the commands, qs info, qs stats and qs verify accept a qs:// address)");
         }
         return Path.of(dir);
     }

@@ -293,7 +293,8 @@ public class QsCommandTest {
     void aBadEnumValueListsTheValidOnesWithoutJavaText() {
         Run r = qs("oo7", "run", "--system", "foo");
         assertEquals(ExitCodes.USAGE, r.code());
-        assertTrue(r.err().contains("unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-b]"), r.err());
+        assertTrue(
+                r.err().contains("unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-b, qs-cs]"), r.err());
         assertFalse(r.err().contains("java."), r.err());
         assertFalse(r.err().contains("SystemUnderTest"), r.err());
     }

@@ -57,6 +57,11 @@ class ServeCommandTest {
                                     + ProcessHandle.current().pid()),
                     table.out());
             StoreCommandsTest.assertOneLineError(qs("info", uri), 2, "needs --secret FILE");
+            JsonNode st = StoreCommandsTest.json(qs("stats", "--json", uri, "--secret", secret));
+            assertTrue(st.get("pagesServed").asLong() >= 1, st.toPrettyString()); // a live server's counters
+            assertTrue(st.get("storeLogEndLsn").isNumber(), st.toPrettyString());
+            assertEquals("optimistic", st.get("concurrency").asText());
+            StoreCommandsTest.assertOneLineError(qs("stats", uri), 2, "needs --secret FILE");
             JsonNode v = StoreCommandsTest.json(qs("verify", "--json", uri, "--secret", secret));
             assertTrue(v.get("ok").asBoolean(), v.toPrettyString());
             assertTrue(v.get("pagesChecked").asLong() >= 1, v.toPrettyString());

@@ -1,7 +1,9 @@
 package dev.quickstore.server;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +21,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * behind conflicting requests that arrived before it (an upgrade by a holder does not queue). The wait-for
  * graph has an edge to every conflicting holder and every conflicting request ahead.
  *
+ * <p>Deadlock victims by age: a request that would close a cycle refuses the <em>youngest</em> transaction of
+ * the cycle (the one whose first lock request came last), which is the requester itself or a session waiting in
+ * the cycle; so the oldest transaction of any cycle always goes on and retried victims cannot livelock (a retry
+ * is a new, young transaction). A session's age is set by its first request after its last release.
+ *
  * <p>Invariants: a page has either one exclusive holder or any number of shared holders; a session waits for
  * at most one page at a time (its fault path sends one request at a time); the wait-for graph is acyclic
- * after every grant or refusal.
+ * after every grant or refusal (a waiting victim leaves the graph when it is chosen).
  */
 final class PageLocks {
     static final int SHARED = 1;
@@ -38,7 +45,10 @@ final class PageLocks {
     private final Map<Long, Map<Long, Integer>> holders = new HashMap<>(); // page -> session -> mode
     private final Map<Long, Set<Long>> held = new HashMap<>(); // session -> pages
     private final Map<Long, long[]> waiting = new HashMap<>(); // session -> {page, mode, arrival}
+    private final Map<Long, Long> age = new HashMap<>(); // session -> its transaction's first request
+    private final Set<Long> victims = new HashSet<>(); // waiting sessions chosen as deadlock victims
     private long nextSeq;
+    private long nextAge;
     private long deadlocks;
     private long timeouts;
 
@@ -47,16 +57,30 @@ final class PageLocks {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
         latch.lock();
         try {
+            age.computeIfAbsent(session, k -> nextAge++);
             long seq = Long.MAX_VALUE; // not waiting yet: every waiter is ahead of this request
             while (!grantable(session, page, mode, seq)) {
                 if (seq == Long.MAX_VALUE) {
                     seq = nextSeq++;
                 }
                 waiting.put(session, new long[] {page, mode, seq});
-                if (closesCycle(session)) {
-                    waiting.remove(session);
+                List<Long> cycle = cycle(session);
+                if (cycle != null) {
+                    long youngest = session;
+                    for (long s : cycle) {
+                        if (age.getOrDefault(s, Long.MAX_VALUE) > age.get(youngest)) {
+                            youngest = s;
+                        }
+                    }
                     deadlocks++;
-                    return Outcome.DEADLOCK;
+                    if (youngest == session) {
+                        waiting.remove(session);
+                        return Outcome.DEADLOCK;
+                    }
+                    waiting.remove(youngest); // out of the graph now; its thread returns DEADLOCK when it wakes
+                    victims.add(youngest);
+                    released.signalAll();
+                    continue; // the cycle is broken: check this request again
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
@@ -66,6 +90,9 @@ final class PageLocks {
                 }
                 released.awaitNanos(left);
                 waiting.remove(session);
+                if (victims.remove(session)) {
+                    return Outcome.DEADLOCK; // chosen as the youngest of a cycle by another's request (counted there)
+                }
             }
             Map<Long, Integer> h = holders.computeIfAbsent(page, k -> new HashMap<>());
             h.merge(session, mode, Math::max);
@@ -113,9 +140,12 @@ final class PageLocks {
         return out;
     }
 
-    /** Whether the sessions {@code start} waits for, transitively, include {@code start}. */
-    private boolean closesCycle(long start) {
-        Set<Long> seen = new HashSet<>();
+    /**
+     * The sessions of a cycle through {@code start} in the wait-for graph ({@code start} first), or null if the
+     * sessions it waits for, transitively, do not include it.
+     */
+    private List<Long> cycle(long start) {
+        Map<Long, Long> parent = new HashMap<>();
         java.util.ArrayDeque<Long> todo = new java.util.ArrayDeque<>();
         todo.add(start);
         while (!todo.isEmpty()) {
@@ -126,14 +156,21 @@ final class PageLocks {
             }
             for (long other : blockers(s, w[0], (int) w[1], w[2])) {
                 if (other == start) {
-                    return true;
+                    List<Long> out = new ArrayList<>();
+                    for (long x = s; x != start; x = parent.get(x)) {
+                        out.add(x);
+                    }
+                    out.add(start);
+                    java.util.Collections.reverse(out);
+                    return out;
                 }
-                if (seen.add(other)) {
+                if (other != start && !parent.containsKey(other)) {
+                    parent.put(other, s);
                     todo.add(other);
                 }
             }
         }
-        return false;
+        return null;
     }
 
     /** Releases every lock of {@code session} (its transaction ended, or the session did). */
@@ -153,7 +190,19 @@ final class PageLocks {
                 }
             }
             waiting.remove(session);
+            age.remove(session); // its next request starts a new (young) transaction
+            victims.remove(session);
             released.signalAll();
+        } finally {
+            latch.unlock();
+        }
+    }
+
+    /** Whether any request waits now (tests). */
+    boolean anyWaiting() {
+        latch.lock();
+        try {
+            return !waiting.isEmpty();
         } finally {
             latch.unlock();
         }

@@ -449,6 +449,24 @@ public final class PageServer implements AutoCloseable {
         srv.put("logForces", Long.toString(logForces.get()));
         srv.put("conflicts", Long.toString(conflicts.get()));
         srv.put("pagesInvalidated", Long.toString(invalidationsSent.get()));
+        // the server's store handle (what qs stats DIR shows for a handle it opens itself)
+        dev.quickstore.core.stats.StoreStats st = store.stats();
+        srv.put("storeBufferPoolPages", Integer.toString(st.bufferPoolPages()));
+        srv.put("storePageReads", Long.toString(st.pageReads()));
+        srv.put("storePageWrites", Long.toString(st.pageWrites()));
+        srv.put("storeSteals", Long.toString(st.steals()));
+        srv.put("storeCheckpoints", Long.toString(st.checkpoints()));
+        srv.put("storeNextTxnId", Long.toString(st.nextTxnId()));
+        srv.put("storeRedoRecords", Long.toString(st.redoRecords()));
+        srv.put("storeRedoBytes", Long.toString(st.redoBytes()));
+        srv.put("storeLogEndLsn", Long.toString(st.logEndLsn()));
+        srv.put("storeLogDurableLsn", Long.toString(st.logDurableLsn()));
+        srv.put("storeRecoveryRecordsScanned", Long.toString(st.recoveryRecordsScanned()));
+        srv.put("storeRecoveryRedoApplied", Long.toString(st.recoveryRedoApplied()));
+        srv.put("storeRecoveryLosersUndone", Integer.toString(st.recoveryLosersUndone()));
+        srv.put(
+                "storeRecoveryTornPagesRestored",
+                Integer.toString(st.recoveryTornPagesRestored().size()));
         List<java.util.Map<String, String>> cs = new java.util.ArrayList<>();
         for (Sessions.Session s : sessions.all()) {
             java.util.Map<String, String> m = new java.util.LinkedHashMap<>();

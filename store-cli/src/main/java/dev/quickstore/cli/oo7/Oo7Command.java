@@ -41,7 +41,13 @@ import picocli.CommandLine.Spec;
         header = "The OO7 benchmark: build a database, run its operations, report.",
         description =
                 "The OO7 benchmark: build a database and run its traversals, queries and structural modifications.",
-        subcommands = {Oo7Command.Run.class, Oo7Command.Build.class, Oo7ReportCommand.class, Oo7ColdProcess.ColdOp.class
+        subcommands = {
+            Oo7Command.Run.class,
+            Oo7Command.Build.class,
+            Oo7MultiUserCommand.class,
+            Oo7ReportCommand.class,
+            Oo7ColdProcess.ColdOp.class,
+            Oo7MultiUserCommand.Client.class
         })
 public final class Oo7Command implements Runnable {
     @Spec
@@ -73,7 +79,13 @@ public final class Oo7Command implements Runnable {
          * QS-B (White and DeWitt 1994 section 4): the mapped store with every object padded to the size of an
          * OID-based layout ({@link ObjectPadding#OID_LAYOUT}); same classes and OO7 code as {@link #qs}.
          */
-        qs_b("qs-b", ObjectPadding.OID_LAYOUT, false);
+        qs_b("qs-b", ObjectPadding.OID_LAYOUT, false),
+        /**
+         * {@code qs-cs}: the mapped store as a page server's client (White and DeWitt 1994 ran QuickStore on the
+         * EXODUS server): the same objects and operations, every page faulted in over a socket from {@code qs
+         * serve} in another process ({@code --server}, or a server this run starts over a store it builds).
+         */
+        qs_cs("qs-cs", ObjectPadding.NONE, false);
 
         private final String label;
         private final ObjectPadding padding;
@@ -111,6 +123,11 @@ public final class Oo7Command implements Runnable {
             return padding;
         }
 
+        /** Whether this system is a page server's client. */
+        boolean clientServer() {
+            return this == qs_cs;
+        }
+
         static SystemUnderTest of(String option, String value) {
             String v = value.trim().toLowerCase(Locale.ROOT);
             for (SystemUnderTest s : values()) {
@@ -119,7 +136,7 @@ public final class Oo7Command implements Runnable {
                 }
             }
             throw new IllegalArgumentException(
-                    option + ": unknown system '" + value + "'; expected one of [heap, qs, qs-cards, qs-b]");
+                    option + ": unknown system '" + value + "'; expected one of [heap, qs, qs-cards, qs-b, qs-cs]");
         }
     }
 
@@ -131,7 +148,7 @@ public final class Oo7Command implements Runnable {
                 return SystemUnderTest.of("--system", value);
             } catch (IllegalArgumentException e) { // picocli prints a TypeConversionException's message alone
                 throw new picocli.CommandLine.TypeConversionException(
-                        "unknown system '" + value + "'; expected one of [heap, qs, qs-cards, qs-b]");
+                        "unknown system '" + value + "'; expected one of [heap, qs, qs-cards, qs-b, qs-cs]");
             }
         }
     }
@@ -347,7 +364,13 @@ public final class Oo7Command implements Runnable {
                         + " --cold process runs every cold operation in a freshly started JVM on the built store"
                         + " (progress on stderr) and folds the results into the same table, CSV and JSON.",
                 "Mapped stores build into temporary directories deleted at exit, or use the database of --store"
-                        + " DIR (built by qs oo7 build; its system, size and seed apply)."
+                        + " DIR (built by qs oo7 build; its system, size and seed apply).",
+                "qs-cs is the mapped store as a page server's client: with --server qs://HOST:PORT --secret FILE it"
+                        + " runs on that server's OO7 database (built by qs oo7 build with the --size and --seed"
+                        + " given here); without, this run builds a temporary store, serves it with qs serve in a"
+                        + " child process and connects. Its cold runs disconnect and connect again (an empty"
+                        + " client cache; the server keeps its buffer pool), so they measure pages served over"
+                        + " the socket against qs's pages read from the OS page cache."
             },
             footer = {
                 "",
@@ -356,6 +379,8 @@ public final class Oo7Command implements Runnable {
                 "  qs oo7 run --system heap,qs,qs-b --ops T1,T6,Q5 --json small.json",
                 "  qs oo7 run --cold process --reps 3 --json cold.json   cold operations in fresh JVMs",
                 "  qs oo7 run --system heap --size medium --reps 3",
+                "  qs oo7 run --system heap,qs,qs-cs --ops T1,T6     embedded vs client-server (a server is started)",
+                "  qs oo7 run --server qs://127.0.0.1:7420 --secret db/server.secret   heap vs that server's database",
                 "  qs oo7 build /tmp/oo7 && qs oo7 run --system qs --store /tmp/oo7",
                 "  qs oo7 report cold.json small.json           one table from several runs"
             })
@@ -384,6 +409,20 @@ public final class Oo7Command implements Runnable {
                 description = "run the mapped system on the OO7 database built there by qs oo7 build (its updates"
                         + " persist; only that one mapped system)")
         Path store;
+
+        @Option(
+                names = "--server",
+                paramLabel = "qs://HOST:PORT",
+                description = "run qs-cs on the OO7 database of this page server (qs serve over a store built by qs"
+                        + " oo7 build; --size and --seed must be the ones it was built with); default systems"
+                        + " heap,qs-cs")
+        String server;
+
+        @Option(
+                names = "--secret",
+                paramLabel = "FILE",
+                description = "with --server: a copy of the served store's server.secret (mode 0600)")
+        Path secret;
 
         @Option(
                 names = "--cold",
@@ -488,17 +527,35 @@ public final class Oo7Command implements Runnable {
                 storeSeed = Long.parseLong(p.getProperty("seed"));
                 built = SystemUnderTest.of("system in " + DESCRIPTION_FILE, p.getProperty("system", "qs"));
             }
+            if (server != null && store != null) {
+                throw new IllegalArgumentException(
+                        "--server and --store: run on one database, a served one (qs-cs)" + " or a local one");
+            }
+            if (server != null && secret == null) {
+                throw new IllegalArgumentException(
+                        "--server " + server + " needs --secret FILE (a copy of the" + " store's server.secret)");
+            }
             List<SystemUnderTest> list = systems != null
                     ? List.copyOf(new LinkedHashSet<>(systems))
-                    : built != null
-                            ? List.of(SystemUnderTest.heap, built)
-                            : List.of(
-                                    SystemUnderTest.heap,
-                                    SystemUnderTest.qs,
-                                    SystemUnderTest.qs_cards,
-                                    SystemUnderTest.qs_b);
+                    : server != null
+                            ? List.of(SystemUnderTest.heap, SystemUnderTest.qs_cs)
+                            : built != null
+                                    ? List.of(SystemUnderTest.heap, built)
+                                    : List.of(
+                                            SystemUnderTest.heap,
+                                            SystemUnderTest.qs,
+                                            SystemUnderTest.qs_cards,
+                                            SystemUnderTest.qs_b);
             List<SystemUnderTest> mapped =
                     list.stream().filter(SystemUnderTest::mapped).toList();
+            if (server != null && !list.contains(SystemUnderTest.qs_cs)) {
+                throw new IllegalArgumentException(
+                        "--server " + server + ": only qs-cs runs on a server; add it to" + " --system");
+            }
+            if (coldMode == ColdMode.PROCESS && list.contains(SystemUnderTest.qs_cs)) {
+                throw new IllegalArgumentException("--cold process: not for qs-cs, whose cold runs connect again in"
+                        + " this process (a fresh client cache); use --cold in-process");
+            }
             if (store != null) {
                 if (!mapped.equals(List.of(built))) {
                     throw new IllegalArgumentException("--store " + store + " holds an OO7 database of " + built.label()
@@ -558,6 +615,8 @@ public final class Oo7Command implements Runnable {
                     if (system == SystemUnderTest.heap) {
                         heap = new HeapOo7Store();
                         how = String.format(Locale.ROOT, "built in %.1f ms", build(heap, config, seedValue, err) / 1e6);
+                    } else if (system.clientServer() && server != null) {
+                        how = "the database of the page server " + server;
                     } else if (store != null) {
                         dirs.put(system, store);
                         how = "opened " + store;
@@ -574,8 +633,11 @@ public final class Oo7Command implements Runnable {
                                     build(m, config, seedValue, err) / 1e6);
                             err.println("qs: temporary " + system.label() + " store in " + dir);
                         }
+                        if (system.clientServer()) {
+                            how += "; served by qs serve in a child process";
+                        }
                     }
-                    if (system.mapped()) {
+                    if (system.mapped() && dirs.containsKey(system)) {
                         // closed (checkpointed): the header's page count is the size of the database
                         long pages = VolumeFile.readHeader(dirs.get(system)).pageCount();
                         attributes
@@ -630,8 +692,20 @@ public final class Oo7Command implements Runnable {
                 }
                 boolean first = true;
                 for (SystemUnderTest system : mapped) {
-                    try (MappedOo7Store m = MappedOo7Store.open(
-                            dirs.get(system), dropCaches, system.storeOptions(storeOptions), system.padding())) {
+                    ServerProcess served = system.clientServer() && server == null
+                            ? ServerProcess.start(dirs.get(system), "optimistic")
+                            : null;
+                    try (ServerProcess stop = served;
+                            MappedOo7Store m = system.clientServer()
+                                    ? MappedOo7Store.connect(
+                                            served != null ? served.uri() : server,
+                                            served != null ? served.secret() : secret,
+                                            system.padding())
+                                    : MappedOo7Store.open(
+                                            dirs.get(system),
+                                            dropCaches,
+                                            system.storeOptions(storeOptions),
+                                            system.padding())) {
                         Oo7Operations mOps = new Oo7Operations(m, config, seedValue, params);
                         List<Oo7Operations> group = first && heapOps != null ? List.of(heapOps, mOps) : List.of(mOps);
                         Oo7Runner.runAll(group, options, coldMode == ColdMode.IN_PROCESS)
@@ -650,7 +724,14 @@ public final class Oo7Command implements Runnable {
                                     + Oo7Report.firstAndLaterColdRuns(results.get(system.label()))
                                             .stripTrailing());
                         }
-                        if (coldMode == ColdMode.IN_PROCESS) {
+                        if (coldMode == ColdMode.IN_PROCESS && m.isClient()) {
+                            attributes
+                                    .computeIfAbsent(system.label(), k -> new LinkedHashMap<>())
+                                    .put("cold", "reconnect");
+                            coldLines.add(system.label() + " cold runs: the client disconnected and connected again"
+                                    + " (an empty client cache); the pages came over the socket from the server's"
+                                    + " buffer pool" + (stop != null ? " (server log " + stop.log() + ")" : ""));
+                        } else if (coldMode == ColdMode.IN_PROCESS) {
                             Map<String, Object> a = attributes.get(system.label());
                             a.put("cold", "in-process");
                             a.put("pageCacheDropped", m.coldDropsOsCache());

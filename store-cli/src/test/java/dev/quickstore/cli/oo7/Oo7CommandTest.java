@@ -96,6 +96,66 @@ class Oo7CommandTest {
     }
 
     @Test
+    void clientServerRunsOnAServerItStartsAndMultiUserRunsBothConcurrencyControls() throws Exception {
+        Path json = tmp.resolve("cs.json");
+        Run r = QsCommandTest.qs(
+                "oo7",
+                "run",
+                "--system",
+                "heap,qs-cs",
+                "--ops",
+                "T1,T2A",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--json",
+                json.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("OO7 small on qs-cs: built in "), r.out());
+        assertTrue(r.out().contains("served by qs serve in a child process"), r.out());
+        // the same counts as the embedded store: every page faulted in over the socket
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s.*")), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T2A\\s+hot\\s+2187\\s.*")), r.out());
+        assertTrue(r.out().contains("qs-cs cold runs: the client disconnected and connected again"), r.out());
+        JsonNode cs = Json.MAPPER.readTree(Files.readString(json)).get(1);
+        assertEquals("qs-cs", cs.get("store").asText());
+        assertEquals("reconnect", cs.get("cold").asText());
+        Matcher log = Pattern.compile("\\(server log (\\S+)\\)").matcher(r.out());
+        assertTrue(log.find(), r.out());
+        assertTrue(!Files.exists(Path.of(log.group(1))), "the server's log goes with a clean stop: " + log.group(1));
+
+        Path mu = tmp.resolve("mu.json");
+        Run m = QsCommandTest.qs(
+                "oo7",
+                "multiuser",
+                "--clients",
+                "2",
+                "--seconds",
+                "1",
+                "--shared-percent",
+                "100",
+                "--update-percent",
+                "100",
+                "--json",
+                mu.toString());
+        assertEquals(0, m.code(), m.err());
+        assertTrue(m.out().contains("OO7 small with 3 modules (1 shared, 2 private)"), m.out());
+        assertTrue(m.out().lines().anyMatch(l -> l.matches("optimistic\\s+2\\s+\\d+\\.\\d\\s.*")), m.out());
+        assertTrue(m.out().lines().anyMatch(l -> l.matches("locking\\s+2\\s+\\d+\\.\\d\\s.*")), m.out());
+        JsonNode runs = Json.MAPPER.readTree(Files.readString(mu)).get("runs");
+        assertEquals(2, runs.size());
+        for (JsonNode run : runs) {
+            assertTrue(run.get("commits").asLong() > 0, run.toString());
+            assertTrue(run.get("commitP50Micros").asLong() > 0, run.toString());
+            assertTrue(
+                    run.get("commitP99Micros").asLong()
+                            >= run.get("commitP50Micros").asLong(),
+                    run.toString());
+        }
+    }
+
+    @Test
     void reportNamesTheFileAndFieldOfBadInput() throws Exception {
         Path bad = tmp.resolve("bad.json");
         Files.writeString(bad, "[{\"store\":\"qs\",\"size\":\"small\",\"seed\":42,\"results\":[{\"op\":\"T1\"}]}]");

@@ -144,6 +144,10 @@ public final class MappedOo7Store implements Oo7Store {
     private final StoreOptions options;
 
     private final ObjectPadding padding;
+    /** The page server this store is a client of ({@link #connect}), or null: the embedded store in {@link #dir}. */
+    private final String serverUri;
+
+    private final Path serverSecret;
     private PersistentStore db;
     private ObjectTransaction tx;
     private final Index[] indexes = new Index[INDEXES.length];
@@ -189,6 +193,20 @@ public final class MappedOo7Store implements Oo7Store {
             StoreOptions options,
             ObjectPadding padding,
             PersistentStore db) {
+        this(dir, temporary, dropCaches, options, padding, db, null, null);
+    }
+
+    private MappedOo7Store(
+            Path dir,
+            boolean temporary,
+            boolean dropCaches,
+            StoreOptions options,
+            ObjectPadding padding,
+            PersistentStore db,
+            String serverUri,
+            Path serverSecret) {
+        this.serverUri = serverUri;
+        this.serverSecret = serverSecret;
         this.dir = dir;
         this.temporary = temporary;
         this.dropCaches = dropCaches;
@@ -291,11 +309,30 @@ public final class MappedOo7Store implements Oo7Store {
     }
 
     /**
+     * The OO7 database of the page server at {@code uri} (a store built by {@code qs oo7 build} and served by
+     * {@code qs serve}), as one of its client processes ({@link PersistentStore#connect}): the same objects and
+     * operations over a cache of the server's pages. {@link #makeCold()} disconnects and connects again (an
+     * empty client cache; the server's buffer pool stays as it is); the name is {@code "qs-cs"}.
+     */
+    public static MappedOo7Store connect(String uri, Path secretFile, ObjectPadding padding) throws IOException {
+        return new MappedOo7Store(
+                null, false, false, null, padding, PersistentStore.connect(uri, secretFile, TYPES), uri, secretFile);
+    }
+
+    /** Whether this store is a page server's client ({@link #connect}). */
+    public boolean isClient() {
+        return serverUri != null;
+    }
+
+    /**
      * {@code "qs"} (page protection, QuickStore), {@code "qs-cards"} (card marking, Hosking and Moss), {@code
      * "qs-b"} for a store with padded objects (White and DeWitt 1994 section 4; {@code "qs-b-cards"} with both).
      */
     @Override
     public String name() {
+        if (serverUri != null) {
+            return padding.isNone() ? "qs-cs" : "qs-b-cs";
+        }
         boolean cards = effective(options).writeDetection() == WriteDetection.CARD_MARKING;
         return (padding.isNone() ? "qs" : "qs-b") + (cards ? "-cards" : "");
     }
@@ -315,6 +352,9 @@ public final class MappedOo7Store implements Oo7Store {
      * database (White and DeWitt 1994 Table 2 compares these sizes).
      */
     public long databasePages() throws IOException {
+        if (serverUri != null) {
+            return db.storageManager().pageCount();
+        }
         return VolumeFile.readHeader(dir).pageCount();
     }
 
@@ -603,6 +643,11 @@ public final class MappedOo7Store implements Oo7Store {
         commits++;
     }
 
+    /** Whether a transaction is running ({@link #begin} without its commit or abort yet). */
+    public boolean inTransaction() {
+        return tx != null;
+    }
+
     @Override
     public void abort() {
         ObjectTransaction t = tx();
@@ -660,6 +705,12 @@ public final class MappedOo7Store implements Oo7Store {
         try {
             db.close();
             db = null;
+            if (serverUri != null) {
+                lastColdDroppedOsCache = false;
+                db = PersistentStore.connect(serverUri, serverSecret, TYPES); // an empty client cache
+                db.objectPadding(padding);
+                return;
+            }
             lastColdDroppedOsCache = dropCaches && ColdRun.dropOsCache();
             db = PersistentStore.open(dir, effective(options), TYPES);
             db.objectPadding(padding);
@@ -728,13 +779,16 @@ public final class MappedOo7Store implements Oo7Store {
     @Override
     public long preadNanosOfResidentPages() {
         checkOpen();
+        if (serverUri != null) {
+            return -1; // no volume here: the pages come over the connection
+        }
         Store s = db.storageManager();
         return ColdRun.preadNanos(VolumeFile.volumePath(dir), s.residentPages(), s.pageSize());
     }
 
     private void checkOpen() {
         if (closed || db == null) {
-            throw new IllegalStateException("OO7 store " + dir + " is closed");
+            throw new IllegalStateException("OO7 store " + (serverUri != null ? serverUri : dir) + " is closed");
         }
     }
 
