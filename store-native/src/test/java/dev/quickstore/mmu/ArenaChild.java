@@ -176,6 +176,21 @@ public final class ArenaChild {
                             && c.bytesRead() == 3L * FS
                             && c.handlerNanos() > 0,
                     "counters " + c);
+            // the store's own access resolved like a fault (qs_touch, ABI 8): load, reference fault, pre-image
+            a.touch(11, false);
+            check(a.state(11) == FrameState.CLEAN && a.loads(11) == 1, "touch loads a reserved frame");
+            check(a.alias().get(JAVA_LONG, off(11, 3)) == PageFiles.word(11, 3), "touched bytes");
+            a.reprotectAll();
+            check(a.reprotected(11), "reprotected");
+            a.touch(11, false);
+            check(!a.reprotected(11) && a.loads(11) == 1, "touch takes the reference fault, no reload");
+            a.touch(11, true);
+            check(
+                    a.state(11) == FrameState.DIRTY && a.preimage(11).get(JAVA_LONG, 24) == PageFiles.word(11, 3),
+                    "touch for write captures the pre-image");
+            a.touch(11, true);
+            check(a.state(11) == FrameState.DIRTY, "touching a dirty frame again changes nothing");
+            check(a.markClean(11), "clean again");
             try {
                 v.get(JAVA_LONG, 256L * FS);
                 check(false, "view is bounded");

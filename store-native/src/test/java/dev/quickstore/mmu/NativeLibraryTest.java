@@ -34,7 +34,7 @@ class NativeLibraryTest {
 
     @Test
     void abiVersionConstantMatchesTheLibrary() {
-        assertEquals(7, NativeLibrary.ABI_VERSION);
+        assertEquals(8, NativeLibrary.ABI_VERSION);
     }
 
     @TempDir
