@@ -43,6 +43,8 @@ uint32_t qs_frame_loads(struct qs_arena *a, uint64_t i);
 int64_t qs_dirty_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max);
 uint64_t qs_preimage_of(struct qs_arena *a, uint64_t i);
 int qs_mark_clean(struct qs_arena *a, uint64_t i);
+/* commit's reprotection: one mprotect per run of listed frames and read-only frames between them (ABI 8) */
+int64_t qs_mark_clean_list(struct qs_arena *a, const uint64_t *frames, uint64_t n, uint32_t bridge);
 int qs_prefetch(struct qs_arena *a, uint64_t i, int *err);
 /* the store's own access to frame i, resolved exactly as an application fault on it would be (ABI 8) */
 int qs_touch(struct qs_arena *a, uint64_t i, int is_write);

@@ -250,6 +250,105 @@ QS_EXPORT int qs_mark_clean(struct qs_arena *a, uint64_t i) {
     return 1;
 }
 
+/* Ends a run [lo, lo+n) of frames held BUSY by the caller - the DIRTY frames being cleaned and the CLEAN,
+ * read-only frames between them (bridges, already PROT_READ) - with one mprotect(READ) for the whole run
+ * (per frame, collapsing protection islands, if the kernel is out of mappings); then each DIRTY frame is
+ * CLEAN with its pre-image freed and each bridge is CLEAN as before. On failure the DIRTY frames stay DIRTY.
+ * Returns the DIRTY frames cleaned, or -errno. */
+static int64_t clean_run(struct qs_arena *a, uint64_t lo, uint64_t n) {
+    int e = mprotect(qs_app_addr(a, lo), n << a->frame_shift, PROT_READ) == 0 ? 0 : errno;
+    if (e == ENOMEM) {
+        e = 0;
+        for (uint64_t j = lo; j < lo + n && e == 0; j++) e = qs_protect_frame(a, j, PROT_READ);
+    }
+    int64_t cleaned = 0;
+    for (uint64_t j = lo; j < lo + n; j++) {
+        struct qs_frame *f = qs_frame_at(a, j);
+        if (f->prior_state != QS_DIRTY) { qs_frame_unlock(f, QS_CLEAN); continue; } /* a bridge */
+        if (e) { qs_frame_unlock(f, QS_DIRTY); continue; }
+        qs_preimage_free(a, f);
+        qs_frame_unlock(f, QS_CLEAN);
+        cleaned++;
+    }
+    if (e) return -e;
+    qs_clock_retry(a);
+    return cleaned;
+}
+
+/* Whether frame i is CLEAN and read-only now (a bridge a run may cover: mprotect(READ) changes nothing
+ * for it); if so it is locked BUSY with prior_state CLEAN. */
+static int lock_bridge(struct qs_arena *a, uint64_t i) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+    if (s != QS_CLEAN || (atomic_load(&f->flags) & QS_F_PROTNONE) || (a->clean_prot & PROT_WRITE)) return 0;
+    if (!atomic_compare_exchange_strong_explicit(&f->state, &s, QS_BUSY, memory_order_acq_rel, memory_order_relaxed))
+        return 0;
+    if (atomic_load(&f->flags) & QS_F_PROTNONE) { qs_frame_unlock(f, QS_CLEAN); return 0; }
+    f->prior_state = QS_CLEAN;
+    return 1;
+}
+
+/* qs_mark_clean for the listed frames (ascending; commit ends the dirty state of the pages it logged; ABI
+ * 8), with one mprotect per run instead of one per frame: a run is a sequence of listed DIRTY frames and
+ * the CLEAN read-only frames between them (at most `bridge` in a row), whose protection READ already is.
+ * Frames not DIRTY when reached are left alone; a run is ended (its frames released) before waiting for a
+ * frame in a transient state, so the caller never holds one frame while waiting for another. Returns the
+ * number of frames cleaned, or -errno (earlier runs are clean; the rest stays DIRTY). */
+QS_EXPORT int64_t qs_mark_clean_list(struct qs_arena *a, const uint64_t *frames, uint64_t n, uint32_t bridge) {
+    int64_t cleaned = 0;
+    uint64_t lo = 0, len = 0; /* the run held: [lo, lo+len) */
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t i = frames[k];
+        if (i >= a->nframes || (k > 0 && i <= frames[k - 1])) {
+            if (len > 0) { int64_t c = clean_run(a, lo, len); if (c < 0) return c; cleaned += c; }
+            return -EINVAL;
+        }
+        /* extend the run to i across bridges, or end it */
+        if (len > 0) {
+            uint64_t end = lo + len, b = end;
+            int joined = i >= end && i - end <= bridge;
+            while (joined && b < i) {
+                if (lock_bridge(a, b)) b++;
+                else joined = 0;
+            }
+            if (!joined) {
+                for (uint64_t u = end; u < b; u++) qs_frame_unlock(qs_frame_at(a, u), QS_CLEAN);
+                int64_t c = clean_run(a, lo, len);
+                if (c < 0) return c;
+                cleaned += c;
+                len = 0;
+            } else {
+                len = i - lo;
+            }
+        }
+        struct qs_frame *f = qs_frame_at(a, i);
+        uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
+        if (len > 0 && (qs_state(s) == QS_BUSY || qs_state(s) == QS_LOADING)) {
+            int64_t c = clean_run(a, lo, len); /* release before waiting */
+            if (c < 0) return c;
+            cleaned += c;
+            len = 0;
+        }
+        uint32_t was = qs_frame_lock(a, f);
+        if (was != QS_DIRTY || (atomic_load(&f->flags) & QS_F_PROTNONE) || (a->clean_prot & PROT_WRITE)) {
+            if (was == QS_DIRTY) { /* reprotected by the clock, or card marking: no mprotect (qs_mark_clean) */
+                qs_preimage_free(a, f);
+                qs_frame_unlock(f, QS_CLEAN);
+                cleaned++;
+            } else {
+                qs_frame_unlock(f, was);
+            }
+            if (len > 0) { int64_t c = clean_run(a, lo, len); if (c < 0) return c; cleaned += c; len = 0; }
+            continue;
+        }
+        f->prior_state = QS_DIRTY;
+        if (len == 0) lo = i;
+        len = i - lo + 1;
+    }
+    if (len > 0) { int64_t c = clean_run(a, lo, len); if (c < 0) return c; cleaned += c; }
+    return cleaned;
+}
+
 /* Loads a reserved frame ahead of use (Texas: prefetching / reserving one step ahead) and makes it
  * readable, from Java: nothing is refused here, errors are returned. A resident frame reprotected
  * by the clock is made readable again. Does NOT collapse protection islands on ENOMEM (the fault path

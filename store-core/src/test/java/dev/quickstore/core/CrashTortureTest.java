@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * is killed with SIGKILL ({@link Process#destroyForcibly()}) at a random moment; after each kill the
  * parent recovers the store and checks that every acknowledged commit is present, that nothing else is
  * visible except possibly the one commit in flight (whose COMMIT may have become durable just before
- * the kill), that the state equals the replayed model, and that verify passes. CI runs 20 crashes;
- * {@code -Dqs.long=true} runs 300.
+ * the kill), that the state equals the replayed model, and that verify passes. CI runs 25 crashes;
+ * {@code -Dqs.long=true} runs 300, {@code -Dqs.torture.crashes=N} runs N.
  */
 @ExtendWith(SeedExtension.class)
 class CrashTortureTest {
@@ -32,7 +32,7 @@ class CrashTortureTest {
 
     @Test
     void everyAcknowledgedCommitSurvivesSigkill(Seed seed) throws Exception {
-        run(seed.value(), ChildJvm.longMode() ? 300 : 20);
+        run(seed.value(), Integer.getInteger("qs.torture.crashes", ChildJvm.longMode() ? 300 : 25));
     }
 
     private void run(long seed, int crashes) throws Exception {

@@ -462,6 +462,29 @@ public final class MappedArena implements AutoCloseable {
         return addr == 0 ? MemorySegment.NULL : MemorySegment.ofAddress(addr).reinterpret(frameSize, views, null);
     }
 
+    /**
+     * {@link #markClean} for {@code frames[from..from+count)} (ascending), with one {@code mprotect} per run
+     * instead of one per frame (qs_frames.c {@code qs_mark_clean_list}): a run is listed frames and the clean,
+     * read-only frames between them, at most {@code bridge} in a row (their protection is READ already). What a
+     * commit does to the dirty pages it logged. Frames not dirty are left alone. Returns the frames cleaned.
+     *
+     * @throws ArenaException for a frame outside the arena or a list not strictly ascending
+     */
+    public long markCleanList(long[] frames, int from, int count, int bridge) {
+        if (from < 0 || count < 0 || from + count > frames.length || bridge < 0) {
+            throw new IndexOutOfBoundsException(
+                    "frames " + from + "+" + count + " of " + frames.length + ", bridge " + bridge);
+        }
+        try (Arena tmp = Arena.ofConfined()) {
+            MemorySegment list = tmp.allocate(JAVA_LONG, Math.max(count, 1));
+            MemorySegment.copy(frames, from, list, JAVA_LONG, 0, count);
+            return Downcall.checkedLong(
+                    "qs_mark_clean_list",
+                    () -> "marking " + count + " frames clean from frame " + (count > 0 ? frames[from] : -1),
+                    () -> (long) NativeCalls.MARK_CLEAN_LIST.invokeExact(handle, list, (long) count, bridge));
+        }
+    }
+
     /** After write-back: DIRTY to CLEAN, pre-image freed, writes fault again. Returns whether it was dirty. */
     public boolean markClean(long frame) {
         return Downcall.checkedInt("qs_mark_clean", () -> "marking frame " + frame + " clean", () ->

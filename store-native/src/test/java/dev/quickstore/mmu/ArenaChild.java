@@ -191,6 +191,37 @@ public final class ArenaChild {
             a.touch(11, true);
             check(a.state(11) == FrameState.DIRTY, "touching a dirty frame again changes nothing");
             check(a.markClean(11), "clean again");
+            // commit's reprotection (qs_mark_clean_list): one mprotect per run of listed frames and the clean
+            // read-only frames between them; a frame that is not resident is never covered
+            for (int f = 40; f < 46; f++) {
+                if (f != 43) {
+                    v.set(JAVA_LONG, off(f, 1), f);
+                } else {
+                    check(v.get(JAVA_LONG, off(f, 1)) == PageFiles.word(f, 1), "frame 43 read");
+                }
+            }
+            long writes = a.counters().writeFaults();
+            check(a.markCleanList(new long[] {40, 41, 42, 44, 45}, 0, 5, 16) == 5, "five dirty frames cleaned");
+            for (int f = 40; f < 46; f++) {
+                check(a.state(f) == FrameState.CLEAN && a.preimage(f).equals(MemorySegment.NULL), "clean " + f);
+            }
+            v.set(JAVA_LONG, off(41, 2), 7L);
+            v.set(JAVA_LONG, off(43, 2), 7L);
+            check(
+                    a.state(41) == FrameState.DIRTY
+                            && a.state(43) == FrameState.DIRTY
+                            && a.counters().writeFaults() == writes + 2,
+                    "write-protected again, the bridge too: the next stores fault");
+            v.set(JAVA_LONG, off(50, 1), 1L);
+            v.set(JAVA_LONG, off(52, 1), 1L); // frame 51 stays RESERVED between them
+            check(a.markCleanList(new long[] {41, 43, 50, 52}, 0, 4, 16) == 4, "four cleaned");
+            long reads = a.counters().readFaults();
+            check(a.state(51) == FrameState.RESERVED, "51 not resident");
+            check(
+                    v.get(JAVA_LONG, off(51, 1)) == PageFiles.word(51, 1)
+                            && a.counters().readFaults() == reads + 1,
+                    "a frame that is not resident between two runs still faults");
+            check(a.markCleanList(new long[] {40, 41}, 0, 2, 16) == 0, "nothing dirty left");
             try {
                 v.get(JAVA_LONG, 256L * FS);
                 check(false, "view is bounded");

@@ -71,6 +71,17 @@ public interface PageFrames extends AutoCloseable {
     /** Ends the page's dirty state (after commit logged it or abort restored it); drops the pre-image. */
     void clearDirty(long pageId);
 
+    /**
+     * {@link #clearDirty} for {@code pages[from..from+count)} (ascending; dirty pages whose pre-images the
+     * caller has copied): the mapped frames write-protect them with one {@code mprotect} per run of nearby
+     * frames.
+     */
+    default void clearDirty(long[] pages, int from, int count) {
+        for (int k = from; k < from + count; k++) {
+            clearDirty(pages[k]);
+        }
+    }
+
     /** The dirty pages, in ascending page id order. */
     long[] dirtyPages();
 

@@ -34,7 +34,10 @@ public final class TransactionManager implements BufferPool.Stealer {
     private final LogReader reader;
     private final PageDiff.Ranges ranges = new PageDiff.Ranges();
     private long txnId;
-    private MemorySegment preCopy;
+    /** Dirty pages whose dirty state a commit ends together (one reprotection per run of nearby pages). */
+    private static final int RUN = 64;
+
+    private MemorySegment[] preCopies;
     private MemorySegment curCopy;
     private long firstLsn;
     private long lastLsn;
@@ -159,10 +162,11 @@ public final class TransactionManager implements BufferPool.Stealer {
     }
 
     /**
-     * Logs the transaction's changes and makes its COMMIT durable. Per page: copy the pre-image, end the
-     * dirty state (with store-native the page is write-protected again, so a later store faults and
-     * starts a new dirty period), then diff a {@linkplain PageFrames#stableImage stable image}: exactly
-     * the bytes up to the clean point are logged, never a store that raced with commit.
+     * Logs the transaction's changes and makes its COMMIT durable. Per {@value #RUN} dirty pages: copy their
+     * pre-images, end their dirty state together (with store-native they are write-protected again with one
+     * {@code mprotect} per run of nearby frames, so a later store faults and starts a new dirty period), then diff each
+     * page's {@linkplain PageFrames#stableImage stable image}: exactly the bytes up to the clean point are
+     * logged, never a store that raced with commit.
      */
     public void commit() throws IOException {
         commit(true);
@@ -175,44 +179,61 @@ public final class TransactionManager implements BufferPool.Stealer {
      */
     public void commit(boolean force) throws IOException {
         PageFrames frames = pool.frames();
-        if (preCopy == null) {
-            preCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
-            curCopy = MemorySegment.ofArray(new byte[pool.pageSize()]);
+        int ps = pool.pageSize();
+        if (preCopies == null) {
+            preCopies = new MemorySegment[RUN];
+            for (int k = 0; k < RUN; k++) {
+                preCopies[k] = MemorySegment.ofArray(new byte[ps]);
+            }
+            curCopy = MemorySegment.ofArray(new byte[ps]);
         }
+        long[] cards = new long[RUN];
         long t0 = System.nanoTime();
         int cardBytes = frames.cardBytes();
-        for (long p : frames.dirtyPages()) {
-            frames.toDisk(preCopy.copyFrom(frames.preImage(p))); // both sides of the diff in disk form
-            long cards = frames.dirtyCards(p); // card marking: read before clearDirty clears them
-            if (cards != -1L) {
-                commitCardPages++;
-                commitCards += Long.bitCount(cards);
+        long[] dirty = frames.dirtyPages();
+        for (int i = 0; i < dirty.length; ) {
+            // up to RUN dirty pages: pre-images first, then their dirty state ends at once (with store-native one
+            // mprotect per run of nearby frames), then each page's stable image is diffed and logged
+            int n = Math.min(RUN, dirty.length - i);
+            for (int k = 0; k < n; k++) {
+                long p = dirty[i + k];
+                frames.toDisk(preCopies[k].copyFrom(frames.preImage(p))); // both sides of the diff in disk form
+                cards[k] = frames.dirtyCards(p); // card marking: read before the dirty state ends
+                if (cards[k] != -1L) {
+                    commitCardPages++;
+                    commitCards += Long.bitCount(cards[k]);
+                }
             }
             long ta = System.nanoTime();
-            frames.clearDirty(p);
+            frames.clearDirty(dirty, i, n);
             long tb = System.nanoTime();
-            MemorySegment cur = frames.stableImage(p, curCopy);
-            long t1 = System.nanoTime();
             commitPreimageNanos += ta - t0;
             commitReprotectNanos += tb - ta;
-            commitStableNanos += t1 - tb;
-            commitPages++;
-            PageDiff.diffCards(preCopy, cur, cards, cardBytes, PageDiff.mergeGap(1), ranges);
-            if (ranges.count > 0) {
-                byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
-                long t2 = System.nanoTime();
-                commitDiffNanos += t2 - t1;
-                long lsn = appendForTxn(rec);
-                redoBytes += rec.length;
-                redoRecords++;
-                PageHeader.setLsn(frames.resident(p), lsn);
-                pool.noteLogged(p, lsn);
-                t0 = System.nanoTime();
-                commitAppendNanos += t0 - t2;
-            } else {
-                t0 = System.nanoTime();
-                commitDiffNanos += t0 - t1;
+            t0 = tb;
+            for (int k = 0; k < n; k++) {
+                long p = dirty[i + k];
+                MemorySegment cur = frames.stableImage(p, curCopy);
+                long t1 = System.nanoTime();
+                commitStableNanos += t1 - t0;
+                commitPages++;
+                PageDiff.diffCards(preCopies[k], cur, cards[k], cardBytes, PageDiff.mergeGap(1), ranges);
+                if (ranges.count > 0) {
+                    byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
+                    long t2 = System.nanoTime();
+                    commitDiffNanos += t2 - t1;
+                    long lsn = appendForTxn(rec);
+                    redoBytes += rec.length;
+                    redoRecords++;
+                    PageHeader.setLsn(frames.resident(p), lsn);
+                    pool.noteLogged(p, lsn);
+                    t0 = System.nanoTime();
+                    commitAppendNanos += t0 - t2;
+                } else {
+                    t0 = System.nanoTime();
+                    commitDiffNanos += t0 - t1;
+                }
             }
+            i += n;
         }
         if (lastLsn != 0) {
             long lsn = appendForTxn(LogRecord.encodeCommit(txnId, lastLsn, System.currentTimeMillis()));
