@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Crash torture: a forked JVM ({@link CrashTortureChild}) runs random transactions on a real store and
- * is killed with SIGKILL ({@link Process#destroyForcibly()}) at a random moment; after each kill the
+ * is killed with SIGKILL ({@link dev.quickstore.testkit.ChildJvm.Running#kill()}) at a random moment; after each kill the
  * parent recovers the store and checks that every acknowledged commit is present, that nothing else is
  * visible except possibly the one commit in flight (whose COMMIT may have become durable just before
  * the kill), that the state equals the replayed model, and that verify passes. CI runs 25 crashes;
