@@ -108,12 +108,68 @@ public final class RealFileIO implements FileIO {
         };
     }
 
-    private record ChannelHandle(Path path, FileChannel ch) implements Handle {
+    /** One channel operation, retried on a fresh channel if an interrupt closed the old one. */
+    private interface ChannelOp<T> {
+        T run(FileChannel ch) throws IOException;
+    }
+
+    /**
+     * A file through a {@link FileChannel}, robust to thread interrupts: an interrupt of a thread in (or
+     * entering) a channel operation closes the channel for every thread ({@link
+     * java.nio.channels.ClosedByInterruptException}), which would poison the store. The handle then opens the
+     * file again and repeats the operation (positional, so idempotent), and the thread's interrupt status is set
+     * again afterwards for the code that asked for the interrupt. Only {@link #close} ends the handle.
+     */
+    private static final class ChannelHandle implements Handle {
+        private static final int RETRIES = 16;
+        private final Path path;
+        private volatile FileChannel ch;
+        private volatile boolean closed;
+
+        ChannelHandle(Path path, FileChannel ch) {
+            this.path = path;
+            this.ch = ch;
+        }
+
+        private <T> T io(ChannelOp<T> op, ByteBuffer buf) throws IOException {
+            boolean interrupted = false;
+            int mark = buf != null ? buf.position() : 0;
+            try {
+                for (int attempt = 0; ; attempt++) {
+                    FileChannel c = ch;
+                    try {
+                        return op.run(c);
+                    } catch (java.nio.channels.ClosedChannelException e) {
+                        // an interrupt (of this thread or another) closed the channel; close() is the only other way
+                        interrupted |= Thread.interrupted();
+                        if (closed || attempt == RETRIES) {
+                            throw e;
+                        }
+                        if (buf != null) {
+                            buf.position(mark);
+                        }
+                        reopen(c);
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        private synchronized void reopen(FileChannel failed) throws IOException {
+            if (ch == failed && !closed) {
+                ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            }
+        }
+
         @Override
         public int read(ByteBuffer dst, long pos) throws IOException {
             int total = 0;
             while (dst.hasRemaining()) {
-                int n = ch.read(dst, pos + total);
+                long at = pos + total;
+                int n = io(c -> c.read(dst, at), dst);
                 if (n < 0) {
                     break;
                 }
@@ -126,24 +182,34 @@ public final class RealFileIO implements FileIO {
         public void write(ByteBuffer src, long pos) throws IOException {
             long p = pos;
             while (src.hasRemaining()) {
-                p += ch.write(src, p);
+                long at = p;
+                p += io(c -> c.write(src, at), src);
             }
         }
 
         @Override
         public long size() throws IOException {
-            return ch.size();
+            return io(FileChannel::size, null);
         }
 
         @Override
         public void truncate(long size) throws IOException {
-            ch.truncate(size);
-            ch.force(true);
+            io(c -> c.truncate(size), null);
+            force(true);
         }
 
         @Override
         public void force() throws IOException {
-            ch.force(false);
+            force(false);
+        }
+
+        private void force(boolean metadata) throws IOException {
+            io(
+                    c -> {
+                        c.force(metadata);
+                        return null;
+                    },
+                    null);
         }
 
         @Override
@@ -152,7 +218,8 @@ public final class RealFileIO implements FileIO {
         }
 
         @Override
-        public void close() throws IOException {
+        public synchronized void close() throws IOException {
+            closed = true;
             ch.close();
         }
     }

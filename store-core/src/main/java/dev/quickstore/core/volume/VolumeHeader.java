@@ -121,6 +121,13 @@ public record VolumeHeader(
         return MemorySegment.ofArray(prefix).get(PageHeader.INT, PAGE_SIZE_OFFSET);
     }
 
+    /** A format version as an error names it: a newer one says so (this build cannot open that store). */
+    private static String versionText(int version) {
+        return version > FORMAT_VERSION
+                ? version + " (written by a newer QuickStore/J: open it with that version)"
+                : String.valueOf(version);
+    }
+
     /**
      * Decodes and validates page 0.
      *
@@ -156,7 +163,7 @@ public record VolumeHeader(
                         FORMAT_VERSION_OFFSET,
                         "format version",
                         String.valueOf(FORMAT_VERSION),
-                        String.valueOf(version));
+                        versionText(version));
             }
             throw new StoreFormatException(
                     file, 0, PAGE_SIZE_OFFSET, "page size", "a power of two in 4096..65536", String.valueOf(pageSize));
@@ -189,7 +196,7 @@ public record VolumeHeader(
                     FORMAT_VERSION_OFFSET,
                     "format version",
                     String.valueOf(FORMAT_VERSION),
-                    String.valueOf(version));
+                    versionText(version));
         }
         PageHeader.check(file, 0, whole);
         if (PageHeader.type(whole) != PageHeader.VOLUME_HEADER) {
