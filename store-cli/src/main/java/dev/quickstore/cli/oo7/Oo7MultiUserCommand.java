@@ -368,44 +368,34 @@ public final class Oo7MultiUserCommand implements Callable<Integer> {
     }
 
     private String json(Oo7Config config, List<Row> rows) {
-        StringBuilder b = new StringBuilder();
-        b.append("{\"benchmark\":\"oo7-multiuser\",\"size\":\"")
-                .append(config.name())
-                .append("\",\"modules\":")
-                .append(config.numModules())
-                .append(",\"seconds\":")
-                .append(seconds)
-                .append(",\"sharedPercent\":")
-                .append(sharedPercent)
-                .append(",\"updatePercent\":")
-                .append(updatePercent)
-                .append(",\"seed\":")
-                .append(seed)
-                .append(",\"runs\":[");
-        for (int i = 0; i < rows.size(); i++) {
-            Row r = rows.get(i);
-            b.append(i == 0 ? "" : ",")
-                    .append(String.format(
-                            Locale.ROOT,
-                            "{\"cc\":\"%s\",\"clients\":%d,\"seconds\":%.3f,\"commits\":%d,\"aborts\":%d,"
-                                    + "\"commitsPerSecond\":%.2f,\"abortRate\":%.4f,\"commitP50Micros\":%d,"
-                                    + "\"commitP90Micros\":%d,\"commitP99Micros\":%d,\"callbacksPerCommit\":%.3f,"
-                                    + "\"deadlocks\":%d,\"lockTimeouts\":%d}",
-                            r.cc(),
-                            r.clients(),
-                            r.seconds(),
-                            r.commits(),
-                            r.aborts(),
-                            r.throughput(),
-                            r.abortRate(),
-                            r.p50Micros(),
-                            r.p90Micros(),
-                            r.p99Micros(),
-                            r.callbacksPerCommit(),
-                            r.deadlocks(),
-                            r.lockTimeouts()));
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("benchmark", "oo7-multiuser");
+        doc.put("size", config.name());
+        doc.put("modules", config.numModules());
+        doc.put("seconds", seconds);
+        doc.put("sharedPercent", sharedPercent);
+        doc.put("updatePercent", updatePercent);
+        doc.put("seed", seed);
+        List<Map<String, Object>> runs = new ArrayList<>();
+        for (Row r : rows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("cc", r.cc());
+            m.put("clients", r.clients());
+            m.put("seconds", r.seconds());
+            m.put("commits", r.commits());
+            m.put("aborts", r.aborts());
+            m.put("commitsPerSecond", r.throughput());
+            m.put("abortRate", r.abortRate());
+            m.put("commitP50Micros", r.p50Micros());
+            m.put("commitP90Micros", r.p90Micros());
+            m.put("commitP99Micros", r.p99Micros());
+            m.put("callbacksPerCommit", r.callbacksPerCommit());
+            m.put("deadlocks", r.deadlocks());
+            m.put("lockTimeouts", r.lockTimeouts());
+            runs.add(m);
         }
-        return b.append("]}\n").toString();
+        doc.put("runs", runs);
+        return dev.quickstore.cli.Json.object(doc) + "\n";
     }
 
     /** Whether the running transaction of {@code store} was refused a page lock (deadlock or timeout). */
