@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
-import dev.quickstore.core.remote.PageLockException;
 import dev.quickstore.core.remote.ServerUnavailableException;
 import dev.quickstore.core.remote.TransactionConflictException;
 import dev.quickstore.testkit.ChildJvm;
@@ -156,20 +155,7 @@ class ConnectedStoreTest {
                     String ready = other.nextLine(Duration.ofSeconds(60));
                     assertEquals("ready", ready, other.describe());
                     java.nio.file.Files.createFile(go);
-                    int conflicts = 0;
-                    for (int done = 0; done < mine; ) {
-                        try (ObjectTransaction tx = remote.begin()) {
-                            Gadget c = tx.root("counter", Gadget.class);
-                            c.id(c.id() + 1);
-                            tx.commit();
-                            done++;
-                        } catch (TransactionConflictException e) {
-                            conflicts++;
-                        } catch (PageLockException e) {
-                            conflicts++; // page locking: this transaction was the deadlock victim
-                            Thread.sleep(1 + (System.nanoTime() & 3));
-                        }
-                    }
+                    int conflicts = GadgetClient.bump(remote, mine);
                     String result = other.nextLine(Duration.ofSeconds(120));
                     assertTrue(result != null && result.startsWith("bumped " + theirs), result + other.describe());
                     System.out.println(cc + ": concurrent bumps: this client " + mine + " with " + conflicts

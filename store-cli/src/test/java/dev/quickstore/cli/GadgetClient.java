@@ -18,6 +18,28 @@ import java.nio.file.Path;
 public final class GadgetClient {
     private GadgetClient() {}
 
+    /**
+     * {@code n} transactions each adding 1 to the id of root {@code counter}, each retried until it commits;
+     * returns how many attempts failed (conflicts, or refused locks: then after a short random pause).
+     */
+    static int bump(PersistentStore db, int n) throws InterruptedException {
+        int failed = 0;
+        for (int done = 0; done < n; ) {
+            try (ObjectTransaction tx = db.begin()) {
+                Gadget c = tx.root("counter", Gadget.class);
+                c.id(c.id() + 1);
+                tx.commit();
+                done++;
+            } catch (TransactionConflictException e) {
+                failed++;
+            } catch (dev.quickstore.core.remote.PageLockException e) {
+                failed++; // page locking: a deadlock victim backs off before its retry
+                Thread.sleep(1 + (System.nanoTime() & 3));
+            }
+        }
+        return failed;
+    }
+
     public static void main(String[] args) throws Exception {
         String uri = args[0];
         Path secret = Path.of(args[1]);
@@ -41,21 +63,7 @@ public final class GadgetClient {
                             Thread.sleep(1);
                         }
                     }
-                    int conflicts = 0;
-                    for (int done = 0; done < n; ) {
-                        try (ObjectTransaction tx = db.begin()) {
-                            Gadget c = tx.root("counter", Gadget.class);
-                            c.id(c.id() + 1);
-                            tx.commit();
-                            done++;
-                        } catch (TransactionConflictException e) {
-                            conflicts++;
-                        } catch (dev.quickstore.core.remote.PageLockException e) {
-                            conflicts++; // page locking: a deadlock victim; retry after a short random pause
-                            Thread.sleep(1 + (System.nanoTime() & 3));
-                        }
-                    }
-                    System.out.println("bumped " + n + " conflicts " + conflicts);
+                    System.out.println("bumped " + n + " conflicts " + bump(db, n));
                 }
                 default -> throw new IllegalArgumentException("unknown mode " + args[2]);
             }

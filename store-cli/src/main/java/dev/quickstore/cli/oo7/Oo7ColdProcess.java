@@ -3,7 +3,6 @@ package dev.quickstore.cli.oo7;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quickstore.cli.ExitCodes;
 import dev.quickstore.cli.Json;
-import dev.quickstore.cli.Qs;
 import dev.quickstore.oo7.Oo7Config;
 import dev.quickstore.oo7.Oo7Operation;
 import dev.quickstore.oo7.Oo7Operations;
@@ -15,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -172,19 +170,10 @@ final class Oo7ColdProcess {
 
     /** The command line that re-executes this CLI in a new JVM: same java, class path and relevant options. */
     List<String> command(Oo7Operation op, long opSeed, List<Integer> pending) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("-Xmx") || a.startsWith("-Xms") || a.startsWith("--enable-native-access")) {
-                cmd.add(a);
-            }
-        }
-        if (cmd.stream().noneMatch(a -> a.startsWith("--enable-native-access"))) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
-        }
         // the child reads them as StoreOptions.defaults() does: system properties set at its launch
-        storeOptions.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Qs.class.getName()));
+        List<String> properties = new ArrayList<>();
+        storeOptions.forEach((k, v) -> properties.add("-D" + k + "=" + v));
+        List<String> cmd = new ArrayList<>(QsJvm.command(List.of("-Xmx", "-Xms"), properties, List.of()));
         cmd.addAll(List.of(
                 "oo7",
                 "cold-op",

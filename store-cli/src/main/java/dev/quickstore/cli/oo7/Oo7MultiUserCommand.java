@@ -1,7 +1,6 @@
 package dev.quickstore.cli.oo7;
 
 import dev.quickstore.cli.ExitCodes;
-import dev.quickstore.cli.Qs;
 import dev.quickstore.core.remote.PageLockException;
 import dev.quickstore.core.remote.RemotePages;
 import dev.quickstore.core.remote.ServerStatus;
@@ -14,7 +13,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -253,33 +251,26 @@ public final class Oo7MultiUserCommand implements Callable<Integer> {
         List<BufferedReader> outs = new ArrayList<>();
         try {
             for (int c = 0; c < n; c++) {
-                List<String> cmd = new ArrayList<>();
-                cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-                cmd.add("--enable-native-access=ALL-UNNAMED");
-                cmd.add("-Xmx512m");
-                for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-                    if (a.startsWith("-Dqs.")) {
-                        cmd.add(a);
-                    }
-                }
-                cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Qs.class.getName()));
-                cmd.addAll(List.of(
-                        "oo7",
-                        "multiuser-client",
-                        server.uri(),
-                        server.secret().toString(),
-                        "--client",
-                        Integer.toString(c),
-                        "--seconds",
-                        Integer.toString(seconds),
-                        "--shared-percent",
-                        Integer.toString(sharedPercent),
-                        "--update-percent",
-                        Integer.toString(updatePercent),
-                        "--seed",
-                        Long.toString(seed),
-                        "--go",
-                        go.toString()));
+                List<String> cmd = QsJvm.command(
+                        List.of("-Dqs."),
+                        List.of("-Xmx512m"),
+                        List.of(
+                                "oo7",
+                                "multiuser-client",
+                                server.uri(),
+                                server.secret().toString(),
+                                "--client",
+                                Integer.toString(c),
+                                "--seconds",
+                                Integer.toString(seconds),
+                                "--shared-percent",
+                                Integer.toString(sharedPercent),
+                                "--update-percent",
+                                Integer.toString(updatePercent),
+                                "--seed",
+                                Long.toString(seed),
+                                "--go",
+                                go.toString()));
                 Process p = new ProcessBuilder(cmd)
                         .redirectError(ProcessBuilder.Redirect.INHERIT)
                         .start();

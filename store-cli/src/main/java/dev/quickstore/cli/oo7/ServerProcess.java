@@ -1,14 +1,11 @@
 package dev.quickstore.cli.oo7;
 
-import dev.quickstore.cli.Qs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -37,19 +34,8 @@ final class ServerProcess implements AutoCloseable {
 
     /** Starts a server over the store in {@code dir} with the concurrency control {@code cc}; waits until it listens. */
     static ServerProcess start(Path dir, String cc) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (a.startsWith("--enable-native-access")) {
-                cmd.add(a);
-            }
-        }
-        if (cmd.stream().noneMatch(a -> a.startsWith("--enable-native-access"))) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
-        }
-        cmd.add("-Xmx1g");
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Qs.class.getName()));
-        cmd.addAll(List.of("serve", dir.toString(), "--listen", "127.0.0.1:0", "--cc", cc));
+        List<String> cmd = QsJvm.command(
+                List.of(), List.of("-Xmx1g"), List.of("serve", dir.toString(), "--listen", "127.0.0.1:0", "--cc", cc));
         Path log = dir.resolveSibling(dir.getFileName() + "-server.log");
         Process p = new ProcessBuilder(cmd)
                 .redirectError(ProcessBuilder.Redirect.to(log.toFile()))
