@@ -41,11 +41,8 @@ public final class Oo7Report {
             }
             rows.add(row.toArray(String[]::new));
         }
-        StringBuilder sb = new StringBuilder(align(rows));
-        if (results.stream().anyMatch(r -> !r.countStable())) {
-            sb.append("* count varied between runs (random operation); the last run's count is shown\n");
-        }
-        return sb.toString();
+        return new Table(rows, results.stream().anyMatch(r -> !r.countStable()) ? List.of(UNSTABLE_NOTE) : List.of())
+                .text();
     }
 
     /**
@@ -55,6 +52,11 @@ public final class Oo7Report {
      * did not run (cold, for the heap) shows "-". {@link #comparison} has every counter and the spread.
      */
     public static String compact(Map<String, List<Oo7Result>> bySystem) {
+        return compactTable(bySystem).text();
+    }
+
+    /** {@link #compact} as rows and notes. */
+    public static Table compactTable(Map<String, List<Oo7Result>> bySystem) {
         List<String> names = List.copyOf(bySystem.keySet());
         String base = names.get(0);
         Map<String, Oo7Result> index = new LinkedHashMap<>();
@@ -103,17 +105,17 @@ public final class Oo7Report {
             }
             rows.add(row.toArray(String[]::new));
         }
-        StringBuilder sb = new StringBuilder(align(rows));
+        List<String> notes = new ArrayList<>();
         if (unstable) {
-            sb.append("* count varied between runs (random operation); the last run's count is shown\n");
+            notes.add(UNSTABLE_NOTE);
         }
-        sb.append("ms: median; /")
-                .append(base)
-                .append(": time over ")
-                .append(base)
-                .append("'s, same phase; r/w: read/write faults; all counters: --wide, --csv, --json\n");
-        return sb.toString();
+        notes.add("ms: median; /" + base + ": time over " + base
+                + "'s, same phase; r/w: read/write faults; all counters: --wide, --csv, --json");
+        return new Table(rows, notes);
     }
+
+    private static final String UNSTABLE_NOTE =
+            "* count varied between runs (random operation); the last run's count is shown";
 
     private static String ratio(Oo7Result r, Oo7Result base) {
         return r == null || base == null || base.medianOpNanos() == 0
@@ -143,6 +145,11 @@ public final class Oo7Report {
      * headed with its store's name. A phase the baseline did not run (cold, for the heap) shows "-".
      */
     public static String comparison(Map<String, List<Oo7Result>> bySystem) {
+        return comparisonTable(bySystem).text();
+    }
+
+    /** {@link #comparison} as rows and notes. */
+    public static Table comparisonTable(Map<String, List<Oo7Result>> bySystem) {
         List<String> names = List.copyOf(bySystem.keySet());
         String base = names.get(0);
         Map<String, Oo7Result> index = new LinkedHashMap<>();
@@ -201,11 +208,7 @@ public final class Oo7Report {
             }
             rows.add(row.toArray(String[]::new));
         }
-        StringBuilder sb = new StringBuilder(align(rows));
-        if (unstable) {
-            sb.append("* count varied between runs (random operation); the last run's count is shown\n");
-        }
-        return sb.toString();
+        return new Table(rows, unstable ? List.of(UNSTABLE_NOTE) : List.of());
     }
 
     /** Commit-breakdown counters (see {@code MappedOo7Store}), in the column order of {@link #commitBreakdown}. */
@@ -258,19 +261,64 @@ public final class Oo7Report {
      * it has rows.
      */
     public static String report(Map<String, List<Oo7Result>> bySystem, boolean wide) {
-        StringBuilder sb = new StringBuilder(wide ? comparison(bySystem) : compact(bySystem));
-        String breakdown = wide ? commitBreakdown(bySystem) : "";
-        if (!breakdown.isEmpty()) {
-            sb.append("\ncommit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time):\n")
-                    .append(breakdown);
-        }
-        String overhead = coldOverhead(bySystem);
-        if (!overhead.isEmpty()) {
-            sb.append(
-                            "\ncold fault handling (overhead = cold - hot - pread of the same pages; design notes section 8):\n")
-                    .append(overhead);
+        StringBuilder sb = new StringBuilder();
+        for (Section s : sections(bySystem, wide)) {
+            if (!s.title().isEmpty()) {
+                sb.append('\n').append(s.title()).append(":\n");
+            }
+            sb.append(s.table().text());
         }
         return sb.toString();
+    }
+
+    /**
+     * The tables of {@link #report(Map, boolean)} in print order, each with its title (empty for the first, the
+     * main table); tables without rows are left out. The HTML report renders the same sections.
+     */
+    public static List<Section> sections(Map<String, List<Oo7Result>> bySystem, boolean wide) {
+        List<Section> out = new ArrayList<>();
+        out.add(new Section("", wide ? comparisonTable(bySystem) : compactTable(bySystem)));
+        if (wide) {
+            Table breakdown = commitBreakdownTable(bySystem);
+            if (!breakdown.isEmpty()) {
+                out.add(new Section(
+                        "commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time)",
+                        breakdown));
+            }
+        }
+        Table overhead = coldOverheadTable(bySystem);
+        if (!overhead.isEmpty()) {
+            out.add(new Section(
+                    "cold fault handling (overhead = cold - hot - pread of the same pages; design notes section 8)",
+                    overhead));
+        }
+        return out;
+    }
+
+    /** A titled table of the report. */
+    public record Section(String title, Table table) {}
+
+    /**
+     * One table of the report: the header row first, then the data rows (all cells text, as printed), and the
+     * notes printed under it. {@link #text} aligns it: the first two columns to the left, the others to the right.
+     */
+    public record Table(List<String[]> rows, List<String> notes) {
+        public Table {
+            rows = List.copyOf(rows);
+            notes = List.copyOf(notes);
+        }
+
+        /** Whether the table has no data rows. */
+        public boolean isEmpty() {
+            return rows.size() <= 1;
+        }
+
+        /** The aligned text with a rule under the header, then the notes, one per line. */
+        public String text() {
+            StringBuilder sb = new StringBuilder(align(rows));
+            notes.forEach(n -> sb.append(n).append('\n'));
+            return sb.toString();
+        }
     }
 
     /** The cold-overhead goal of design notes section 8: overhead at most this share of the cold time. */
@@ -283,6 +331,12 @@ public final class Oo7Report {
      * when no cold result carries {@link Oo7Runner#PREAD_US}.
      */
     public static String coldOverhead(Map<String, List<Oo7Result>> bySystem) {
+        Table t = coldOverheadTable(bySystem);
+        return t.isEmpty() ? "" : t.text();
+    }
+
+    /** {@link #coldOverhead} as rows and the goal's verdict as its note; no data rows if none applies. */
+    public static Table coldOverheadTable(Map<String, List<Oo7Result>> bySystem) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {
             "op", "system", "cold ms", "hot ms", "pread ms", "readFaults", "overhead ms", "of cold", "goal"
@@ -316,16 +370,17 @@ public final class Oo7Report {
             }
         });
         if (rows.size() == 1) {
-            return "";
+            return new Table(rows, List.of());
         }
-        return align(rows)
-                + String.format(
+        return new Table(
+                rows,
+                List.of(String.format(
                         Locale.ROOT,
-                        "goal: overhead <= %.0f%% of cold - %s (met by %d of %d operations)%n",
+                        "goal: overhead <= %.0f%% of cold - %s (met by %d of %d operations)",
                         100 * COLD_OVERHEAD_GOAL,
                         verdicts[1] == 0 ? "MET" : "NOT MET",
                         verdicts[0],
-                        verdicts[0] + verdicts[1]);
+                        verdicts[0] + verdicts[1])));
     }
 
     /**
@@ -340,6 +395,12 @@ public final class Oo7Report {
      * parts need not add up exactly. Empty if no operation committed a dirty page.
      */
     public static String commitBreakdown(Map<String, List<Oo7Result>> bySystem) {
+        Table t = commitBreakdownTable(bySystem);
+        return t.isEmpty() ? "" : t.text();
+    }
+
+    /** {@link #commitBreakdown} as rows; no data rows if no operation committed a dirty page. */
+    public static Table commitBreakdownTable(Map<String, List<Oo7Result>> bySystem) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {
             "op",
@@ -391,7 +452,7 @@ public final class Oo7Report {
                 }
             });
         }
-        return rows.size() == 1 ? "" : align(rows);
+        return new Table(rows, List.of());
     }
 
     /** The page size used for the diff rate of {@link #commitBreakdown} (the store's default). */
