@@ -23,7 +23,8 @@ import java.util.Map;
  * the stores' counters, in first-seen order; 0 where a store has no such counter).
  *
  * <p>JSON: an array with one object per store: {@code store}, {@code size}, {@code seed}, the store's
- * attributes (e.g. {@code databasePages}, the cold protocol), and {@code results}: per operation and phase
+ * attributes (e.g. {@code databasePages}, the cold protocol), {@code run} (the machine, JDK, date and commit:
+ * {@link RunMetadata}) and {@code results}: per operation and phase
  * {@code op, phase, count, countStable, medianNs, opNs} (every run), {@code commitNs} and {@code counters}.
  */
 final class Oo7ResultFiles {
@@ -86,12 +87,14 @@ final class Oo7ResultFiles {
             Map<String, List<Oo7Result>> bySystem,
             Map<String, ? extends Map<String, ?>> attributes) {
         List<Map<String, Object>> stores = new ArrayList<>();
+        Map<String, Object> run = RunMetadata.current().fields();
         bySystem.forEach((store, results) -> {
             Map<String, Object> s = new LinkedHashMap<>();
             s.put("store", store);
             s.put("size", config.name());
             s.put("seed", seed);
             s.putAll(attributes.containsKey(store) ? attributes.get(store) : Map.of());
+            s.put("run", run);
             List<Map<String, Object>> rs = new ArrayList<>();
             for (Oo7Result r : results) {
                 Map<String, Object> m = new LinkedHashMap<>();
