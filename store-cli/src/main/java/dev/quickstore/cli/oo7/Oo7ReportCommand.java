@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
             "Examples:",
             "  qs oo7 run --cold process --json cold.json && qs oo7 run --cold none --json hot.json",
             "  qs oo7 report cold.json hot.json               cold-process and hot rows in one table",
-            "  qs oo7 report laptop.json server.json --csv both.csv"
+            "  qs oo7 report laptop.json server.json --csv both.csv",
+            "  qs oo7 report cold.json hot.json --html report.html   plots and tables in one page"
         })
 final class Oo7ReportCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "JSON files of qs oo7 run --json")
@@ -54,6 +55,14 @@ final class Oo7ReportCommand implements Callable<Integer> {
 
     @Option(names = "--csv", paramLabel = "FILE", description = "also write the combined results as CSV to FILE")
     Path csv;
+
+    @Option(
+            names = "--html",
+            paramLabel = "FILE",
+            description = "also write a self-contained HTML report to FILE: a bar chart per operation (log-scale"
+                    + " time, a bar per system, cold and hot), the 1994 paper's numbers beside ours, the tables"
+                    + " and the machines of the runs")
+    Path html;
 
     @Option(
             names = "--wide",
@@ -67,6 +76,7 @@ final class Oo7ReportCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         Map<String, List<Oo7Result>> bySystem = new LinkedHashMap<>();
+        Map<String, Oo7HtmlReport.Source> sources = new LinkedHashMap<>();
         String size = null;
         for (Path file : files) {
             JsonNode root;
@@ -112,6 +122,7 @@ final class Oo7ReportCommand implements Callable<Integer> {
                     bySystem.put(name, existing);
                 }
                 existing.addAll(results);
+                sources.putIfAbsent(name, source(file, s));
                 out.println(describe(name, file, s));
             }
         }
@@ -119,7 +130,39 @@ final class Oo7ReportCommand implements Callable<Integer> {
         if (csv != null) {
             Files.writeString(csv, Oo7ResultFiles.csv(Oo7Config.named(size), bySystem), StandardCharsets.UTF_8);
         }
+        if (html != null) {
+            String page = Oo7HtmlReport.render(
+                    size,
+                    bySystem,
+                    sources,
+                    wide,
+                    java.time.Instant.now()
+                            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                            .toString());
+            Files.writeString(html, page, StandardCharsets.UTF_8);
+            out.println("HTML report: " + html.toAbsolutePath());
+        }
         return ExitCodes.OK;
+    }
+
+    /** The file, scalar attributes (as {@link #describe} prints them) and {@code run} object of a store's JSON. */
+    private static Oo7HtmlReport.Source source(Path file, JsonNode s) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        s.properties().forEach(e -> {
+            String k = e.getKey();
+            if (!k.equals("store")
+                    && !k.equals("size")
+                    && !k.equals("results")
+                    && e.getValue().isValueNode()) {
+                attributes.put(k, e.getValue().asText());
+            }
+        });
+        Map<String, String> run = new LinkedHashMap<>();
+        JsonNode r = s.get("run");
+        if (r != null && r.isObject()) {
+            r.properties().forEach(e -> run.put(e.getKey(), e.getValue().asText()));
+        }
+        return new Oo7HtmlReport.Source(file, attributes, run);
     }
 
     /** "qs (FILE): OO7 small, seed 42, databasePages 1234, cold process, ...": every scalar field of the run. */
