@@ -61,7 +61,7 @@ final class Oo7Charts {
 
     /**
      * Colours by series name, stable over the charts of one report: the measured systems take a colour-blind
-     * safe palette (Okabe and Ito 2008, then Tableau's) in the order they are first named, the paper's series
+     * safe palette (Okabe and Ito 2008, then Tableau's, the pale yellow last) in the order they are first named, the paper's series
      * shades of grey.
      */
     static final class Palette {
@@ -72,12 +72,12 @@ final class Oo7Charts {
                 new Color(0xCC79A7),
                 new Color(0x56B4E9),
                 new Color(0xD55E00),
-                new Color(0xF0E442),
                 new Color(0x8C564B),
+                new Color(0x9467BD),
                 new Color(0x17BECF),
                 new Color(0xBCBD22),
-                new Color(0x9467BD),
-                new Color(0x2CA02C));
+                new Color(0x2CA02C),
+                new Color(0xF0E442)); // yellow last: faint on white
         private static final List<Color> PAPER = List.of(new Color(0x4D4D4D), new Color(0x8C8C8C), new Color(0xBDBDBD));
         private final Map<String, Color> assigned = new LinkedHashMap<>();
         private int systems;

@@ -222,6 +222,7 @@ final class Oo7HtmlReport {
             table { border-collapse: collapse; background: #fff; font-size: 13px; margin: 6px 0 4px; }
             th, td { border: 1px solid #e0e0e0; padding: 3px 8px; white-space: nowrap; }
             th { background: #f3f5f8; font-weight: 600; position: sticky; top: 0; }
+            table.machine td.wrap { white-space: normal; min-width: 120px; max-width: 260px; }
             td.num { text-align: right; font-variant-numeric: tabular-nums; }
             tbody tr:nth-child(even) td { background: #fafbfc; }
             .notes { font-size: 12.5px; color: #555; margin: 2px 0 18px; }
@@ -258,13 +259,18 @@ final class Oo7HtmlReport {
         }
         body.append("</tbody></table></div>\n<h3>Machine</h3>\n");
         List<String> keys = List.of("date", "host", "os", "cpu", "cpus", "memoryMiB", "loadAverage", "jdk", "commit");
-        body.append("<div class=\"scroll\"><table>\n<thead><tr><th>systems</th>");
+        body.append("<div class=\"scroll\"><table class=\"machine\">\n<thead><tr><th>systems</th>");
         keys.forEach(k -> body.append("<th>").append(k).append("</th>"));
         body.append("</tr></thead>\n<tbody>\n");
         machines.forEach((run, names) -> {
-            body.append("<tr><td>").append(esc(String.join(", ", names))).append("</td>");
+            body.append("<tr><td class=\"wrap\">")
+                    .append(esc(String.join(", ", names)))
+                    .append("</td>");
             for (String k : keys) {
-                body.append("<td>").append(esc(run.getOrDefault(k, "-"))).append("</td>");
+                boolean prose = k.equals("os") || k.equals("cpu") || k.equals("jdk");
+                body.append(prose ? "<td class=\"wrap\">" : "<td>")
+                        .append(esc(run.getOrDefault(k, "-")))
+                        .append("</td>");
             }
             body.append("</tr>\n");
         });
