@@ -88,6 +88,16 @@ class Oo7HtmlReportTest {
         assertEquals("5", checked.get("data-plots"), checked.toString());
         assertEquals("5", checked.get("data-plots-shown"), "every plot drawn with a non-empty box: " + checked);
 
+        // the check can fail: a copy with one plot hidden and a script that throws
+        Path broken = tmp.resolve("broken.html");
+        Files.writeString(
+                broken,
+                page.replaceFirst("<figure class=\"plot\"", "<figure style=\"display:none\" class=\"plot\"")
+                        .replace("</body>", "<script>null.x;</script></body>"));
+        Map<String, String> bad = htmlAttributes(dumpDom(chromium, broken));
+        assertEquals("1", bad.get("data-errors"), bad.toString());
+        assertEquals("4", bad.get("data-plots-shown"), bad.toString());
+
         Path png = tmp.resolve("report.png");
         screenshot(chromium, html, png);
         BufferedImage shot = ImageIO.read(png.toFile());
@@ -132,7 +142,7 @@ class Oo7HtmlReportTest {
     }
 
     private String dumpDom(Path chromium, Path html) throws Exception {
-        Path out = tmp.resolve("dom.html");
+        Path out = Files.createTempFile(tmp, "dom-", ".html");
         runChromium(
                 chromium,
                 out,
@@ -155,7 +165,8 @@ class Oo7HtmlReportTest {
     }
 
     /**
-     * Runs headless Chromium with a fresh profile directory, standard output to {@code out}, within {@link
+     * Runs headless Chromium with a fresh profile directory (and configuration and cache directories in it),
+     * standard output to {@code out}, within {@link
      * #CHROMIUM_TIMEOUT}; it and every process it started are killed in any case. As root Chromium refuses to
      * start without {@code --no-sandbox} (its sandbox needs an unprivileged user), so that flag is added only
      * for root; the page is a local file this test wrote.
@@ -170,13 +181,17 @@ class Oo7HtmlReportTest {
                 "--no-first-run",
                 "--no-default-browser-check",
                 "--disable-extensions",
+                "--disable-dev-shm-usage", // containers' /dev/shm is often too small for a renderer
                 "--user-data-dir=" + profile));
         if (isRoot()) {
             cmd.add("--no-sandbox");
         }
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd)
-                .redirectOutput(out.toFile())
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        // its crash reports and caches go to the test directory, not the user's home
+        pb.environment().put("XDG_CONFIG_HOME", profile.resolve("config").toString());
+        pb.environment().put("XDG_CACHE_HOME", profile.resolve("cache").toString());
+        Process p = pb.redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
