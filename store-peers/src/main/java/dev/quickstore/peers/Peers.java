@@ -17,6 +17,10 @@ public final class Peers {
      * @throws IllegalArgumentException for a name not in {@link #NAMES}
      */
     public static Oo7Store open(String name, Path dir) {
-        throw new IllegalArgumentException("unknown peer '" + name + "'; expected one of " + NAMES);
+        return switch (name) {
+            case "lmdb" -> dev.quickstore.peers.lmdb.LmdbOo7Store.open(dir);
+            case "mvstore" -> dev.quickstore.peers.mvstore.MvStoreOo7Store.open(dir);
+            default -> throw new IllegalArgumentException("unknown peer '" + name + "'; expected one of " + NAMES);
+        };
     }
 }
