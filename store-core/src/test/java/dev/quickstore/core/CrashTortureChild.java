@@ -1,12 +1,14 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.crashpoint.CrashPoints;
 import dev.quickstore.core.options.StoreOptions;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 /**
  * The child JVM of {@link CrashTortureTest}: opens the store (recovering it), then runs committed
- * transactions forever, printing "committed N" after each commit returned, until it is killed. Each
+ * transactions forever, printing "committed N" after each commit returned, until it is killed (with a third
+ * argument {@code POINT:K}, it stops at the K-th time the store reaches that crash point: {@link dev.quickstore.core.crashpoint.CrashPoints#armStop}). Each
  * transaction is a pure function of (seed, N) and the committed state, so the parent can replay it.
  */
 public final class CrashTortureChild {
@@ -21,6 +23,9 @@ public final class CrashTortureChild {
     public static void main(String[] args) throws Exception {
         Path dir = Path.of(args[0]);
         long seed = Long.parseLong(args[1]);
+        if (args.length > 2) {
+            CrashPoints.armStop(args[2]);
+        }
         try (Store store = Store.open(dir, OPTIONS)) {
             Workload.Model m = Workload.load(store);
             System.out.println("ready " + m.committed);

@@ -30,7 +30,12 @@ class LayeringTest {
         CORE + ".btree.."
     };
     private static final String[] VOCABULARY = {
-        CORE + ".options..", CORE + ".error..", CORE + ".stats..", CORE + ".index..", CORE + ".verify.."
+        CORE + ".options..",
+        CORE + ".error..",
+        CORE + ".stats..",
+        CORE + ".index..",
+        CORE + ".verify..",
+        CORE + ".crashpoint.."
     };
 
     private static JavaClasses classes;

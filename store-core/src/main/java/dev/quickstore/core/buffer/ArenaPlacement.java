@@ -1,5 +1,6 @@
 package dev.quickstore.core.buffer;
 
+import dev.quickstore.core.crashpoint.CrashPoints;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.options.Relocation;
@@ -95,6 +96,7 @@ public final class ArenaPlacement {
                 // space can exist without it (PlacementFile: the invariant)
                 new PlacementFile(pageSize, frames.arena().base(), m.relocatedRegion, m.relocatedRuns(), m.ranges())
                         .write(io, dir);
+                CrashPoints.reach(CrashPoints.Point.PLACEMENT_COMMITTED);
             }
         }
         frames.relocate(

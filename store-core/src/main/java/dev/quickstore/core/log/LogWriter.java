@@ -1,5 +1,6 @@
 package dev.quickstore.core.log;
 
+import dev.quickstore.core.crashpoint.CrashPoints;
 import dev.quickstore.core.volume.FileIO;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -190,6 +191,7 @@ public final class LogWriter implements AutoCloseable {
             segment.close();
             segmentNo++;
             segment = io.open(LogSegments.path(dir, segmentNo, segmentBytes), true);
+            CrashPoints.reach(CrashPoints.Point.LOG_ROLL);
             startSegment();
         } catch (IOException e) {
             failure = e;

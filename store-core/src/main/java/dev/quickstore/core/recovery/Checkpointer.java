@@ -1,6 +1,7 @@
 package dev.quickstore.core.recovery;
 
 import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.crashpoint.CrashPoints;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.txn.TransactionManager;
@@ -43,6 +44,7 @@ public final class Checkpointer {
 
     public void checkpoint() throws IOException {
         pool.writeBackAll();
+        CrashPoints.reach(CrashPoints.Point.CHECKPOINT_PAGES_WRITTEN);
         Map<Long, Long> dpt = pool.dirtyPageTable();
         long[] pages = new long[dpt.size()];
         long[] recs = new long[dpt.size()];
@@ -67,6 +69,7 @@ public final class Checkpointer {
                 pages,
                 recs));
         log.flush(lsn + 1);
+        CrashPoints.reach(CrashPoints.Point.CHECKPOINT_LOGGED);
         new ControlFile(lsn, log.segmentBytes(), redoStart).write(io, controlFile);
         log.truncateBefore(redoStart);
         lastCheckpointEnd = log.endLsn();

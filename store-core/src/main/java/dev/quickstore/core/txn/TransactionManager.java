@@ -2,6 +2,7 @@ package dev.quickstore.core.txn;
 
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.buffer.PageFrames;
+import dev.quickstore.core.crashpoint.CrashPoints;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogRecord;
@@ -237,8 +238,10 @@ public final class TransactionManager implements BufferPool.Stealer {
         }
         if (lastLsn != 0) {
             long lsn = appendForTxn(LogRecord.encodeCommit(txnId, lastLsn, System.currentTimeMillis()));
+            CrashPoints.reach(CrashPoints.Point.COMMIT_LOGGED);
             if (force) {
                 log.flush(lsn + 1);
+                CrashPoints.reach(CrashPoints.Point.COMMIT_DURABLE);
             }
             commitFlushNanos += System.nanoTime() - t0;
         }

@@ -1,5 +1,6 @@
 package dev.quickstore.core.volume;
 
+import dev.quickstore.core.crashpoint.CrashPoints;
 import dev.quickstore.core.page.PageHeader;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -42,6 +43,7 @@ public final class DoubleWriteBuffer implements AutoCloseable {
                 file.write(buf.asByteBuffer(), (long) (i - from) * pageSize);
             }
             file.force();
+            CrashPoints.reach(CrashPoints.Point.STEAL_DOUBLE_WRITTEN);
             for (int i = from; i < to; i++) {
                 volume.write(ids[i], images[i]);
             }
