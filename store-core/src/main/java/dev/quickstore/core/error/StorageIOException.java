@@ -8,8 +8,8 @@ import java.io.Serial;
  * offset and, in the volume, which page. The kernel's own message ("Input/output error") names none of them.
  * An {@link IOException}, so it poisons the store handle like any failed I/O (fail-stop): the message reaches
  * the user inside the {@link StoreException} the handle throws, e.g. {@code fsync of db/log/0000000000000000.wal
- * failed: Input/output error} or {@code write of db/volume.qs page 3 (offset 24576, 8192 bytes) failed: No space
- * left on device}.
+ * failed: Input/output error} or {@code write of db/volume.qs page 3 (offset 24576) failed: No space left on
+ * device}.
  */
 public class StorageIOException extends IOException {
     @Serial

@@ -4,7 +4,7 @@ import dev.quickstore.core.error.StorageIOException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.NoSuchFileException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -30,8 +30,8 @@ public final class LocatingFileIO implements FileIO {
     }
 
     private static IOException located(String op, Object file, long offset, long length, IOException e) {
-        if (e instanceof StorageIOException || e instanceof NoSuchFileException) {
-            return e; // named already
+        if (e instanceof StorageIOException || e instanceof FileSystemException) {
+            return e; // named already (NoSuchFileException, AccessDeniedException, ... name their file)
         }
         return new StorageIOException(op, String.valueOf(file), offset, length, -1, e);
     }
