@@ -33,6 +33,7 @@ import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.core.volume.ControlFile;
 import dev.quickstore.core.volume.DoubleWriteBuffer;
 import dev.quickstore.core.volume.FileIO;
+import dev.quickstore.core.volume.LocatingFileIO;
 import dev.quickstore.core.volume.RealFileIO;
 import dev.quickstore.core.volume.Volume;
 import dev.quickstore.core.volume.VolumeFile;
@@ -105,7 +106,8 @@ public final class Store implements AutoCloseable {
     private Throwable poison;
     private boolean closed;
 
-    private Store(Path dir, StoreOptions options, FileIO io) throws IOException {
+    private Store(Path dir, StoreOptions options, FileIO rawIo) throws IOException {
+        FileIO io = LocatingFileIO.of(rawIo); // every failed operation names its file and offset
         this.client = null;
         this.dir = dir;
         this.io = io;
@@ -383,7 +385,7 @@ public final class Store implements AutoCloseable {
     }
 
     static Store create(FileIO io, Path dir, int pageSize, StoreOptions options) throws IOException {
-        VolumeFile.create(io, dir, pageSize);
+        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize);
         return new Store(dir, options, io);
     }
 

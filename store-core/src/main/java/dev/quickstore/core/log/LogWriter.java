@@ -196,6 +196,9 @@ public final class LogWriter implements AutoCloseable {
         } catch (IOException e) {
             failure = e;
             throw e;
+        } catch (RuntimeException | Error e) {
+            failure = new IOException("log " + dir + ": rolling over to segment " + segmentNo + " failed: " + e, e);
+            throw e; // half rolled over: nothing more may be appended
         }
         nextLsn = segmentNo * segmentBytes + LogSegments.HEADER;
         bufferStartLsn = nextLsn;
@@ -240,6 +243,7 @@ public final class LogWriter implements AutoCloseable {
                 bufferStartLsn = start + len;
                 lock.unlock();
                 IOException err = null;
+                Throwable unchecked = null;
                 try {
                     if (len > 0) {
                         ensureAllocated(seg, start % segmentBytes + len);
@@ -248,6 +252,10 @@ public final class LogWriter implements AutoCloseable {
                     seg.force();
                 } catch (IOException e) {
                     err = e;
+                } catch (RuntimeException | Error e) {
+                    // the leader must never leave with flushing set: every later flush would wait forever
+                    err = new IOException("log " + dir + ": writing or forcing " + seg.name() + " failed: " + e, e);
+                    unchecked = e;
                 } finally {
                     lock.lock();
                 }
@@ -261,6 +269,11 @@ public final class LogWriter implements AutoCloseable {
                     durableLsn = Math.max(durableLsn, start + len);
                 }
                 flushed.signalAll();
+                if (unchecked instanceof Error e) {
+                    throw e;
+                } else if (unchecked != null) {
+                    throw (RuntimeException) unchecked;
+                }
             }
         } finally {
             lock.unlock();

@@ -118,7 +118,8 @@ public final class RealFileIO implements FileIO {
      * entering) a channel operation closes the channel for every thread ({@link
      * java.nio.channels.ClosedByInterruptException}), which would poison the store. The handle then opens the
      * file again and repeats the operation (positional, so idempotent), and the thread's interrupt status is set
-     * again afterwards for the code that asked for the interrupt. Only {@link #close} ends the handle.
+     * again afterwards for the code that asked for the interrupt. Only {@link #close} ends the handle. The one
+     * exception is an fsync the interrupt cut short while it ran ({@link #force(boolean)}): it is not repeated.
      */
     private static final class ChannelHandle implements Handle {
         private static final int RETRIES = 16;
@@ -203,13 +204,44 @@ public final class RealFileIO implements FileIO {
             force(false);
         }
 
+        /**
+         * fsync (fdatasync unless {@code metadata}), repeated on a reopened channel only if it cannot have run.
+         * An interrupt that closes the channel while {@code force} is in the kernel replaces its result by
+         * {@link java.nio.channels.ClosedByInterruptException} (or {@code AsynchronousCloseException}), hiding an
+         * EIO; an fsync repeated on a new descriptor then succeeds although the kernel has dropped the unwritten
+         * pages (PostgreSQL's "fsyncgate"). So the force is repeated only when the channel was closed already or
+         * this thread was interrupted before it began (the JDK then closes the channel without calling fsync);
+         * otherwise its outcome is unknown and it fails, which poisons the store handle (fail-stop).
+         */
         private void force(boolean metadata) throws IOException {
-            io(
-                    c -> {
+            boolean interrupted = false;
+            try {
+                for (int attempt = 0; ; attempt++) {
+                    FileChannel c = ch;
+                    boolean mayRun = c.isOpen() && !Thread.currentThread().isInterrupted();
+                    try {
                         c.force(metadata);
-                        return null;
-                    },
-                    null);
+                        return;
+                    } catch (java.nio.channels.ClosedChannelException e) {
+                        interrupted |= Thread.interrupted();
+                        if (closed || attempt == RETRIES) {
+                            throw e;
+                        }
+                        if (mayRun) {
+                            throw new IOException(
+                                    "fsync of " + path + " was cut short by an interrupt that closed its channel: its"
+                                            + " outcome is unknown (an I/O error may be hidden), so it is not"
+                                            + " repeated",
+                                    e);
+                        }
+                        reopen(c);
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
 
         @Override

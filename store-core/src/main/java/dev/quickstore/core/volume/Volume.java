@@ -1,5 +1,6 @@
 package dev.quickstore.core.volume;
 
+import dev.quickstore.core.error.StorageIOException;
 import dev.quickstore.core.page.PageHeader;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -32,7 +33,12 @@ public final class Volume implements AutoCloseable {
     /** Reads page {@code pageId} into {@code dst} without checking it. */
     public void readRaw(long pageId, MemorySegment dst) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(pageSize);
-        int n = file.read(b, pageId * pageSize);
+        int n;
+        try {
+            n = file.read(b, pageId * pageSize);
+        } catch (StorageIOException e) {
+            throw e.withPage(pageId);
+        }
         MemorySegment src = MemorySegment.ofArray(b.array());
         if (n < pageSize) {
             src.asSlice(n).fill((byte) 0); // past EOF: never written
@@ -52,12 +58,20 @@ public final class Volume implements AutoCloseable {
                 : "page id mismatch for " + pageId;
         scratch.copyFrom(frame);
         PageHeader.prepareForWrite(scratch, pageId);
-        file.write(scratch.asByteBuffer(), pageId * pageSize);
+        try {
+            file.write(scratch.asByteBuffer(), pageId * pageSize);
+        } catch (StorageIOException e) {
+            throw e.withPage(pageId);
+        }
     }
 
     /** Writes an image that already carries its checksum (from the double-write file). */
     void writeSealed(long pageId, MemorySegment image) throws IOException {
-        file.write(image.asByteBuffer(), pageId * pageSize);
+        try {
+            file.write(image.asByteBuffer(), pageId * pageSize);
+        } catch (StorageIOException e) {
+            throw e.withPage(pageId);
+        }
     }
 
     void force() throws IOException {

@@ -101,4 +101,111 @@ class LogWriterTest {
             assertNull(reader.scan(LogSegments.HEADER, 0).next(), "no stale handle to the deleted file");
         }
     }
+
+    /** A file layer over the real one whose fsyncs throw {@code failure} while it is set. */
+    private static final class UncheckedForceIO implements dev.quickstore.core.volume.FileIO {
+        volatile RuntimeException failure;
+
+        @Override
+        public Handle open(Path file, boolean create) throws java.io.IOException {
+            Handle h = RealFileIO.INSTANCE.open(file, create);
+            return new Handle() {
+                @Override
+                public int read(java.nio.ByteBuffer dst, long pos) throws java.io.IOException {
+                    return h.read(dst, pos);
+                }
+
+                @Override
+                public void write(java.nio.ByteBuffer src, long pos) throws java.io.IOException {
+                    h.write(src, pos);
+                }
+
+                @Override
+                public long size() throws java.io.IOException {
+                    return h.size();
+                }
+
+                @Override
+                public void truncate(long size) throws java.io.IOException {
+                    h.truncate(size);
+                }
+
+                @Override
+                public void force() throws java.io.IOException {
+                    RuntimeException f = failure;
+                    if (f != null) {
+                        throw f;
+                    }
+                    h.force();
+                }
+
+                @Override
+                public String name() {
+                    return h.name();
+                }
+
+                @Override
+                public void close() throws java.io.IOException {
+                    h.close();
+                }
+            };
+        }
+
+        @Override
+        public boolean exists(Path file) {
+            return RealFileIO.INSTANCE.exists(file);
+        }
+
+        @Override
+        public void delete(Path file) throws java.io.IOException {
+            RealFileIO.INSTANCE.delete(file);
+        }
+
+        @Override
+        public void createDirectories(Path d) throws java.io.IOException {
+            RealFileIO.INSTANCE.createDirectories(d);
+        }
+
+        @Override
+        public List<Path> list(Path d) throws java.io.IOException {
+            return RealFileIO.INSTANCE.list(d);
+        }
+
+        @Override
+        public void replace(Path target, byte[] bytes) throws java.io.IOException {
+            RealFileIO.INSTANCE.replace(target, bytes);
+        }
+
+        @Override
+        public java.io.Closeable lock(Path lockFile) throws java.io.IOException {
+            return RealFileIO.INSTANCE.lock(lockFile);
+        }
+    }
+
+    /**
+     * Regression (issue 14, storage fault sweep): a flush leader that left with an unchecked exception from the
+     * file layer kept the "flushing" flag set, and every later flush - the abort that follows, the next commit -
+     * waited for it forever. Now the failure poisons the log like a failed write: later calls throw at once.
+     */
+    @Test
+    void anUncheckedFailureOfTheFlushLeaderPoisonsTheLogInsteadOfHangingLaterFlushes() throws Exception {
+        UncheckedForceIO io = new UncheckedForceIO();
+        try (LogWriter w = new LogWriter(io, dir.resolve("log"), SEGMENT, 0)) {
+            long lsn = w.append(record(200, 1));
+            io.failure = new java.io.UncheckedIOException(new java.io.IOException("Input/output error"));
+            RuntimeException first =
+                    org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> w.flush(lsn + 1));
+            assertTrue(first == io.failure, "the leader's own exception reaches its caller: " + first);
+            io.failure = null;
+            java.io.IOException later = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    java.time.Duration.ofSeconds(10),
+                    () -> org.junit.jupiter.api.Assertions.assertThrows(
+                            java.io.IOException.class, () -> w.flush(lsn + 1)),
+                    "a later flush must not wait for the leader that left");
+            assertTrue(later.getMessage().contains("failed earlier"), later.getMessage());
+            java.io.IOException append = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.io.IOException.class, () -> w.append(record(200, 2)));
+            assertTrue(append.getMessage().contains("failed earlier"), append.getMessage());
+        }
+    }
 }
