@@ -181,6 +181,11 @@ class Oo7KillSweepTest {
             }
             at.advanceTo(durable);
             ahead.advanceTo(durable + 1);
+            if ((kill + 1) % 25 == 0) {
+                System.out.printf(
+                        "OO7 kill sweep: %d of %d kills, %d transactions recovered, 0 violations, %.0f s%n",
+                        kill + 1, kills, durable, (System.nanoTime() - started) / 1e9);
+            }
         }
         System.out.printf(
                 "OO7 kill sweep: %d SIGKILLs (%d at random instants, at crash points %s), %d transactions"
