@@ -1,6 +1,7 @@
 package dev.quickstore.peers;
 
 import dev.quickstore.oo7.Oo7Store;
+import dev.quickstore.peers.eclipsestore.EclipseStoreOo7Store;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -17,6 +18,9 @@ public final class Peers {
      * @throws IllegalArgumentException for a name not in {@link #NAMES}
      */
     public static Oo7Store open(String name, Path dir) {
-        throw new IllegalArgumentException("unknown peer '" + name + "'; expected one of " + NAMES);
+        return switch (name) {
+            case "eclipsestore" -> EclipseStoreOo7Store.open(dir);
+            default -> throw new IllegalArgumentException("unknown peer '" + name + "'; expected one of " + NAMES);
+        };
     }
 }
