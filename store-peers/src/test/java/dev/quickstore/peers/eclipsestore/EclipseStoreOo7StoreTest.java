@@ -23,7 +23,7 @@ class EclipseStoreOo7StoreTest extends PeerOo7Contract {
     }
 
     @Test
-    void aCommitForcesItsDataAndTransactionEntryToTheDevice() {
+    void aCommitIsForcedToTheDeviceAndMakeColdReloadsTheGraph() {
         Oo7Store peer = buildPeer(tmp.resolve("sync"));
         Map<String, Long> before = peer.counters();
         assertEquals(2187, ops(peer).run(Oo7Operation.T2A));
@@ -32,16 +32,11 @@ class EclipseStoreOo7StoreTest extends PeerOo7Contract {
         assertTrue(after.get("syncs") - before.get("syncs") >= 2, before + " -> " + after);
         // T2A stores the 2,187 updated root parts (x, y swapped) and nothing else
         long stored = after.get("storedBytes") - before.get("storedBytes");
-        assertTrue(stored >= 2187 * 8L, "T2A stored " + stored + " bytes");
+        assertTrue(stored >= 2187 * 8L && stored < 2187 * 200L, "T2A stored " + stored + " bytes");
         assertEquals(43_740, ops(peer).run(Oo7Operation.T1));
         // (syncs may still grow: background housekeeping moves data between files and forces them)
-        assertEquals(
-                after.get("storedBytes"), peer.counters().get("storedBytes"), "a read-only operation stores nothing");
-    }
+        assertEquals(after.get("storedBytes"), peer.counters().get("storedBytes"), "a read-only op stores nothing");
 
-    @Test
-    void makeColdReloadsTheGraphFromTheFiles() {
-        Oo7Store peer = buildPeer(tmp.resolve("cold"));
         AtomicPart hot = tx(peer, () -> peer.atomicPartById(1));
         assertSame(hot, tx(peer, () -> peer.atomicPartById(1)), "one instance per stored object while hot");
         peer.makeCold();
@@ -53,7 +48,7 @@ class EclipseStoreOo7StoreTest extends PeerOo7Contract {
 
     @Test
     void oneStoreAtATimePerJvm() {
-        buildPeer(tmp.resolve("first"));
+        openTracked(tmp.resolve("first"));
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> open(tmp.resolve("second")));
         assertTrue(e.getMessage().contains("first") && e.getMessage().contains("still open"), e.getMessage());
     }
