@@ -180,7 +180,9 @@ final class Oo7ColdProcess {
         List<String> properties = new ArrayList<>(system.jvmFlags());
         storeOptions.forEach((k, v) -> properties.add("-D" + k + "=" + v));
         List<String> cmd = new ArrayList<>(QsJvm.command(
-                List.of("-Xmx", "-Xms", "--add-opens", "--sun-misc-unsafe-memory-access"), properties, List.of()));
+                List.of("-Xmx", "-Xms", "--add-opens", "--add-exports", "--sun-misc-unsafe-memory-access"),
+                properties,
+                List.of()));
         cmd.addAll(List.of(
                 "oo7",
                 "cold-op",

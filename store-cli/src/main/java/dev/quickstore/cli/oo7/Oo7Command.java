@@ -92,8 +92,19 @@ public final class Oo7Command implements Runnable {
          * of the changed objects at commit, forced to the device.
          */
         eclipsestore("eclipsestore", null, false, true, List.of("--sun-misc-unsafe-memory-access=allow")),
-        /** LMDB through lmdbjava (store-peers): records keyed by OID, one write transaction per operation. */
-        lmdb("lmdb", null, false, true, List.of()),
+        /**
+         * LMDB through lmdbjava (store-peers): records keyed by OID, one write transaction per operation. Its flags
+         * are the ones its peer's tests run with (store-peers' {@code qs.peers.jvmFlags}): lmdbjava reaches into
+         * {@code java.nio} buffers.
+         */
+        lmdb(
+                "lmdb",
+                null,
+                false,
+                true,
+                List.of(
+                        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                        "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED")),
         /** H2 MVStore (store-peers): {@code MVMap}s with a custom data type, {@code commit()} per transaction. */
         mvstore("mvstore", null, false, true, List.of());
 

@@ -8,10 +8,16 @@ import dev.quickstore.cli.ExitCodes;
 import dev.quickstore.cli.Json;
 import dev.quickstore.cli.QsCommandTest;
 import dev.quickstore.cli.QsCommandTest.Run;
+import dev.quickstore.oo7.Oo7Config;
+import dev.quickstore.oo7.Oo7Operation;
+import dev.quickstore.oo7.Oo7Operations;
 import dev.quickstore.oo7.Oo7Runner;
+import java.io.PrintWriter;
+import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -94,6 +100,33 @@ class Oo7PeersCommandTest {
         Run b = QsCommandTest.qs(
                 "oo7", "build", "--system", "eclipsestore", tmp.resolve("b").toString());
         assertTrue(b.code() != 0 && b.err().contains("qs oo7 run builds the peers itself"), b.err());
+    }
+
+    @Test
+    void theFreshJvmsOfAPeerGetItsJdkFlags() {
+        List<String> es = coldCommand(Oo7Command.SystemUnderTest.eclipsestore);
+        int flag = es.indexOf("--sun-misc-unsafe-memory-access=allow");
+        assertTrue(flag > 0 && flag < es.indexOf("-cp"), "a JVM option, before the class path: " + es);
+        assertTrue(es.containsAll(List.of("cold-op", "--system", "eclipsestore", tmp.toString())), es.toString());
+        List<String> lmdb = coldCommand(Oo7Command.SystemUnderTest.lmdb);
+        int opens = lmdb.indexOf("--add-opens=java.base/java.nio=ALL-UNNAMED");
+        assertTrue(opens > 0 && opens < lmdb.indexOf("-cp"), lmdb.toString());
+        List<String> qs = coldCommand(Oo7Command.SystemUnderTest.qs);
+        assertTrue(
+                qs.stream().noneMatch(a -> a.startsWith("--sun-misc") || a.startsWith("--add-opens")), qs.toString());
+    }
+
+    private List<String> coldCommand(Oo7Command.SystemUnderTest system) {
+        return new Oo7ColdProcess(
+                        system,
+                        tmp,
+                        Oo7Config.SMALL,
+                        42,
+                        Oo7Operations.Parameters.DEFAULTS,
+                        Map.of(),
+                        false,
+                        new PrintWriter(Writer.nullWriter()))
+                .command(Oo7Operation.T1, 42, List.of());
     }
 
     private static Map<String, Integer> counts(JsonNode store) {
