@@ -424,7 +424,8 @@ public final class Oo7Command implements Runnable {
                 "Peers (the stores Java users pick today, written as their users would; docs/peers.md): eclipsestore"
                         + " (Eclipse Store), lmdb (LMDB through lmdbjava), mvstore (H2 MVStore). Each builds into a"
                         + " temporary directory (its size on disk is reported), commits are forced to the device,"
-                        + " and it runs cold (--cold in-process: the store closed and opened again in this JVM;"
+                        + " and it runs cold (--cold in-process: the peer's makeCold in this JVM, e.g. Eclipse Store"
+                        + " restarts its storage and reloads the graph;"
                         + " --cold process: a fresh JVM per operation opens the built directory) and hot, after"
                         + " the mapped stores.",
                 "Protocol: cold rounds (mapped stores and peers; --cold), warm-up rounds alternating between heap"

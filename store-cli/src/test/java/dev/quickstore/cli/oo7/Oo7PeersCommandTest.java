@@ -91,7 +91,7 @@ class Oo7PeersCommandTest {
     }
 
     @Test
-    void aPeerNobodyHasWrittenYetIsAClearError() {
+    void aMisspelledSystemAndBuildingAPeerAreClearErrors() {
         Run r = QsCommandTest.qs("oo7", "run", "--system", "heap,eclipse", "--ops", "T1");
         assertEquals(ExitCodes.USAGE, r.code());
         assertTrue(
