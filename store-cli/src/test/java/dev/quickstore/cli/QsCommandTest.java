@@ -294,7 +294,11 @@ public class QsCommandTest {
         Run r = qs("oo7", "run", "--system", "foo");
         assertEquals(ExitCodes.USAGE, r.code());
         assertTrue(
-                r.err().contains("unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-b, qs-cs]"), r.err());
+                r.err()
+                        .contains(
+                                "unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-b, qs-cs, eclipsestore,"
+                                        + " lmdb, mvstore]"),
+                r.err());
         assertFalse(r.err().contains("java."), r.err());
         assertFalse(r.err().contains("SystemUnderTest"), r.err());
     }

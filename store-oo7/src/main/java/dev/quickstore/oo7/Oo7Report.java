@@ -286,6 +286,13 @@ public final class Oo7Report {
                         breakdown));
             }
         }
+        Table commits = commitAndPeakHeapTable(bySystem);
+        if (!commits.isEmpty()) {
+            out.add(new Section(
+                    "commit ms (median) of the updating operations; peak heap MiB (largest median of an operation,"
+                            + " whole JVM)",
+                    commits));
+        }
         Table overhead = coldOverheadTable(bySystem);
         if (!overhead.isEmpty()) {
             out.add(new Section(
@@ -319,6 +326,52 @@ public final class Oo7Report {
             notes.forEach(n -> sb.append(n).append('\n'));
             return sb.toString();
         }
+    }
+
+    /**
+     * Commit latency and peak heap per system: for every updating operation and phase, each system's median
+     * commit time in ms (the driver's time around {@link Oo7Store#commit()}: for a persistent store, making the
+     * update durable); then per phase the peak heap of each system, the largest median {@link
+     * Oo7Runner#PEAK_HEAP_KIB} of its operations in MiB. Empty if no result is of an updating operation or
+     * carries a peak (then the table has no data rows).
+     */
+    public static Table commitAndPeakHeapTable(Map<String, List<Oo7Result>> bySystem) {
+        List<String> names = List.copyOf(bySystem.keySet());
+        Map<String, Oo7Result> index = new LinkedHashMap<>();
+        bySystem.forEach((n, rs) -> rs.forEach(r -> index.put(n + "/" + r.phase() + "/" + r.operation(), r)));
+        List<String[]> rows = new ArrayList<>();
+        List<String> header = new ArrayList<>(List.of("op", "phase"));
+        header.addAll(names);
+        rows.add(header.toArray(String[]::new));
+        for (String key : rowKeys(bySystem)) {
+            String[] pk = key.split("/");
+            if (!Oo7Operation.valueOf(pk[1]).updates()) {
+                continue;
+            }
+            List<String> row = new ArrayList<>(List.of(pk[1], pk[0].toLowerCase(Locale.ROOT)));
+            for (String n : names) {
+                Oo7Result r = index.get(n + "/" + key);
+                row.add(r == null ? "-" : ms(r.medianCommitNanos()));
+            }
+            rows.add(row.toArray(String[]::new));
+        }
+        for (Oo7Result.Phase phase : List.of(Oo7Result.Phase.HOT, Oo7Result.Phase.COLD)) {
+            List<String> row = new ArrayList<>(List.of("peak heap", phase.name().toLowerCase(Locale.ROOT)));
+            boolean any = false;
+            for (String n : names) {
+                long peak = bySystem.get(n).stream()
+                        .filter(r -> r.phase() == phase)
+                        .mapToLong(r -> r.counters().getOrDefault(Oo7Runner.PEAK_HEAP_KIB, -1L))
+                        .max()
+                        .orElse(-1);
+                any |= peak >= 0;
+                row.add(peak < 0 ? "-" : String.format(Locale.ROOT, "%.1f", peak / 1024.0));
+            }
+            if (any) {
+                rows.add(row.toArray(String[]::new));
+            }
+        }
+        return new Table(rows, List.of());
     }
 
     /** The cold-overhead goal of design notes section 8: overhead at most this share of the cold time. */
@@ -458,9 +511,21 @@ public final class Oo7Report {
     /** The page size used for the diff rate of {@link #commitBreakdown} (the store's default). */
     static final int PAGE_BYTES = 8192;
 
-    /** Counters shown by {@link #comparison}: the fault and log figures of White and DeWitt 1994 section 5. */
+    /**
+     * Counters shown by {@link #comparison}: the fault and log figures of White and DeWitt 1994 section 5, Eclipse
+     * Store's stored bytes and forced writes, and every system's peak heap.
+     */
     static final List<String> COMPARED_COUNTERS = List.of(
-            "readFaults", "writeFaults", "logRecords", "logBytes", "referenceFaults", "evictions", "reprotectAlls");
+            "readFaults",
+            "writeFaults",
+            "logRecords",
+            "logBytes",
+            "referenceFaults",
+            "evictions",
+            "reprotectAlls",
+            "storedBytes",
+            "syncs",
+            Oo7Runner.PEAK_HEAP_KIB);
 
     private static String align(List<String[]> rows) {
         int[] width = new int[rows.get(0).length];

@@ -12,7 +12,7 @@ import java.util.Set;
  * The OO7 runner: runs a list of operations against an {@link Oo7Store} with the cold/hot protocol of White
  * and DeWitt 1994 (section 5.2: cold = nothing cached, section 5.3: hot = re-run with everything cached) and
  * measures, per operation, the result count, the median, minimum and maximum time of the operation and of its
- * commit, and the store's counters (median per run).
+ * commit, the store's counters and the peak heap ({@link #PEAK_HEAP_KIB}) (medians per run).
  *
  * <h2>Protocol</h2>
  *
@@ -53,6 +53,12 @@ public final class Oo7Runner {
 
     /** Counter of cold results: microseconds to pread the pages resident after the operation (I/O only). */
     public static final String PREAD_US = "preadUs";
+
+    /**
+     * Counter of every result, whatever the store: the peak Java heap use from the operation's begin to the end
+     * of its commit in KiB ({@link HeapPeak}: the heap pools' peaks added, an upper bound; the whole JVM's heap).
+     */
+    public static final String PEAK_HEAP_KIB = "peakHeapKiB";
 
     /** The operations of a default round for {@code config}: all of them, T10 only with several modules. */
     public static List<Oo7Operation> defaultOperations(Oo7Config config) {
@@ -153,6 +159,7 @@ public final class Oo7Runner {
                     store.makeCold();
                 }
                 Map<String, Long> before = store.counters();
+                HeapPeak.reset();
                 store.begin();
                 long t0 = System.nanoTime();
                 int count;
@@ -169,7 +176,9 @@ public final class Oo7Runner {
                 long t1 = System.nanoTime();
                 store.commit();
                 long t2 = System.nanoTime();
+                long peakHeap = HeapPeak.peakKiB();
                 Map<String, Long> delta = difference(before, store.counters());
+                delta.put(PEAK_HEAP_KIB, peakHeap);
                 if (phase == Oo7Result.Phase.COLD) {
                     long pread = store.preadNanosOfResidentPages();
                     if (pread >= 0) {

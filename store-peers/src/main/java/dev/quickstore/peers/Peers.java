@@ -1,6 +1,7 @@
 package dev.quickstore.peers;
 
 import dev.quickstore.oo7.Oo7Store;
+import dev.quickstore.peers.eclipsestore.EclipseStoreOo7Store;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -18,6 +19,7 @@ public final class Peers {
      */
     public static Oo7Store open(String name, Path dir) {
         return switch (name) {
+            case "eclipsestore" -> EclipseStoreOo7Store.open(dir);
             case "lmdb" -> dev.quickstore.peers.lmdb.LmdbOo7Store.open(dir);
             case "mvstore" -> dev.quickstore.peers.mvstore.MvStoreOo7Store.open(dir);
             default -> throw new IllegalArgumentException("unknown peer '" + name + "'; expected one of " + NAMES);

@@ -8,8 +8,10 @@ import dev.quickstore.oo7.Oo7Operation;
 import dev.quickstore.oo7.Oo7Operations;
 import dev.quickstore.oo7.Oo7Result;
 import dev.quickstore.oo7.Oo7Runner;
+import dev.quickstore.oo7.Oo7Store;
 import dev.quickstore.oo7.mapped.ColdRun;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
+import dev.quickstore.peers.Peers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -47,6 +49,10 @@ import picocli.CommandLine.Spec;
  * Oo7Operations#pendingInserts()}). The random operations (T7, Q1, Q4, SM1) of run {@code r}, operation
  * {@code i} draw from a generator seeded with {@code seed + 1000 * r + i}, so their counts vary between runs
  * (marked as such in the table). Each child has a watchdog: it is killed after {@link #TIMEOUT_MINUTES}.
+ *
+ * <p>Peers (Eclipse Store, lmdb, MVStore: {@link dev.quickstore.peers.Peers}) run the same way: the child opens
+ * the peer over the directory the parent built (opening, which loads what the peer loads at start, is not
+ * timed), with the system's JDK 25 flags ({@code SystemUnderTest.jvmFlags()}).
  */
 final class Oo7ColdProcess {
     static final long TIMEOUT_MINUTES = 30;
@@ -171,9 +177,12 @@ final class Oo7ColdProcess {
     /** The command line that re-executes this CLI in a new JVM: same java, class path and relevant options. */
     List<String> command(Oo7Operation op, long opSeed, List<Integer> pending) {
         // the child reads them as StoreOptions.defaults() does: system properties set at its launch
-        List<String> properties = new ArrayList<>();
+        List<String> properties = new ArrayList<>(system.jvmFlags());
         storeOptions.forEach((k, v) -> properties.add("-D" + k + "=" + v));
-        List<String> cmd = new ArrayList<>(QsJvm.command(List.of("-Xmx", "-Xms"), properties, List.of()));
+        List<String> cmd = new ArrayList<>(QsJvm.command(
+                List.of("-Xmx", "-Xms", "--add-opens", "--add-exports", "--sun-misc-unsafe-memory-access"),
+                properties,
+                List.of()));
         cmd.addAll(List.of(
                 "oo7",
                 "cold-op",
@@ -274,16 +283,17 @@ final class Oo7ColdProcess {
 
         @Override
         public Integer call() throws IOException {
-            if (!system.mapped()) {
-                throw new IllegalArgumentException("--system heap has no cold runs");
+            if (!system.mapped() && !system.peer()) {
+                throw new IllegalArgumentException("--system " + system.label() + " has no cold runs");
             }
             Oo7Operation operation = Oo7Command.parse(Oo7Operation.class, "--op", op);
             Oo7Operations.Parameters params =
                     new Oo7Operations.Parameters(Oo7Command.parse(Oo7Operations.T2Update.class, "--t2", t2), q4, sm1);
             Oo7Result r;
             List<Integer> after;
-            try (MappedOo7Store store =
-                    MappedOo7Store.open(dir, false, system.storeOptions(Map.of()), system.padding())) {
+            try (Oo7Store store = system.peer()
+                    ? Peers.open(system.label(), dir)
+                    : MappedOo7Store.open(dir, false, system.storeOptions(Map.of()), system.padding())) {
                 Oo7Operations ops = new Oo7Operations(store, Oo7Config.named(size), opSeed, params);
                 if (pending != null) {
                     ops.pendingInserts(pending);

@@ -15,6 +15,7 @@ import dev.quickstore.oo7.Oo7Runner;
 import dev.quickstore.oo7.Oo7Store;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
+import dev.quickstore.peers.Peers;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
@@ -85,16 +86,52 @@ public final class Oo7Command implements Runnable {
          * EXODUS server): the same objects and operations, every page faulted in over a socket from {@code qs
          * serve} in another process ({@code --server}, or a server this run starts over a store it builds).
          */
-        qs_cs("qs-cs", ObjectPadding.NONE, false);
+        qs_cs("qs-cs", ObjectPadding.NONE, false),
+        /**
+         * Eclipse Store 2.1.3 (store-peers): the object graph on the heap, {@code Lazy} references, {@code store()}
+         * of the changed objects at commit, forced to the device.
+         */
+        eclipsestore("eclipsestore", null, false, true, List.of("--sun-misc-unsafe-memory-access=allow")),
+        /**
+         * LMDB through lmdbjava (store-peers): records keyed by OID, one write transaction per operation. Its flags
+         * are the ones its peer's tests run with (store-peers' {@code qs.peers.jvmFlags}): lmdbjava reaches into
+         * {@code java.nio} buffers.
+         */
+        lmdb(
+                "lmdb",
+                null,
+                false,
+                true,
+                List.of(
+                        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                        "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED")),
+        /** H2 MVStore (store-peers): {@code MVMap}s with a custom data type, {@code commit()} per transaction. */
+        mvstore("mvstore", null, false, true, List.of());
 
         private final String label;
         private final ObjectPadding padding;
         private final boolean cards;
+        private final boolean peer;
+        private final List<String> jvmFlags;
 
         SystemUnderTest(String label, ObjectPadding padding, boolean cards) {
+            this(label, padding, cards, false, List.of());
+        }
+
+        SystemUnderTest(String label, ObjectPadding padding, boolean cards, boolean peer, List<String> jvmFlags) {
             this.label = label;
             this.padding = padding;
             this.cards = cards;
+            this.peer = peer;
+            this.jvmFlags = jvmFlags;
+        }
+
+        /** The names {@code --system} accepts, in declaration order, as the usage errors list them. */
+        static String names() {
+            return java.util.Arrays.stream(values())
+                    .map(SystemUnderTest::label)
+                    .toList()
+                    .toString();
         }
 
         /**
@@ -119,6 +156,22 @@ public final class Oo7Command implements Runnable {
             return padding != null;
         }
 
+        /**
+         * Whether this is a peer (store-peers, opened by {@link dev.quickstore.peers.Peers#open}): a directory, a
+         * database size on disk and cold runs, like a mapped store, but no pages and no faults.
+         */
+        boolean peer() {
+            return peer;
+        }
+
+        /**
+         * The JVM options this system needs on JDK 25 beyond {@code --enable-native-access} (docs/peers.md, "OO7
+         * peers"): given to the fresh JVMs of {@code --cold process}.
+         */
+        List<String> jvmFlags() {
+            return jvmFlags;
+        }
+
         ObjectPadding padding() {
             return padding;
         }
@@ -135,8 +188,7 @@ public final class Oo7Command implements Runnable {
                     return s;
                 }
             }
-            throw new IllegalArgumentException(
-                    option + ": unknown system '" + value + "'; expected one of [heap, qs, qs-cards, qs-b, qs-cs]");
+            throw new IllegalArgumentException(option + ": unknown system '" + value + "'; expected one of " + names());
         }
     }
 
@@ -148,7 +200,7 @@ public final class Oo7Command implements Runnable {
                 return SystemUnderTest.of("--system", value);
             } catch (IllegalArgumentException e) { // picocli prints a TypeConversionException's message alone
                 throw new picocli.CommandLine.TypeConversionException(
-                        "unknown system '" + value + "'; expected one of [heap, qs, qs-cards, qs-b, qs-cs]");
+                        "unknown system '" + value + "'; expected one of " + SystemUnderTest.names());
             }
         }
     }
@@ -244,6 +296,17 @@ public final class Oo7Command implements Runnable {
         return System.nanoTime() - t0;
     }
 
+    /** The bytes of the regular files under {@code dir}: a peer's database size on disk. */
+    static long directoryBytes(Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            long total = 0;
+            for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                total += Files.size(p);
+            }
+            return total;
+        }
+    }
+
     /** Reads {@link #DESCRIPTION_FILE} of a store built by {@code qs oo7 build}. */
     static Properties description(Path dir) throws IOException {
         Path file = dir.resolve(DESCRIPTION_FILE);
@@ -312,7 +375,9 @@ public final class Oo7Command implements Runnable {
             PrintWriter err = spec.commandLine().getErr();
             Oo7Config config = Oo7Config.named(size);
             if (!system.mapped()) {
-                throw new IllegalArgumentException("--system heap: qs oo7 build builds a persistent store (qs, qs-b)");
+                throw new IllegalArgumentException("--system " + system.label() + ": qs oo7 build builds a mapped store"
+                        + " (qs, qs-cards, qs-b); qs oo7 run builds " + (system.peer() ? "the peers" : "the heap")
+                        + " itself");
             }
             long nanos;
             if (poolPages < 16) {
@@ -356,8 +421,17 @@ public final class Oo7Command implements Runnable {
                 "Systems: heap (plain Java objects), qs (the mapped store, page protection), qs-cards (the mapped"
                         + " store with card marking, Hosking and Moss), qs-b (the mapped store with objects padded"
                         + " to the size an OID-based layout needs, White and DeWitt 1994 section 4).",
-                "Protocol: cold rounds (mapped stores only; --cold), warm-up rounds alternating between heap and"
-                        + " the first mapped store, then measured hot rounds. One mapped store is open at a time"
+                "Peers (the stores Java users pick today, written as their users would; docs/peers.md): eclipsestore"
+                        + " (Eclipse Store), lmdb (LMDB through lmdbjava), mvstore (H2 MVStore). Each builds into a"
+                        + " temporary directory (its size on disk is reported), commits are forced to the device,"
+                        + " and it runs cold (--cold in-process: the peer's makeCold in this JVM, e.g. Eclipse Store"
+                        + " restarts its storage and reloads the graph;"
+                        + " --cold process: a fresh JVM per operation opens the built directory) and hot, after"
+                        + " the mapped stores.",
+                "Protocol: cold rounds (mapped stores and peers; --cold), warm-up rounds alternating between heap"
+                        + " and the first mapped store (or peer), then measured hot rounds. Every operation also"
+                        + " reports the commit time and the peak heap (peakHeapKiB: the heap pools' peaks from begin"
+                        + " to the end of the commit, whole JVM). One mapped store is open at a time"
                         + " (one arena per process): the second one runs its warm-up and hot rounds after the"
                         + " first is closed (qs and qs-b share their generated classes and code paths).",
                 "--cold in-process (default) closes and reopens the store before every cold operation;"
@@ -380,6 +454,7 @@ public final class Oo7Command implements Runnable {
                 "  qs oo7 run --cold process --reps 3 --json cold.json   cold operations in fresh JVMs",
                 "  qs oo7 run --system heap --size medium --reps 3",
                 "  qs oo7 run --system heap,qs,qs-cs --ops T1,T6     embedded vs client-server (a server is started)",
+                "  qs oo7 run --system heap,qs,eclipsestore,lmdb,mvstore --json peers.json   against the peers",
                 "  qs oo7 run --server qs://127.0.0.1:7420 --secret db/server.secret   heap vs that server's database",
                 "  qs oo7 build /tmp/oo7 && qs oo7 run --system qs --store /tmp/oo7",
                 "  qs oo7 report cold.json small.json           one table from several runs"
@@ -391,8 +466,9 @@ public final class Oo7Command implements Runnable {
                 converter = SystemConverter.class,
                 description =
                         "systems to measure, the first is the baseline: heap, qs (page protection), qs-cards (card"
-                                + " marking), qs-b (padded objects) (default: heap,qs,qs-cards,qs-b; with --store:"
-                                + " heap and the system the database was built for)")
+                                + " marking), qs-b (padded objects), qs-cs (page-server client), peers eclipsestore,"
+                                + " lmdb, mvstore (default: heap,qs,qs-cards,qs-b; with --store: heap and the system"
+                                + " the database was built for)")
         List<SystemUnderTest> systems;
 
         @Option(names = "--size", description = "small, medium or large (default: small, or the size of --store)")
@@ -548,6 +624,8 @@ public final class Oo7Command implements Runnable {
                                             SystemUnderTest.qs_b);
             List<SystemUnderTest> mapped =
                     list.stream().filter(SystemUnderTest::mapped).toList();
+            List<SystemUnderTest> peers =
+                    list.stream().filter(SystemUnderTest::peer).toList();
             if (server != null && !list.contains(SystemUnderTest.qs_cs)) {
                 throw new IllegalArgumentException(
                         "--server " + server + ": only qs-cs runs on a server; add it to" + " --system");
@@ -615,6 +693,23 @@ public final class Oo7Command implements Runnable {
                     if (system == SystemUnderTest.heap) {
                         heap = new HeapOo7Store();
                         how = String.format(Locale.ROOT, "built in %.1f ms", build(heap, config, seedValue, err) / 1e6);
+                    } else if (system.peer()) {
+                        Path dir = Files.createTempDirectory("qs-oo7-" + system.label() + "-");
+                        temporary.add(dir);
+                        dirs.put(system, dir);
+                        try (Oo7Store p = Peers.open(system.label(), dir)) {
+                            how = String.format(
+                                    Locale.ROOT,
+                                    "built in %.1f ms (temporary store, removed at exit)",
+                                    build(p, config, seedValue, err) / 1e6);
+                        }
+                        err.println("qs: temporary " + system.label() + " store in " + dir);
+                        // closed: every commit is on disk; the size of the files is the database
+                        long bytes = directoryBytes(dir);
+                        attributes
+                                .computeIfAbsent(system.label(), k -> new LinkedHashMap<>())
+                                .put("databaseBytes", bytes);
+                        how += String.format(Locale.ROOT, "; database %.1f MiB on disk", bytes / 1048576.0);
                     } else if (system.clientServer() && server != null) {
                         how = "the database of the page server " + server;
                     } else if (store != null) {
@@ -667,7 +762,9 @@ public final class Oo7Command implements Runnable {
                 out.flush();
                 List<String> coldLines = new ArrayList<>();
                 if (coldMode == ColdMode.PROCESS) {
-                    for (SystemUnderTest system : mapped) {
+                    List<SystemUnderTest> coldSystems = new ArrayList<>(mapped);
+                    coldSystems.addAll(peers);
+                    for (SystemUnderTest system : coldSystems) {
                         Oo7ColdProcess.Outcome o = new Oo7ColdProcess(
                                         system,
                                         dirs.get(system),
@@ -687,7 +784,7 @@ public final class Oo7Command implements Runnable {
                     }
                 }
                 Oo7Operations heapOps = heap == null ? null : new Oo7Operations(heap, config, seedValue, params);
-                if (mapped.isEmpty()) {
+                if (mapped.isEmpty() && peers.isEmpty()) {
                     results.putAll(Oo7Runner.runAll(List.of(heapOps), options, false));
                 }
                 boolean first = true;
@@ -745,6 +842,21 @@ public final class Oo7Command implements Runnable {
                                                     + (dropCaches ? " (dropping it was not permitted)" : "")
                                                     + " (--drop-caches drops it, as root)");
                         }
+                    }
+                    first = false;
+                }
+                for (SystemUnderTest system : peers) {
+                    try (Oo7Store p = Peers.open(system.label(), dirs.get(system))) {
+                        Oo7Operations pOps = new Oo7Operations(p, config, seedValue, params);
+                        List<Oo7Operations> group = first && heapOps != null ? List.of(heapOps, pOps) : List.of(pOps);
+                        Oo7Runner.runAll(group, options, coldMode == ColdMode.IN_PROCESS)
+                                .forEach((name, rs) -> results.get(name).addAll(rs));
+                    }
+                    if (coldMode == ColdMode.IN_PROCESS) {
+                        attributes.get(system.label()).put("cold", "in-process");
+                        coldLines.add(system.label() + " cold runs: the store closed and opened again in this JVM"
+                                + " (its makeCold); files read through the OS page cache"
+                                + (dropCaches ? " (--drop-caches drops it for peers with --cold process only)" : ""));
                     }
                     first = false;
                 }
