@@ -259,6 +259,10 @@ public final class BufferPool {
         }
         List<Long> toWrite = new ArrayList<>(batch.size());
         for (long p : batch) {
+            // held until evicted below: other threads of the transaction fault concurrently (their loads never
+            // wait for this latch), and the data plane's clock may evict any clean unheld frame - a stolen page
+            // is clean from its clearDirty until its changes are logged and written back
+            holdForLogging(p, true);
             frames.beforeEvict(p);
             if (frames.isDirty(p)) {
                 steal(p);
@@ -271,9 +275,20 @@ public final class BufferPool {
         for (long p : batch) {
             frames.evict(p);
             clock.remove(p);
+            holdForLogging(p, false);
             evictions++;
         }
         return true;
+    }
+
+    /**
+     * Keeps the data plane's clock from evicting page {@code p} while its dirty state has ended but its changes
+     * are not logged yet (a commit's or a steal's window; {@code on} false ends it). Other threads of the
+     * transaction take faults meanwhile, and a fault may evict any clean frame that holds nothing; evicting this
+     * one would drop changes that are neither in the log nor on disk. The caller holds no pin on {@code p}.
+     */
+    public void holdForLogging(long p, boolean on) {
+        clock.hold(p, ReplacementClock.HOLD_PINNED, on);
     }
 
     /** Pages stolen together when the running transaction's dirty pages fill the pool. */

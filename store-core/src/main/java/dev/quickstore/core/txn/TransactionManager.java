@@ -205,6 +205,9 @@ public final class TransactionManager implements BufferPool.Stealer {
                     commitCards += Long.bitCount(cards[k]);
                 }
             }
+            for (int k = 0; k < n; k++) {
+                pool.holdForLogging(dirty[i + k], true); // clean from here until logged (BufferPool)
+            }
             long ta = System.nanoTime();
             frames.clearDirty(dirty, i, n);
             long tb = System.nanoTime();
@@ -233,6 +236,7 @@ public final class TransactionManager implements BufferPool.Stealer {
                     t0 = System.nanoTime();
                     commitDiffNanos += t0 - t1;
                 }
+                pool.holdForLogging(p, false);
             }
             i += n;
         }
