@@ -14,9 +14,12 @@ import java.util.List;
  * StoreFormatException} naming the catalog and the offset. Seeds ({@code CatalogFuzzTestInputs/}) are real
  * catalog blobs written by {@code FuzzSeedsTest}.
  */
-class CatalogFuzzTest {
+public class CatalogFuzzTest {
+    /** Public: {@code StoreFilesFuzzTest.everyDecoder} runs this target too. */
+    public CatalogFuzzTest() {}
+
     @FuzzTest(maxDuration = "10s")
-    void schemaCatalog(byte[] blob) {
+    public void schemaCatalog(byte[] blob) {
         List<Catalog.TypeRecord> types;
         try {
             types = Catalog.fromBlobBytes(blob, 0x5a0000001000L);

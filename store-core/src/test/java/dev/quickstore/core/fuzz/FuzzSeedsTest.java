@@ -67,6 +67,7 @@ class FuzzSeedsTest {
         }
         assertTrue(count(CATALOG) > 0, "no catalog seeds");
         assertTrue(count(FRAMES) >= 15, "a seed per session frame type");
+        assertTrue(count(FILES.resolve("everyDecoder")) >= 30, "the combined target's seeds");
     }
 
     private static long count(Path d) throws IOException {
@@ -154,6 +155,25 @@ class FuzzSeedsTest {
                 new PlacementFile(ps, 0x5a0000000000L, 0, List.of(), new long[3][0]).encode());
         writeCatalogSeeds();
         writeFrameSeeds();
+        writeCombinedSeeds();
+    }
+
+    /** The seeds of {@code everyDecoder}: every target's seeds behind the byte that selects the target. */
+    private static void writeCombinedSeeds() throws IOException {
+        List<String> targets = StoreFilesFuzzTest.TARGETS;
+        for (int i = 0; i < targets.size(); i++) {
+            String t = targets.get(i);
+            Path d = t.equals("schemaCatalog") ? CATALOG : t.equals("sessionFrame") ? FRAMES : FILES.resolve(t);
+            try (Stream<Path> s = Files.list(d)) {
+                for (Path f : s.sorted().toList()) {
+                    byte[] b = Files.readAllBytes(f);
+                    byte[] c = new byte[b.length + 1];
+                    c[0] = (byte) i;
+                    System.arraycopy(b, 0, c, 1, b.length);
+                    seed(FILES.resolve("everyDecoder"), t + "-" + f.getFileName(), c);
+                }
+            }
+        }
     }
 
     private void writeLogSeeds(Path db) throws IOException {

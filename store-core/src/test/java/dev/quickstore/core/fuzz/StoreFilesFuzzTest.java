@@ -98,6 +98,47 @@ class StoreFilesFuzzTest {
         return out;
     }
 
+    /** The targets {@link #everyDecoder} dispatches to, by its input's first byte. */
+    static final List<String> TARGETS = List.of(
+            "volumeHeader",
+            "spaceMap",
+            "slottedPage",
+            "bplusTree",
+            "logRecord",
+            "logSegment",
+            "placementFile",
+            "controlFile",
+            "doubleWriteBuffer",
+            "schemaCatalog",
+            "sessionFrame");
+
+    /**
+     * All store-core targets in one: the first byte picks the target (modulo {@link #TARGETS}), the rest is its
+     * input. CI fuzzes this one target in one child JVM ({@link BriefFuzzingTest}): Jazzer fuzzes one target
+     * per JVM, and a JVM start per target would cost more than the fuzzing. Its seeds are every target's seeds
+     * behind their selector byte.
+     */
+    @FuzzTest(maxDuration = "10s")
+    void everyDecoder(byte[] data) throws IOException {
+        if (data.length == 0) {
+            return;
+        }
+        byte[] rest = Arrays.copyOfRange(data, 1, data.length);
+        switch (TARGETS.get(Byte.toUnsignedInt(data[0]) % TARGETS.size())) {
+            case "volumeHeader" -> volumeHeader(rest);
+            case "spaceMap" -> spaceMap(rest);
+            case "slottedPage" -> slottedPage(rest);
+            case "bplusTree" -> bplusTree(rest);
+            case "logRecord" -> logRecord(rest);
+            case "logSegment" -> logSegment(rest);
+            case "placementFile" -> placementFile(rest);
+            case "controlFile" -> controlFile(rest);
+            case "doubleWriteBuffer" -> doubleWriteBuffer(rest);
+            case "schemaCatalog" -> new dev.quickstore.api.internal.CatalogFuzzTest().schemaCatalog(rest);
+            default -> new dev.quickstore.core.remote.SessionFramesFuzzTest().sessionFrame(rest);
+        }
+    }
+
     @FuzzTest(maxDuration = "10s")
     void volumeHeader(byte[] data) throws IOException {
         volumeHeaderOnce(data);
@@ -246,7 +287,14 @@ class StoreFilesFuzzTest {
         io.put(DIR.resolve("doublewrite.qs"), dwb);
         try (Volume v = new Volume(io.open(vol, false), PS);
                 DoubleWriteBuffer d = new DoubleWriteBuffer(io.open(DIR.resolve("doublewrite.qs"), false), PS)) {
-            List<Long> restored = decodes(() -> d.restore(v));
+            List<Long> restored;
+            try {
+                restored = decodes(() -> d.restore(v));
+            } catch (IOException e) {
+                // a copy of a page far beyond 64 MiB: a real file takes the write (sparse), memory does not
+                assertTrue(e.getMessage().contains("in-memory file larger than"), e.toString());
+                return;
+            }
             if (restored != null) {
                 MemorySegment back = MemorySegment.ofArray(new byte[PS]);
                 for (long id : restored) {

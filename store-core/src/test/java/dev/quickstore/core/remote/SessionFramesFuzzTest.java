@@ -24,9 +24,12 @@ import java.util.zip.CRC32C;
  * decoders. Seeds: real frames of every type ({@code SessionFramesFuzzTestInputs/}, written by {@code
  * FuzzSeedsTest}).
  */
-class SessionFramesFuzzTest {
+public class SessionFramesFuzzTest {
+    /** Public: {@code StoreFilesFuzzTest.everyDecoder} runs this target too. */
+    public SessionFramesFuzzTest() {}
+
     @FuzzTest(maxDuration = "10s")
-    void sessionFrame(byte[] data) {
+    public void sessionFrame(byte[] data) {
         frameOnce(data);
         if (data.length >= SessionFrame.HEADER) {
             byte[] sealed = data.clone();
