@@ -99,27 +99,44 @@ final class BackupManifest {
             throw new NoSuchFileException(
                     f.toString(), null, "no backup manifest (not a backup directory, or an incomplete backup)");
         }
+        return decode(f.toString(), Files.readAllBytes(f), files);
+    }
+
+    /**
+     * Decodes and checks a manifest's bytes ({@code name} for messages): JSON, format, version, file entries
+     * that stay inside the backup directory, a volume among them.
+     *
+     * @throws BackupException naming the manifest and what is wrong
+     */
+    static JsonNode decode(String name, byte[] bytes, List<Entry> files) {
         JsonNode m;
         try {
-            m = Json.MAPPER.readTree(f.toFile());
+            m = Json.MAPPER.readTree(bytes);
         } catch (IOException e) {
-            throw new BackupException(f + ": not a readable backup manifest: " + e.getMessage());
+            throw new BackupException(name + ": not a readable backup manifest: " + e.getMessage());
         }
-        if (!FORMAT.equals(m.path("format").asText()) || m.path("version").asInt() != VERSION) {
-            throw new BackupException(f + ": format " + m.path("format") + " version " + m.path("version")
-                    + ", expected \"" + FORMAT + "\" version " + VERSION);
+        if (m == null
+                || !FORMAT.equals(m.path("format").asText())
+                || m.path("version").asInt() != VERSION) {
+            throw new BackupException(name + ": format " + (m == null ? "none" : m.path("format")) + " version "
+                    + (m == null ? "none" : m.path("version")) + ", expected \"" + FORMAT + "\" version " + VERSION);
         }
         List<Entry> out = new ArrayList<>();
         for (JsonNode e : m.path("files")) {
             String path = e.path("path").asText();
-            Path p = Path.of(path);
+            Path p;
+            try {
+                p = Path.of(path);
+            } catch (java.nio.file.InvalidPathException x) {
+                throw new BackupException(name + ": file entry '" + path + "' is not a path: " + x.getReason());
+            }
             if (path.isEmpty() || p.isAbsolute() || p.normalize().startsWith("..")) {
-                throw new BackupException(f + ": file entry '" + path + "' escapes the backup directory");
+                throw new BackupException(name + ": file entry '" + path + "' escapes the backup directory");
             }
             out.add(new Entry(path, e.path("bytes").asLong(), e.path("sha256").asText()));
         }
         if (out.stream().noneMatch(e -> e.path().equals("volume.qs"))) {
-            throw new BackupException(f + ": the manifest lists no volume.qs");
+            throw new BackupException(name + ": the manifest lists no volume.qs");
         }
         files.addAll(out);
         return m;

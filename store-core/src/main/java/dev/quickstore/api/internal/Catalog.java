@@ -278,9 +278,15 @@ public final class Catalog {
         return decode(java.util.Arrays.copyOfRange(blob, Blobs.HEADER, Blobs.HEADER + len), at);
     }
 
+    /**
+     * Decodes the catalog encoding. Every damaged field (a count or a field layout that cannot be, an unknown
+     * field kind, bytes that end inside a record) raises {@link StoreFormatException} naming the byte offset.
+     */
     static List<TypeRecord> decode(byte[] b, long at) {
         String where = String.format("schema catalog at 0x%x", at);
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(b))) {
+        ByteArrayInputStream bytes = new ByteArrayInputStream(b);
+        DataInputStream in = new DataInputStream(bytes);
+        try {
             byte[] magic = in.readNBytes(MAGIC.length);
             if (!java.util.Arrays.equals(magic, MAGIC)) {
                 throw new StoreFormatException(where, -1, 0, "magic", "QSSCHEMA", new String(magic, "ISO-8859-1"));
@@ -289,23 +295,73 @@ public final class Catalog {
             if (version != VERSION) {
                 throw new StoreFormatException(where, -1, 8, "version", "1", Integer.toString(version));
             }
-            int n = in.readInt();
+            // a type record takes at least 18 bytes, a field 14: counts beyond the bytes left are damage
+            int n = count(in, bytes, b.length, 18, where, "type count");
             List<TypeRecord> types = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 String name = in.readUTF();
                 long id = in.readLong();
                 int size = in.readInt();
-                int nf = in.readInt();
+                int nf = count(in, bytes, b.length, 14, where, "field count of type " + name);
                 List<FieldDescriptor> fields = new ArrayList<>(nf);
                 for (int j = 0; j < nf; j++) {
-                    fields.add(new FieldDescriptor(
-                            in.readUTF(), FieldKind.valueOf(in.readUTF()), in.readInt(), in.readInt(), in.readUTF()));
+                    int pos = b.length - bytes.available();
+                    String fieldName = in.readUTF();
+                    String kindName = in.readUTF();
+                    int offset = in.readInt();
+                    int length = in.readInt();
+                    String refType = in.readUTF();
+                    FieldKind kind;
+                    try {
+                        kind = FieldKind.valueOf(kindName);
+                    } catch (IllegalArgumentException e) {
+                        throw new StoreFormatException(
+                                where,
+                                -1,
+                                pos,
+                                "kind of field " + fieldName + " of type " + name,
+                                "one of " + java.util.Arrays.toString(FieldKind.values()),
+                                "\"" + kindName + "\"");
+                    }
+                    try {
+                        fields.add(new FieldDescriptor(fieldName, kind, offset, length, refType));
+                    } catch (IllegalArgumentException e) {
+                        throw new StoreFormatException(
+                                where,
+                                -1,
+                                pos,
+                                "layout of field " + fieldName + " of type " + name,
+                                "offset >= 4 and the length of a " + kind,
+                                "offset " + offset + " length " + length);
+                    }
                 }
                 types.add(new TypeRecord(name, id, size, List.copyOf(fields)));
             }
             return types;
+        } catch (java.io.EOFException | java.io.UTFDataFormatException e) {
+            throw new StoreFormatException(
+                    where,
+                    -1,
+                    b.length - bytes.available(),
+                    "catalog encoding",
+                    "complete type records in " + b.length + " bytes",
+                    e instanceof java.io.EOFException
+                            ? "the bytes end inside a record"
+                            : "malformed text: " + e.getMessage());
         } catch (IOException e) {
             throw new UncheckedIOException("reading the " + where, e);
         }
+    }
+
+    private static int count(
+            DataInputStream in, ByteArrayInputStream bytes, int total, int minBytesEach, String where, String what)
+            throws IOException {
+        int pos = total - bytes.available();
+        int n = in.readInt();
+        if (n < 0 || (long) n * minBytesEach > bytes.available()) {
+            throw new StoreFormatException(
+                    where, -1, pos, what, "0.." + bytes.available() / minBytesEach, Integer.toString(n));
+        }
+        return n;
     }
 }

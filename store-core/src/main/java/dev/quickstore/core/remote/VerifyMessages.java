@@ -44,15 +44,16 @@ public final class VerifyMessages {
                     throw new SessionFrame.ProtocolException("VERIFIED: '" + words[i] + "', expected " + keys[i]);
                 }
                 v[i] = Long.parseLong(words[i].substring(keys[i].length() + 1));
+                if (v[i] < 0) {
+                    throw new SessionFrame.ProtocolException("VERIFIED: " + keys[i] + " " + v[i] + " is negative");
+                }
             }
             if (lines.length - 1 != v[3]) {
                 throw new SessionFrame.ProtocolException(
                         "VERIFIED: " + v[3] + " problems announced, " + (lines.length - 1) + " given");
             }
             VerifyReport r = new VerifyReport();
-            for (long i = 0; i < v[0]; i++) {
-                r.pageChecked();
-            }
+            r.addPagesChecked(v[0]);
             r.objects(v[1]);
             r.indexEntries(v[2]);
             for (int i = 1; i < lines.length; i++) {

@@ -26,6 +26,11 @@ public final class VerifyReport {
         problems.add(new Problem(pageId, message));
     }
 
+    /** Adds {@code n} pages checked at once (a report received from a page server). */
+    public void addPagesChecked(long n) {
+        pagesChecked += n;
+    }
+
     public void pageChecked() {
         pagesChecked++;
     }

@@ -1,6 +1,10 @@
 package dev.quickstore.core.volume;
 
+<<<<<<< HEAD
 import dev.quickstore.core.crashpoint.CrashPoints;
+=======
+import dev.quickstore.core.error.StoreFormatException;
+>>>>>>> fuzz
 import dev.quickstore.core.page.PageHeader;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -69,6 +73,16 @@ public final class DoubleWriteBuffer implements AutoCloseable {
             long pageId = PageHeader.pageId(copy);
             if (!PageHeader.isValid(copy, pageId)) {
                 continue; // torn copy: its in-place write never started
+            }
+            if (pageId < 0 || pageId > Volume.maxPageNumber(pageSize)) {
+                // a sealed copy whose page number no page can have (found by fuzzing, issue 14)
+                throw new StoreFormatException(
+                        file.name(),
+                        -1,
+                        off + 8,
+                        "page id of the copy in slot " + off / pageSize,
+                        "0.." + Volume.maxPageNumber(pageSize),
+                        String.valueOf(pageId));
             }
             volume.readRaw(pageId, inPlace);
             boolean damaged = !PageHeader.isValid(inPlace, pageId);

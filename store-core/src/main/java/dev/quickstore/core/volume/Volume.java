@@ -1,6 +1,7 @@
 package dev.quickstore.core.volume;
 
 import dev.quickstore.core.error.StorageIOException;
+import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.page.PageHeader;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -30,8 +31,14 @@ public final class Volume implements AutoCloseable {
         return pageSize;
     }
 
-    /** Reads page {@code pageId} into {@code dst} without checking it. */
+    /**
+     * Reads page {@code pageId} into {@code dst} without checking it.
+     *
+     * @throws StoreFormatException when no page can have that number (negative, or its byte position beyond a
+     *     file's reach): a damaged page number read from a store structure (found by fuzzing, issue 14)
+     */
     public void readRaw(long pageId, MemorySegment dst) throws IOException {
+        checkPageNumber(file.name(), pageId, pageSize);
         ByteBuffer b = ByteBuffer.allocate(pageSize);
         int n;
         try {
@@ -50,6 +57,28 @@ public final class Volume implements AutoCloseable {
     public void read(long pageId, MemorySegment dst) throws IOException {
         readRaw(pageId, dst);
         PageHeader.check(file.name(), pageId, dst);
+    }
+
+    /** The highest page number a volume of {@code pageSize} pages can address (its byte position fits a long). */
+    public static long maxPageNumber(int pageSize) {
+        return Long.MAX_VALUE / pageSize - 1;
+    }
+
+    /**
+     * Refuses a page number no page can have.
+     *
+     * @throws StoreFormatException naming {@code file} and the page number
+     */
+    public static void checkPageNumber(String file, long pageId, int pageSize) {
+        if (pageId < 0 || pageId > maxPageNumber(pageSize)) {
+            throw new StoreFormatException(
+                    file,
+                    -1,
+                    0,
+                    "page number " + pageId + " (a damaged page reference)",
+                    "0.." + maxPageNumber(pageSize),
+                    String.valueOf(pageId));
+        }
     }
 
     /** Writes an image (checksum sealed into a copy). Not durable until {@link #force}. */
