@@ -1,10 +1,7 @@
 package dev.quickstore.core.volume;
 
-<<<<<<< HEAD
 import dev.quickstore.core.crashpoint.CrashPoints;
-=======
 import dev.quickstore.core.error.StoreFormatException;
->>>>>>> fuzz
 import dev.quickstore.core.page.PageHeader;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
