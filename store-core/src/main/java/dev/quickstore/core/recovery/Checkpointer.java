@@ -1,6 +1,7 @@
 package dev.quickstore.core.recovery;
 
 import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.events.CheckpointEvent;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.txn.TransactionManager;
@@ -42,6 +43,12 @@ public final class Checkpointer {
     }
 
     public void checkpoint() throws IOException {
+        CheckpointEvent ev = null;
+        long written0 = pool.writes;
+        if (CheckpointEvent.enabled()) {
+            ev = new CheckpointEvent();
+            ev.begin();
+        }
         pool.writeBackAll();
         Map<Long, Long> dpt = pool.dirtyPageTable();
         long[] pages = new long[dpt.size()];
@@ -71,5 +78,13 @@ public final class Checkpointer {
         log.truncateBefore(redoStart);
         lastCheckpointEnd = log.endLsn();
         checkpoints++;
+        if (ev != null && ev.shouldCommit()) {
+            ev.store = pool.name();
+            ev.pagesWritten = pool.writes - written0;
+            ev.dirtyPagesLeft = pages.length;
+            ev.checkpointLsn = lsn;
+            ev.redoStartLsn = redoStart;
+            ev.commit();
+        }
     }
 }
