@@ -124,10 +124,6 @@ public final class Store implements AutoCloseable {
         LogReader reader = null;
         LogWriter lw = null;
         RecoveryEvent recoveryEvent = null;
-        if (RecoveryEvent.enabled()) {
-            recoveryEvent = new RecoveryEvent();
-            recoveryEvent.begin();
-        }
         try {
             vol = new Volume(io.open(VolumeFile.volumePath(dir), false), peekPageSize(io, dir));
             dw = new DoubleWriteBuffer(io.open(dir.resolve(VolumeFile.DOUBLE_WRITE_FILE), true), vol.pageSize());
@@ -160,6 +156,10 @@ public final class Store implements AutoCloseable {
             } else {
                 frames = new OffHeapFrames(pageSize, options.bufferPoolPages());
                 this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
+            }
+            if (RecoveryEvent.enabled()) {
+                recoveryEvent = new RecoveryEvent(); // timed: analysis, redo, undo
+                recoveryEvent.begin();
             }
             Path ctlPath = dir.resolve(VolumeFile.CONTROL_FILE);
             Path logDir = dir.resolve(VolumeFile.LOG_DIR);

@@ -8,7 +8,8 @@ import jdk.jfr.Name;
 
 /**
  * Restart recovery when a store is opened (docs/recovery.md: torn-page restore, ARIES analysis, redo, undo),
- * emitted on every embedded open, also when there was nothing to redo.
+ * emitted on every embedded open, also when there was nothing to redo. The duration is analysis, redo and
+ * undo; the torn-page restore before them (and the arena's mapping) is counted but not timed.
  */
 @Name("dev.quickstore.Recovery")
 @Label("Recovery")
