@@ -3,6 +3,7 @@ package dev.quickstore.core;
 import dev.quickstore.core.buffer.Addresses;
 import dev.quickstore.core.buffer.MappedFrames;
 import dev.quickstore.core.error.PageFaultRefusedException;
+import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.events.RefusedFaultEvent;
 import dev.quickstore.mmu.FaultRefusedException;
 import java.nio.file.Path;
@@ -76,7 +77,7 @@ final class Refusals {
 
     /** A {@link RefusedFaultEvent} if a recording wants it. */
     private void record(FaultRefusedException e, long page, boolean thrown) {
-        if (!RefusedFaultEvent.enabled()) {
+        if (!Recorder.initialized() || !RefusedFaultEvent.enabled()) {
             return;
         }
         RefusedFaultEvent ev = new RefusedFaultEvent();

@@ -13,6 +13,7 @@ import dev.quickstore.core.buffer.Replacer;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreLockedException;
+import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.events.RecoveryEvent;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
@@ -157,7 +158,7 @@ public final class Store implements AutoCloseable {
                 frames = new OffHeapFrames(pageSize, options.bufferPoolPages());
                 this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
             }
-            if (RecoveryEvent.enabled()) {
+            if (Recorder.initialized() && RecoveryEvent.enabled()) {
                 recoveryEvent = new RecoveryEvent(); // timed: analysis, redo, undo
                 recoveryEvent.begin();
             }

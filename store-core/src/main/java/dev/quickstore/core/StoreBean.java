@@ -11,6 +11,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import javax.management.InstanceAlreadyExistsException;
@@ -21,11 +23,16 @@ import javax.management.ObjectName;
 
 /**
  * An open store's {@link StoreMXBean} in the platform MBean server (the JDK's own management interface, JSR 3 /
- * JMX; docs/observability.md): registered by {@link #register} when a store has opened, unregistered by {@link
- * #unregister} when it closes, so that JConsole, {@code jcmd} and {@code qs stats --pid} see exactly the stores
- * open in a process. The set of registered beans is also what the periodic JFR event reports ({@link
+ * JMX; docs/observability.md): registered when a store has opened ({@link #register}), unregistered when it
+ * closes ({@link #unregister}), so that JConsole, {@code jcmd} and {@code qs stats --pid} see exactly the stores
+ * open in a process. The set of open stores is also what the periodic JFR event reports ({@link
  * PeriodicCounters}). Every getter takes the store latch and answers {@code IllegalStateException} once the
  * store is closed (a remote proxy may outlive it).
+ *
+ * <p>The registration runs on one daemon thread per JVM ({@code qs-management}), not in the opening thread:
+ * the first use of the platform MBean server builds it with the JVM's own beans, which costs a noticeable part
+ * of a second (docs/observability.md), and a store's open should not wait for a management view nobody may
+ * read. A store closed before its turn came is never registered.
  */
 final class StoreBean implements StoreMXBean {
     /** The domain and type of every store's name: {@code dev.quickstore:type=Store,name="<dir>"}. */
@@ -35,9 +42,14 @@ final class StoreBean implements StoreMXBean {
     private static final FaultCounters NO_FAULTS =
             new FaultCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
+    /** Registers beans off the opening threads (one daemon thread, started with the first store). */
+    private static final ExecutorService MANAGEMENT = Executors.newSingleThreadExecutor(
+            r -> Thread.ofPlatform().daemon().name("qs-management").unstarted(r));
+
     private final Store store;
     private final String directory;
-    private ObjectName name;
+    private ObjectName name; // guarded by this: set once registered
+    private boolean closed; // guarded by this
 
     private StoreBean(Store store) {
         this.store = store;
@@ -45,53 +57,88 @@ final class StoreBean implements StoreMXBean {
     }
 
     /**
-     * Registers {@code store}'s bean (and the periodic JFR hook, once per JVM). A second handle under the same
-     * directory name (two clients of one server in a JVM) gets {@code ,handle=2}, 3, ...
-     *
-     * @throws StoreException if the MBean server refuses the bean (a bug: the interface is a valid MXBean)
+     * Registers {@code store}'s bean in the background (and the periodic JFR hook, once per JVM); the store is
+     * in {@link #open} at once.
      */
     static StoreBean register(Store store) {
         StoreBean bean = new StoreBean(store);
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        String base = DOMAIN_TYPE + ",name=" + ObjectName.quote(bean.directory);
-        try {
-            for (int handle = 1; ; handle++) {
-                ObjectName n = new ObjectName(handle == 1 ? base : base + ",handle=" + handle);
-                try {
-                    server.registerMBean(bean, n);
-                    bean.name = n;
-                    break;
-                } catch (InstanceAlreadyExistsException e) {
-                    // another handle with this name: try the next number
-                }
-            }
-        } catch (JMException e) {
-            throw new StoreException("store " + bean.directory + ": registering its MBean failed: " + e, e);
-        }
         OPEN.add(bean);
-        PeriodicCounters.install();
+        MANAGEMENT.execute(bean::registerNow);
+        PeriodicCounters.install(MANAGEMENT);
         return bean;
+    }
+
+    /**
+     * On the management thread: the bean under {@code dev.quickstore:type=Store,name="<dir>"}, or with {@code
+     * ,handle=N} if another handle has that name (two clients of one server in a JVM). A refusal of the MBean
+     * server (a bug: the interface is a valid MXBean) is reported on standard error; the store works on.
+     */
+    private void registerNow() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer(); // slow the first time: not under the lock
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            String base = DOMAIN_TYPE + ",name=" + ObjectName.quote(directory);
+            try {
+                for (int handle = 1; name == null; handle++) {
+                    ObjectName n = new ObjectName(handle == 1 ? base : base + ",handle=" + handle);
+                    try {
+                        server.registerMBean(this, n);
+                        name = n;
+                    } catch (InstanceAlreadyExistsException e) {
+                        // another handle with this name: try the next number
+                    }
+                }
+            } catch (JMException e) {
+                System.err.println("qs: store " + directory + ": registering its MBean failed: " + e);
+            }
+        }
     }
 
     /** Removes the bean (the store is closing); idempotent. */
     void unregister() {
         OPEN.remove(this);
-        try {
-            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-        } catch (InstanceNotFoundException e) {
-            // already gone
-        } catch (JMException e) {
-            throw new StoreException("store " + directory + ": unregistering its MBean " + name + " failed: " + e, e);
+        synchronized (this) {
+            closed = true;
+            if (name == null) {
+                return; // not registered yet: it never will be
+            }
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+            } catch (InstanceNotFoundException e) {
+                // already gone
+            } catch (JMException e) {
+                throw new StoreException(
+                        "store " + directory + ": unregistering its MBean " + name + " failed: " + e, e);
+            }
         }
+    }
+
+    /**
+     * Waits until the bean is registered (tests, and a process that wants to be read at once): its name, or
+     * null if the store closed first or {@code wait} passed.
+     */
+    static ObjectName awaitRegistered(Store store, java.time.Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (StoreBean b : OPEN) {
+                if (b.store == store) {
+                    synchronized (b) {
+                        if (b.name != null) {
+                            return b.name;
+                        }
+                    }
+                }
+            }
+            Thread.sleep(5);
+        }
+        return null;
     }
 
     /** The beans of the stores open in this JVM now. */
     static Collection<StoreBean> open() {
         return Collections.unmodifiableSet(OPEN);
-    }
-
-    ObjectName objectName() {
-        return name;
     }
 
     /** Takes {@code read} under the store latch; null if the latch is not free within {@code waitMs} (0: wait). */

@@ -11,6 +11,7 @@ import dev.quickstore.core.stats.StoreMXBean;
 import dev.quickstore.core.stats.StoreStats;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Set;
 import javax.management.JMX;
 import javax.management.MBeanServer;
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every open store has its {@link StoreMXBean} in the platform MBean server, named after its directory, while
- * it is open, and not after it closed; two stores in one JVM do not collide; the attributes read through JMX
+ * Every open store has its {@link StoreMXBean} in the platform MBean server, named after its directory, from
+ * right after its open (the management thread registers it) until it closes; two stores in one JVM do not collide; the attributes read through JMX
  * (an MXBean proxy, as JConsole and {@code qs stats --pid} read them) are the store's counters.
  */
 class StoreBeanTest {
@@ -42,6 +43,9 @@ class StoreBeanTest {
         ObjectName nb = nameOf(b);
         try (Store sa = Store.create(a, 8192, MappedStoreTest.OPTS);
                 Store sb = Store.create(b, 8192, MappedStoreTest.OPTS.withFrames(FramesMode.EXPLICIT))) {
+            // registered by the management thread right after open
+            assertEquals(na, StoreBean.awaitRegistered(sa, Duration.ofSeconds(60)));
+            assertEquals(nb, StoreBean.awaitRegistered(sb, Duration.ofSeconds(60)));
             assertTrue(SERVER.isRegistered(na), na.toString());
             assertTrue(SERVER.isRegistered(nb), nb.toString());
             assertNotEquals(na, nb);
@@ -92,6 +96,7 @@ class StoreBeanTest {
     void aProxyOfAClosedStoreAnswersClosed() throws Exception {
         Path a = dir.resolve("c");
         Store s = Store.create(a, 8192, MappedStoreTest.OPTS);
+        StoreBean.awaitRegistered(s, Duration.ofSeconds(60));
         StoreBean bean = StoreBean.open().stream()
                 .filter(x ->
                         x.getDirectory().equals(a.toAbsolutePath().normalize().toString()))
@@ -101,7 +106,7 @@ class StoreBeanTest {
         IllegalStateException e = assertThrows(IllegalStateException.class, bean::getCommits);
         assertTrue(e.getMessage().contains("is closed"), e.getMessage());
         try (Store again = Store.open(a, MappedStoreTest.OPTS)) {
-            assertTrue(SERVER.isRegistered(nameOf(a)), "registered again on reopen");
+            assertEquals(nameOf(a), StoreBean.awaitRegistered(again, Duration.ofSeconds(60)), "registered again");
             assertEquals(again.commitStats().commits(), (long) SERVER.getAttribute(nameOf(a), "Commits"));
         }
     }

@@ -307,7 +307,12 @@ public final class PageServer implements AutoCloseable {
     /** Queues a client's commit for the commit thread (it forces the log: never on an event loop). */
     void commit(Sessions.Session session, CommitMessages.Commit c, ChannelHandlerContext ctx) {
         pending.add(new Pending(
-                session, c, ctx, ServerRequestEvent.start(storeName(), session.id, ServerRequestEvent.COMMIT)));
+                session,
+                c,
+                ctx,
+                jdk.jfr.FlightRecorder.isInitialized() // never loads the event class otherwise
+                        ? ServerRequestEvent.start(storeName(), session.id, ServerRequestEvent.COMMIT)
+                        : null));
     }
 
     /**

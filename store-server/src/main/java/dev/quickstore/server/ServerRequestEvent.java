@@ -13,7 +13,8 @@ import jdk.jfr.StackTrace;
  * page read or a page lock from a client's fault path (data connection, {@link PageWire}), or a commit from its
  * control connection. The duration runs from the request's arrival to its answer being written: for a lock it
  * includes the wait for other sessions' locks, for a commit the wait in the commit queue, the group's log force
- * and validation. Emitted only while a recording enables it (nothing is allocated otherwise).
+ * and validation. Emitted only while a recording enables it (nothing is allocated otherwise); callers check
+ * {@code FlightRecorder.isInitialized()} first, so a server nobody records never loads this class.
  */
 @Name("dev.quickstore.ServerRequest")
 @Label("Page Server Request")

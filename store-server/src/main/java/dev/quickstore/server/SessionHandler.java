@@ -194,10 +194,12 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        ServerRequestEvent ev = ServerRequestEvent.start(
-                server.storeName(),
-                sessionId,
-                r.type() == PageWire.LOCK_PAGE ? ServerRequestEvent.LOCK : ServerRequestEvent.READ);
+        ServerRequestEvent ev = jdk.jfr.FlightRecorder.isInitialized() // never loads the event class otherwise
+                ? ServerRequestEvent.start(
+                        server.storeName(),
+                        sessionId,
+                        r.type() == PageWire.LOCK_PAGE ? ServerRequestEvent.LOCK : ServerRequestEvent.READ)
+                : null;
         if (r.mode() != 0 && server.locking()) {
             // may wait for other sessions' locks: never on the event loop
             server.lockExecutor().execute(() -> {

@@ -2,6 +2,7 @@ package dev.quickstore.core.buffer;
 
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.events.EvictionEvent;
+import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.stats.PoolStats;
@@ -209,7 +210,7 @@ public final class BufferPool {
 
     /** An eviction batch's event, begun, if a recording wants it; else null (no allocation). */
     private static EvictionEvent beginEvictions() {
-        if (!EvictionEvent.enabled()) {
+        if (!Recorder.initialized() || !EvictionEvent.enabled()) {
             return null;
         }
         EvictionEvent ev = new EvictionEvent();

@@ -2,6 +2,7 @@ package dev.quickstore.core.recovery;
 
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.events.CheckpointEvent;
+import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.txn.TransactionManager;
@@ -45,7 +46,7 @@ public final class Checkpointer {
     public void checkpoint() throws IOException {
         CheckpointEvent ev = null;
         long written0 = pool.writes;
-        if (CheckpointEvent.enabled()) {
+        if (Recorder.initialized() && CheckpointEvent.enabled()) {
             ev = new CheckpointEvent();
             ev.begin();
         }

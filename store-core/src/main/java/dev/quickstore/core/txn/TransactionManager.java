@@ -5,6 +5,7 @@ import dev.quickstore.core.buffer.PageFrames;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.events.AbortEvent;
 import dev.quickstore.core.events.CommitEvent;
+import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
@@ -189,7 +190,7 @@ public final class TransactionManager implements BufferPool.Stealer {
         CommitEvent ev = null; // JFR: nothing allocated, no clock read unless a recording wants it
         long records0 = 0;
         long end0 = 0;
-        if (CommitEvent.enabled()) {
+        if (Recorder.initialized() && CommitEvent.enabled()) {
             ev = new CommitEvent();
             ev.begin();
             records0 = redoRecords;
@@ -283,7 +284,7 @@ public final class TransactionManager implements BufferPool.Stealer {
     /** Rolls the transaction back. */
     public void abort() throws IOException {
         AbortEvent ev = null;
-        if (AbortEvent.enabled()) {
+        if (Recorder.initialized() && AbortEvent.enabled()) {
             ev = new AbortEvent();
             ev.begin();
         }
