@@ -4,8 +4,9 @@ import dev.quickstore.mmu.FaultCounters;
 
 /**
  * The counters of one open store as a JMX MXBean (docs/observability.md), registered in the platform MBean
- * server while the store is open under {@code dev.quickstore:type=Store,name="<directory>"} (the directory
- * quoted; a second handle with the same name gets {@code ,handle=N}). JConsole, {@code jcmd} and {@code qs stats
+ * server under {@code dev.quickstore:type=Store,name="<directory>"} (the directory quoted; a second handle with
+ * the same name gets {@code ,handle=N}) by a background thread right after the store opened, and unregistered
+ * when it closes. JConsole, {@code jcmd} and {@code qs stats
  * --pid PID} read them from another process. All counters are cumulative since the store was opened and are
  * taken under the store latch (a reader waits for a running store operation, never for a transaction). A store
  * closed while a reader holds the proxy answers with an {@code IllegalStateException}.
