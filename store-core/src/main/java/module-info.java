@@ -9,12 +9,17 @@
  * (store-oo7, store-cli, jmh) run on the class path, where a module's packages are all readable; which of
  * the internals each may use is a rule checked by tests (ArchUnit, {@code LayeringTest}).
  *
+ * <p>Observability (docs/observability.md): JFR events ({@code dev.quickstore.core.events}, internal) and a
+ * {@link dev.quickstore.core.stats.StoreMXBean} per open store in the platform MBean server.
+ *
  * <p>{@code dev.quickstore.api.internal} is exported because the code that {@code store-processor} generates
  * into the user's own packages links against it; it is not API (no compatibility promise), and user code
  * should never name it.
  */
 module dev.quickstore.core {
     requires transitive dev.quickstore.mmu;
+    requires jdk.jfr; // the events of dev.quickstore.core.events (not exported: JFR opens them to itself)
+    requires java.management; // the StoreMXBean of every open store
 
     exports dev.quickstore.api;
     exports dev.quickstore.api.internal;

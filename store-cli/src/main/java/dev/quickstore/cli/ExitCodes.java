@@ -52,6 +52,7 @@ public final class ExitCodes {
             case NoSuchFileException e -> e.getFile() + ": " + (e.getReason() == null ? "no such file" : e.getReason());
             case FileAlreadyExistsException e ->
                 e.getFile() + ": " + (e.getReason() == null ? "already exists" : e.getReason());
+            case ProcessAttachException e -> e.getMessage();
             case IOException e -> e.getClass().getSimpleName() + ": " + e.getMessage();
             default -> t.getMessage() == null ? t.toString() : t.getMessage();
         };

@@ -3,6 +3,8 @@ package dev.quickstore.core;
 import dev.quickstore.core.buffer.Addresses;
 import dev.quickstore.core.buffer.MappedFrames;
 import dev.quickstore.core.error.PageFaultRefusedException;
+import dev.quickstore.core.events.Recorder;
+import dev.quickstore.core.events.RefusedFaultEvent;
 import dev.quickstore.mmu.FaultRefusedException;
 import java.nio.file.Path;
 
@@ -41,6 +43,7 @@ final class Refusals {
             frames.noteRefused(e.frame());
             long page = e.address() >= addresses.arenaBase() ? addresses.pageOf(e.address()) : e.page();
             RuntimeException typed = typed(e, page, current != null);
+            record(e, page, true);
             if (current != null) {
                 current.doom(typed);
             }
@@ -72,6 +75,23 @@ final class Refusals {
         return new PageFaultRefusedException(e, page, dir.toString(), inTransaction);
     }
 
+    /** A {@link RefusedFaultEvent} if a recording wants it. */
+    private void record(FaultRefusedException e, long page, boolean thrown) {
+        if (!Recorder.initialized() || !RefusedFaultEvent.enabled()) {
+            return;
+        }
+        RefusedFaultEvent ev = new RefusedFaultEvent();
+        if (ev.shouldCommit()) {
+            ev.store = dir.toString();
+            ev.page = page;
+            ev.address = e.address();
+            ev.reason = e.reason().name();
+            ev.errno = e.errno();
+            ev.thrown = thrown;
+            ev.commit();
+        }
+    }
+
     /** Drops the refusals still pending when a transaction ends by abort (its work is discarded anyway). */
     void discard() {
         for (int k = 0; k < 4096 && pending(); k++) {
@@ -79,6 +99,7 @@ final class Refusals {
                 frames.arena().refusals().checkPending();
             } catch (FaultRefusedException e) {
                 frames.noteRefused(e.frame()); // belongs to the transaction being aborted
+                record(e, e.address() >= addresses.arenaBase() ? addresses.pageOf(e.address()) : e.page(), false);
             }
         }
     }

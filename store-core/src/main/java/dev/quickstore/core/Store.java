@@ -13,6 +13,8 @@ import dev.quickstore.core.buffer.Replacer;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreLockedException;
+import dev.quickstore.core.events.Recorder;
+import dev.quickstore.core.events.RecoveryEvent;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.options.FramesMode;
@@ -105,6 +107,8 @@ public final class Store implements AutoCloseable {
     private Transaction current;
     private Throwable poison;
     private boolean closed;
+    /** The JMX bean (and the periodic JFR event's entry) while open; set by {@link #opened}. */
+    private StoreBean bean;
 
     private Store(Path dir, StoreOptions options, FileIO rawIo) throws IOException {
         FileIO io = LocatingFileIO.of(rawIo); // every failed operation names its file and offset
@@ -122,6 +126,7 @@ public final class Store implements AutoCloseable {
         DoubleWriteBuffer dw = null;
         LogReader reader = null;
         LogWriter lw = null;
+        RecoveryEvent recoveryEvent = null;
         try {
             vol = new Volume(io.open(VolumeFile.volumePath(dir), false), peekPageSize(io, dir));
             dw = new DoubleWriteBuffer(io.open(dir.resolve(VolumeFile.DOUBLE_WRITE_FILE), true), vol.pageSize());
@@ -155,6 +160,10 @@ public final class Store implements AutoCloseable {
                 frames = new OffHeapFrames(pageSize, options.bufferPoolPages());
                 this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
             }
+            if (Recorder.initialized() && RecoveryEvent.enabled()) {
+                recoveryEvent = new RecoveryEvent(); // timed: analysis, redo, undo
+                recoveryEvent.begin();
+            }
             Path ctlPath = dir.resolve(VolumeFile.CONTROL_FILE);
             Path logDir = dir.resolve(VolumeFile.LOG_DIR);
             ControlFile ctl = ControlFile.openOrCreate(io, dir, options.logSegmentBytes());
@@ -175,7 +184,8 @@ public final class Store implements AutoCloseable {
                     vol,
                     dw,
                     lw,
-                    Replacer.of(mf != null ? options.replacement() : Replacement.STORE_CLOCK, frames));
+                    Replacer.of(mf != null ? options.replacement() : Replacement.STORE_CLOCK, frames),
+                    dir.toString());
             this.txns = new TransactionManager(pool, lw, reader, analysis.maxTxnId + 1);
             pool.setStealer(txns);
             long redone = Recovery.redo(reader, analysis, pool);
@@ -183,6 +193,14 @@ public final class Store implements AutoCloseable {
             int losers = Recovery.undo(reader, analysis, pool, lw);
             pool.unpinAll();
             this.recovery = new RecoveryStats(analysis.records, redone, losers, restored);
+            if (recoveryEvent != null && recoveryEvent.shouldCommit()) {
+                recoveryEvent.store = dir.toString();
+                recoveryEvent.recordsScanned = analysis.records;
+                recoveryEvent.recordsRedone = redone;
+                recoveryEvent.losersUndone = losers;
+                recoveryEvent.tornPagesRestored = restored.size();
+                recoveryEvent.commit();
+            }
             this.extents = new ExtentAllocator(pool, pageSize, header.extentPages());
             this.objects = new ObjectAllocator(pool, extents, addresses, header.extentPages());
             this.largeObjects = new LargeObjects(pool, extents, addresses);
@@ -250,7 +268,7 @@ public final class Store implements AutoCloseable {
         this.logReader = null;
         this.cards = new CardBarrier(mf, dir, pageSize);
         this.refusals = new Refusals(mf, addresses, dir, remote);
-        this.pool = new BufferPool(mf, volume, null, null, Replacer.of(Replacement.STORE_CLOCK, mf));
+        this.pool = new BufferPool(mf, volume, null, null, Replacer.of(Replacement.STORE_CLOCK, mf), name);
         this.txns = new TransactionManager(pool, null, null, 1);
         pool.setStealer((page, pre, cur) -> {
             throw new IllegalStateException("a page server client's cache is unbounded: page " + page
@@ -290,10 +308,10 @@ public final class Store implements AutoCloseable {
         boolean ok = false;
         try {
             java.net.InetSocketAddress a = RemotePages.parse(uri);
-            Store s = new Store(
+            Store s = opened(new Store(
                     new PageServerClient(remote, a.getAddress().getHostAddress() + ":" + a.getPort()),
                     options,
-                    "qs-" + a.getAddress().getHostAddress() + ":" + a.getPort());
+                    "qs-" + a.getAddress().getHostAddress() + ":" + a.getPort()));
             ok = true;
             return s;
         } finally {
@@ -386,7 +404,7 @@ public final class Store implements AutoCloseable {
 
     static Store create(FileIO io, Path dir, int pageSize, StoreOptions options) throws IOException {
         VolumeFile.create(LocatingFileIO.of(io), dir, pageSize);
-        return new Store(dir, options, io);
+        return opened(new Store(dir, options, io));
     }
 
     /** Opens an existing store, running recovery if it was not closed cleanly. */
@@ -395,11 +413,33 @@ public final class Store implements AutoCloseable {
     }
 
     public static Store open(Path dir, StoreOptions options) throws IOException {
-        return new Store(dir, options, RealFileIO.INSTANCE);
+        return opened(new Store(dir, options, RealFileIO.INSTANCE));
     }
 
     static Store open(FileIO io, Path dir, StoreOptions options) throws IOException {
-        return new Store(dir, options, io);
+        return opened(new Store(dir, options, io));
+    }
+
+    /**
+     * A store that has opened becomes visible to management: its MXBean is registered ({@link StoreBean}) and
+     * the periodic JFR event reports it until {@link #close}.
+     */
+    private static Store opened(Store s) throws IOException {
+        boolean ok = false;
+        try {
+            s.bean = StoreBean.register(s);
+            ok = true;
+            return s;
+        } finally {
+            if (!ok) {
+                s.close();
+            }
+        }
+    }
+
+    /** Whether {@link #close} ran (latch held by the caller, or a racy answer). */
+    boolean isClosed() {
+        return closed;
     }
 
     public int pageSize() {
@@ -872,6 +912,10 @@ public final class Store implements AutoCloseable {
                 throw e;
             } finally {
                 closed = true;
+                if (bean != null) {
+                    bean.unregister(); // gone from JMX and from the periodic event before the arena closes
+                    bean = null;
+                }
                 pool.close();
                 if (client != null) {
                     client.close(); // the cache's arena (closed by the pool already) and both connections

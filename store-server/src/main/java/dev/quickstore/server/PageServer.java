@@ -295,7 +295,8 @@ public final class PageServer implements AutoCloseable {
     }
 
     /** A commit waiting for the commit thread. */
-    private record Pending(Sessions.Session session, CommitMessages.Commit commit, ChannelHandlerContext ctx) {}
+    private record Pending(
+            Sessions.Session session, CommitMessages.Commit commit, ChannelHandlerContext ctx, ServerRequestEvent ev) {}
 
     private final java.util.concurrent.LinkedBlockingQueue<Pending> pending =
             new java.util.concurrent.LinkedBlockingQueue<>();
@@ -305,7 +306,13 @@ public final class PageServer implements AutoCloseable {
 
     /** Queues a client's commit for the commit thread (it forces the log: never on an event loop). */
     void commit(Sessions.Session session, CommitMessages.Commit c, ChannelHandlerContext ctx) {
-        pending.add(new Pending(session, c, ctx));
+        pending.add(new Pending(
+                session,
+                c,
+                ctx,
+                jdk.jfr.FlightRecorder.isInitialized() // never loads the event class otherwise
+                        ? ServerRequestEvent.start(storeName(), session.id, ServerRequestEvent.COMMIT)
+                        : null));
     }
 
     /**
@@ -363,6 +370,27 @@ public final class PageServer implements AutoCloseable {
     }
 
     private void answer(Pending p, Object outcome) {
+        answerClient(p, outcome);
+        ServerRequestEvent ev = p.ev();
+        if (ev != null && ev.shouldCommit()) {
+            ev.pagesWritten = p.commit().writes().size();
+            long bytes = 0;
+            for (CommitMessages.PageWrite w : p.commit().writes()) {
+                for (byte[] b : w.bytes()) {
+                    bytes += b.length;
+                }
+            }
+            ev.bytes = bytes;
+            ev.outcome = switch (outcome) {
+                case CommitMessages.Applied _ -> "committed";
+                case TransactionConflictException _ -> "conflict";
+                default -> "refused";
+            };
+            ev.commit();
+        }
+    }
+
+    private void answerClient(Pending p, Object outcome) {
         Sessions.Session session = p.session();
         ChannelHandlerContext ctx = p.ctx();
         switch (outcome) {
@@ -412,6 +440,11 @@ public final class PageServer implements AutoCloseable {
                 ctx.executor().execute(() -> ((SessionHandler) ctx.handler()).refuse(ctx, "commit failed: " + outcome));
             }
         }
+    }
+
+    /** The store's name in events: its directory, as the embedded store names itself. */
+    String storeName() {
+        return dir.toString();
     }
 
     /** Reads committed page {@code page} into {@code dst}: a {@link PageWire} status. */

@@ -194,6 +194,12 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
+        ServerRequestEvent ev = jdk.jfr.FlightRecorder.isInitialized() // never loads the event class otherwise
+                ? ServerRequestEvent.start(
+                        server.storeName(),
+                        sessionId,
+                        r.type() == PageWire.LOCK_PAGE ? ServerRequestEvent.LOCK : ServerRequestEvent.READ)
+                : null;
         if (r.mode() != 0 && server.locking()) {
             // may wait for other sessions' locks: never on the event loop
             server.lockExecutor().execute(() -> {
@@ -201,28 +207,28 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
                 try {
                     o = server.locks().acquire(sessionId, r.page(), r.mode(), server.lockWaitMs());
                 } catch (InterruptedException e) {
-                    respond(ctx, r, PageWire.ERROR, null);
+                    respond(ctx, r, PageWire.ERROR, null, ev);
                     return;
                 }
                 switch (o) {
-                    case GRANTED -> serve(ctx, r);
-                    case DEADLOCK -> respond(ctx, r, PageWire.DEADLOCK, null);
-                    case TIMEOUT -> respond(ctx, r, PageWire.LOCK_TIMEOUT, null);
+                    case GRANTED -> serve(ctx, r, ev);
+                    case DEADLOCK -> respond(ctx, r, PageWire.DEADLOCK, null, ev);
+                    case TIMEOUT -> respond(ctx, r, PageWire.LOCK_TIMEOUT, null, ev);
                 }
             });
             return;
         }
         if (r.type() == PageWire.LOCK_PAGE) {
-            respond(ctx, r, PageWire.DENIED, null); // this server does not lock pages
+            respond(ctx, r, PageWire.DENIED, null, ev); // this server does not lock pages
             return;
         }
         // served on the event loop: a read is a latch, a buffer-pool hit or a pread from the OS page cache, and
         // a hand-off to another thread and back costs more than that (RemoteFaultBenchmark)
-        serve(ctx, r);
+        serve(ctx, r, ev);
     }
 
     /** Answers a page request whose lock (if any) is held: the page, or its LSN for LOCK_PAGE. */
-    private void serve(ChannelHandlerContext ctx, PageWire.Request r) {
+    private void serve(ChannelHandlerContext ctx, PageWire.Request r, ServerRequestEvent ev) {
         byte[] page = new byte[server.pageSize()];
         int status = server.readPage(r.page(), page);
         if (status == PageWire.OK) {
@@ -231,14 +237,23 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
         if (r.type() == PageWire.LOCK_PAGE && status == PageWire.OK) {
             page = java.util.Arrays.copyOfRange(page, 16, 24); // the page LSN, little-endian
         }
-        respond(ctx, r, status, page);
+        respond(ctx, r, status, page, ev);
     }
 
-    private static void respond(ChannelHandlerContext ctx, PageWire.Request r, int status, byte[] payload) {
+    /** Writes the answer; {@code ev} (null: not recorded) ends with it. */
+    private static void respond(
+            ChannelHandlerContext ctx, PageWire.Request r, int status, byte[] payload, ServerRequestEvent ev) {
         int n = status == PageWire.OK ? payload.length : 0;
         ByteBuf out = ctx.alloc().buffer(PageWire.HEADER + n);
         PageWire.encode(out, r, status, status == PageWire.OK ? payload : new byte[0]);
         ctx.writeAndFlush(out);
+        if (ev != null && ev.shouldCommit()) {
+            ev.page = r.page();
+            ev.lockMode = r.mode();
+            ev.bytes = n;
+            ev.outcome = ServerRequestEvent.status(status);
+            ev.commit();
+        }
     }
 
     void refuse(ChannelHandlerContext ctx, String reason) {

@@ -1,6 +1,8 @@
 package dev.quickstore.core.buffer;
 
 import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.events.EvictionEvent;
+import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.stats.PoolStats;
@@ -55,12 +57,18 @@ public final class BufferPool {
     private final MemorySegment stealPre;
     private final MemorySegment stealCur;
     private Stealer stealer;
+    private final String name;
     public long reads;
     public long writes;
     private long steals;
     private long evictions;
 
-    public BufferPool(PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log, Replacer replacer) {
+    /**
+     * @param name the store's name in events (its directory, or a client's server address)
+     */
+    public BufferPool(
+            PageFrames frames, Volume volume, DoubleWriteBuffer dwb, LogWriter log, Replacer replacer, String name) {
+        this.name = name;
         this.frames = frames;
         this.clock = replacer;
         this.volume = volume;
@@ -93,6 +101,11 @@ public final class BufferPool {
 
     public PageFrames frames() {
         return frames;
+    }
+
+    /** The store's name in events ({@code dev.quickstore.core.events}): its directory or a server address. */
+    public String name() {
+        return name;
     }
 
     public int pageSize() {
@@ -184,8 +197,35 @@ public final class BufferPool {
                 clock.add(p);
             }
         }
+        if (frames.residentCount() < frames.capacity()) {
+            return;
+        }
+        EvictionEvent ev = beginEvictions();
+        long e0 = evictions, w0 = writes, s0 = steals;
         while (frames.residentCount() >= frames.capacity()) {
             evictOne();
+        }
+        endEvictions(ev, EvictionEvent.LOAD, e0, w0, s0);
+    }
+
+    /** An eviction batch's event, begun, if a recording wants it; else null (no allocation). */
+    private static EvictionEvent beginEvictions() {
+        if (!Recorder.initialized() || !EvictionEvent.enabled()) {
+            return null;
+        }
+        EvictionEvent ev = new EvictionEvent();
+        ev.begin();
+        return ev;
+    }
+
+    private void endEvictions(EvictionEvent ev, String cause, long e0, long w0, long s0) {
+        if (ev != null && evictions > e0 && ev.shouldCommit()) {
+            ev.store = name;
+            ev.cause = cause;
+            ev.framesEvicted = evictions - e0;
+            ev.pagesWrittenBack = writes - w0;
+            ev.steals = steals - s0;
+            ev.commit();
         }
     }
 
@@ -200,12 +240,15 @@ public final class BufferPool {
         if (!clock.inDataPlane() || frames.residentCount() < frames.capacity()) {
             return;
         }
+        EvictionEvent ev = beginEvictions();
+        long e0 = evictions, w0 = writes, s0 = steals;
         writeBackAll();
         while (frames.residentCount() > frames.capacity()) {
             if (!evictOne(false)) {
-                return; // everything left is pinned by the running operation
+                break; // everything left is pinned by the running operation
             }
         }
+        endEvictions(ev, EvictionEvent.TRIM, e0, w0, s0);
     }
 
     private void evictOne() throws IOException {

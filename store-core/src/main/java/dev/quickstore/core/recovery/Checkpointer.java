@@ -2,6 +2,8 @@ package dev.quickstore.core.recovery;
 
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.crashpoint.CrashPoints;
+import dev.quickstore.core.events.CheckpointEvent;
+import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.txn.TransactionManager;
@@ -43,6 +45,12 @@ public final class Checkpointer {
     }
 
     public void checkpoint() throws IOException {
+        CheckpointEvent ev = null;
+        long written0 = pool.writes;
+        if (Recorder.initialized() && CheckpointEvent.enabled()) {
+            ev = new CheckpointEvent();
+            ev.begin();
+        }
         pool.writeBackAll();
         CrashPoints.reach(CrashPoints.Point.CHECKPOINT_PAGES_WRITTEN);
         Map<Long, Long> dpt = pool.dirtyPageTable();
@@ -74,5 +82,13 @@ public final class Checkpointer {
         log.truncateBefore(redoStart);
         lastCheckpointEnd = log.endLsn();
         checkpoints++;
+        if (ev != null && ev.shouldCommit()) {
+            ev.store = pool.name();
+            ev.pagesWritten = pool.writes - written0;
+            ev.dirtyPagesLeft = pages.length;
+            ev.checkpointLsn = lsn;
+            ev.redoStartLsn = redoStart;
+            ev.commit();
+        }
     }
 }

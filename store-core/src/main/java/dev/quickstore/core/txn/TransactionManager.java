@@ -4,6 +4,9 @@ import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.buffer.PageFrames;
 import dev.quickstore.core.crashpoint.CrashPoints;
 import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.events.AbortEvent;
+import dev.quickstore.core.events.CommitEvent;
+import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
@@ -60,6 +63,7 @@ public final class TransactionManager implements BufferPool.Stealer {
     private long commitPages; // transaction-dirty pages examined at commit
     private long commitCardPages; // of those, pages diffed by their dirty cards only (card marking)
     private long commitCards; // dirty cards diffed on those pages
+    private long aborts;
 
     public TransactionManager(BufferPool pool, LogWriter log, LogReader reader, long nextTxnId) {
         this.pool = pool;
@@ -92,6 +96,11 @@ public final class TransactionManager implements BufferPool.Stealer {
         commitLogNanos += logNanos;
         commitCheckpointNanos += checkpointNanos;
         commitTotalNanos += totalNanos;
+    }
+
+    /** Transactions rolled back ({@link #abort}) since the store was opened. */
+    public long aborts() {
+        return aborts;
     }
 
     /** A snapshot of the commit counters. */
@@ -179,6 +188,15 @@ public final class TransactionManager implements BufferPool.Stealer {
      * transactions, one force).
      */
     public void commit(boolean force) throws IOException {
+        CommitEvent ev = null; // JFR: nothing allocated, no clock read unless a recording wants it
+        long records0 = 0;
+        long end0 = 0;
+        if (Recorder.initialized() && CommitEvent.enabled()) {
+            ev = new CommitEvent();
+            ev.begin();
+            records0 = redoRecords;
+            end0 = log.endLsn();
+        }
         PageFrames frames = pool.frames();
         int ps = pool.pageSize();
         if (preCopies == null) {
@@ -250,6 +268,15 @@ public final class TransactionManager implements BufferPool.Stealer {
             commitFlushNanos += System.nanoTime() - t0;
         }
         active = false;
+        if (ev != null && ev.shouldCommit()) {
+            ev.store = pool.name();
+            ev.txnId = txnId;
+            ev.pages = dirty.length;
+            ev.redoRecords = redoRecords - records0;
+            ev.logBytes = log.endLsn() - end0;
+            ev.forced = force && lastLsn != 0;
+            ev.commit();
+        }
     }
 
     /**
@@ -263,16 +290,31 @@ public final class TransactionManager implements BufferPool.Stealer {
 
     /** Rolls the transaction back. */
     public void abort() throws IOException {
+        AbortEvent ev = null;
+        if (Recorder.initialized() && AbortEvent.enabled()) {
+            ev = new AbortEvent();
+            ev.begin();
+        }
         PageFrames frames = pool.frames();
-        for (long p : frames.dirtyPages()) {
+        long[] dirty = frames.dirtyPages();
+        for (long p : dirty) {
             frames.resident(p).copyFrom(frames.preImage(p));
             frames.clearDirty(p);
         }
-        if (lastLsn != 0) {
+        boolean logged = lastLsn != 0;
+        if (logged) {
             lastLsn = undo(pool, log, reader, txnId, lastLsn, lastLsn);
             log.append(LogRecord.encodeEnd(txnId, lastLsn));
         }
         active = false;
+        aborts++;
+        if (ev != null && ev.shouldCommit()) {
+            ev.store = pool.name();
+            ev.txnId = txnId;
+            ev.pagesRestored = dirty.length;
+            ev.logged = logged;
+            ev.commit();
+        }
     }
 
     /**
