@@ -359,7 +359,12 @@ class StoreFilesFuzzTest {
         io.put(vol, sealedPages(data, maxPages));
         OffHeapFrames frames = new OffHeapFrames(PS, 8);
         return new BufferPool(
-                frames, new Volume(io.open(vol, false), PS), null, null, Replacer.of(Replacement.STORE_CLOCK, frames));
+                frames,
+                new Volume(io.open(vol, false), PS),
+                null,
+                null,
+                Replacer.of(Replacement.STORE_CLOCK, frames),
+                vol.toString());
     }
 
     /** The space map of a small volume: page count from the header, every page's allocation bit. */
