@@ -35,6 +35,9 @@ public record ServerStatus(Map<String, String> server, List<Map<String, String>>
                 continue;
             }
             String[] words = line.split(" ");
+            if (words.length == 0 || words[0].isEmpty()) { // a line of spaces (found by fuzzing, issue 14)
+                throw new SessionFrame.ProtocolException("STATUS: a line without a kind ('" + line + "')");
+            }
             Map<String, String> kv = new LinkedHashMap<>();
             for (int i = 1; i < words.length; i++) {
                 int eq = words[i].indexOf('=');
