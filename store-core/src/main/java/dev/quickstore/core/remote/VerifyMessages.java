@@ -34,6 +34,9 @@ public final class VerifyMessages {
         String[] lines = new String(payload, StandardCharsets.UTF_8).split("\n");
         long[] v = new long[4];
         String[] keys = {"pagesChecked", "objects", "indexEntries", "problems"};
+        if (lines.length == 0) { // a payload of line feeds only (found by CI's brief fuzzing, issue 14)
+            throw new SessionFrame.ProtocolException("VERIFIED: no first line");
+        }
         String[] words = lines[0].split(" ");
         if (words.length != 4) {
             throw new SessionFrame.ProtocolException("VERIFIED: first line '" + lines[0] + "'");
