@@ -31,6 +31,7 @@ import picocli.CommandLine.Option;
             ServeCommand.class,
             ClientsCommand.class,
             dev.quickstore.cli.oo7.Oo7Command.class,
+            dev.quickstore.cli.lab.LabCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {
