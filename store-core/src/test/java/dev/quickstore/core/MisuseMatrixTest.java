@@ -4,17 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.core.volume.VolumeHeader;
+import dev.quickstore.testkit.ChildJvm;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -156,6 +159,44 @@ class MisuseMatrixTest {
                 assertArrayEquals(tail, back);
                 assertEquals(size, t2.largeSize(big));
             }
+        }
+    }
+
+    @Test
+    void aReadOnlyStoreDirectoryIsRefusedForUpdatesByNameAndStillInspected() throws Exception {
+        Path db = dir.resolve("db");
+        try (Store s = Store.create(db);
+                Transaction tx = s.begin()) {
+            long a = tx.allocate(64);
+            tx.putLong(a, 16, 42L);
+            tx.setRoot("answer", a);
+            tx.commit();
+        }
+        // CI runs as root, for whom permissions do not apply: a read-only bind mount in a private mount namespace
+        // (unshare -m) makes the directory really read-only (EROFS) for the child JVM alone.
+        Process probe = new ProcessBuilder("unshare", "-m", "true")
+                .redirectErrorStream(true)
+                .start();
+        assumeTrue(
+                probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0,
+                "needs unshare -m (root or CAP_SYS_ADMIN) for a read-only bind mount");
+        ChildJvm.Result r = ChildJvm.main(ReadOnlyDirectoryChild.class)
+                .wrapper("unshare", "-m", "sh", "-c", "mount --bind -o ro \"$0\" \"$0\" && exec \"$@\"", db.toString())
+                .args(db.toString())
+                .timeout(Duration.ofSeconds(120))
+                .run();
+        assertEquals(0, r.exitCode(), r::describe);
+        String out = r.stdout();
+        assertTrue(out.contains("writable false"), r.describe());
+        assertTrue(
+                out.contains(
+                        "refused store directory " + db.toAbsolutePath() + " is not writable (" + db.resolve("lock")),
+                r.describe());
+        assertTrue(out.contains("Read-only file system"), r.describe());
+        assertTrue(out.contains("files 0 problems, roots {answer="), r.describe());
+        try (Store s = Store.open(db);
+                Transaction tx = s.begin()) {
+            assertEquals(42L, tx.getLong(tx.root("answer"), 16), "nothing changed, and it opens writable again");
         }
     }
 }

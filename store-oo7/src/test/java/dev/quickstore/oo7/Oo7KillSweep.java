@@ -1,6 +1,7 @@
 package dev.quickstore.oo7;
 
 import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.oo7.schema.AtomicPart;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.SplittableRandom;
  * (seed, n) and the committed database, so the parent can replay on heap models exactly what its child committed
  * on the mapped store. Each is one OO7 update: T2A/B/C (increment x and y), T3A/B/C (build dates, an indexed
  * attribute) or the structural modifications SM1 (insert composite parts) and SM2 (delete the latest inserted);
- * every one of them changes the database, so consecutive states have distinct digests.
+ * each also increments the {@code x} of one atomic part ({@link #stamp}), so every transaction changes the
+ * database and consecutive states have distinct digests.
  */
 final class Oo7KillSweep {
     private Oo7KillSweep() {}
@@ -64,6 +66,31 @@ final class Oo7KillSweep {
                 rnd.nextLong(),
                 new Oo7Operations.Parameters(Oo7Operations.T2Update.INCREMENT, 10, 5));
         ops.pendingInserts(pending);
-        return ops.run(op);
+        store.begin();
+        int result;
+        try {
+            result = op.apply(ops);
+            stamp(store, n);
+        } catch (RuntimeException | Error e) {
+            try {
+                store.abort();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        store.commit();
+        return result;
+    }
+
+    /**
+     * Makes transaction {@code n} change the database whatever its operation did: T3C toggles each build date four
+     * times and T3A/T3B toggle twice the parts of composite parts that two base assemblies share, which leaves the
+     * data as it was (only the build-date index's pages change), so without the stamp two consecutive states
+     * could have equal digests and the oracle could not tell a lost commit from a kill before it.
+     */
+    private static void stamp(Oo7Store store, long n) {
+        AtomicPart part = store.atomicPartById(1 + (int) (n % Oo7Config.SMALL.totalAtomicParts()));
+        part.x(part.x() + 1);
     }
 }

@@ -44,6 +44,7 @@ public final class ChildJvm {
     private final String mainClass;
     private final List<String> jvmArgs = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
+    private final List<String> wrapper = new ArrayList<>();
     private final Map<String, String> env = new HashMap<>();
     private Duration timeout = DEFAULT_TIMEOUT;
     private Path workDir;
@@ -80,6 +81,15 @@ public final class ChildJvm {
         return this;
     }
 
+    /**
+     * Runs the JVM through {@code wrapper} (a command and its arguments that ends by executing the command line
+     * appended to it), e.g. {@code unshare -m sh -c 'mount --bind -o ro "$0" "$0" && exec "$@"' DIR}.
+     */
+    public ChildJvm wrapper(String... wrapper) {
+        this.wrapper.addAll(List.of(wrapper));
+        return this;
+    }
+
     /** The watchdog: the child is killed when it runs longer than this. */
     public ChildJvm timeout(Duration t) {
         timeout = t;
@@ -113,7 +123,7 @@ public final class ChildJvm {
     }
 
     private List<String> command(Path dir) {
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(javaExecutable());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"));

@@ -73,6 +73,7 @@ public final class CrashPoints {
         int[] left = {Integer.parseInt(parts[1])};
         arm(p -> {
             if (p == target && --left[0] == 0) {
+                new Throwable("stopped at " + p + " (crash test)").printStackTrace();
                 System.out.println("at " + p);
                 System.out.flush();
                 while (true) {

@@ -1,12 +1,15 @@
 package dev.quickstore.core.volume;
 
 import dev.quickstore.core.error.StoreLockedException;
+import dev.quickstore.core.error.StoreNotWritableException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -84,7 +87,20 @@ public final class RealFileIO implements FileIO {
 
     @Override
     public Closeable lock(Path lockFile) throws IOException {
-        FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (FileSystemException e) {
+            Path dir = lockFile.toAbsolutePath().getParent();
+            if (e instanceof AccessDeniedException || (Files.isDirectory(dir) && !Files.isWritable(dir))) {
+                throw new StoreNotWritableException(
+                        dir,
+                        lockFile,
+                        e.getReason() != null ? e.getReason() : e.getClass().getSimpleName(),
+                        e);
+            }
+            throw e;
+        }
         FileLock lock;
         try {
             lock = ch.tryLock();
