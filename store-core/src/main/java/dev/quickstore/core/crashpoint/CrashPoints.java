@@ -61,8 +61,9 @@ public final class CrashPoints {
 
     /**
      * For a crash-test child process: arms {@code spec} = {@code POINT:K} so that at the K-th time the store reaches
-     * that point this prints {@code at POINT} on standard output and blocks the thread right there, until the
-     * parent, reading the line, kills the process (SIGKILL). {@code -} arms nothing.
+     * that point this prints {@code at POINT} on standard output (and where it stopped, as a stack trace, on
+     * standard error, for the parent's failure messages) and blocks the thread right there, until the parent,
+     * reading the line, kills the process (SIGKILL). {@code -} arms nothing.
      */
     public static void armStop(String spec) {
         if (spec.equals("-")) {
