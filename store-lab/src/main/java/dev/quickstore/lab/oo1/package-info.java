@@ -1,0 +1,18 @@
+/**
+ * OO1, Cattell's engineering database benchmark (Cattell and Skeen 1992), as Kakkad and Wilson ran it to
+ * compare address-translation granularities in Texas (texas-kakkad-wilson-1999, section 6): a database of parts,
+ * each with three connections to other parts (90 % of them to a part among the closest 1 % by id), and three
+ * operations - lookup (1,000 random parts by id), traversal (depth-first over the connections, seven levels deep
+ * from a random part: 3,280 visits with duplicates) and insert (100 parts with their connections, committed).
+ * Texas runs its traversals in sets of 45: the first cold, 34 warm, the last 10 hot, each from a new random root,
+ * and plots the CPU time of each (its Figures 3 and 4, large and small database).
+ *
+ * <p>Here the same database and operations run on the Java heap ({@link HeapOo1Database}) and on the mapped store
+ * ({@link MappedOo1Database}: QuickStore's coarse-grained translation by page faults, where stored pointers are
+ * virtual addresses and nothing is swizzled unless pages are relocated), through one interface ({@link
+ * Oo1Database}) so that one copy of the operations' code runs on both ({@link Oo1Operations}); {@link
+ * Oo1Benchmark} runs the traversal set and the other operations and reports per-traversal CPU time and pages read.
+ * Texas's own pointer swizzling at fault time (its "all-raw", "smart-index" and "all-smart" granularities) is
+ * the part of issue 16 not built yet; its rows are missing from the tables.
+ */
+package dev.quickstore.lab.oo1;
