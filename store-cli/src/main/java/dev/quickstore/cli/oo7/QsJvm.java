@@ -11,10 +11,10 @@ import java.util.List;
  * servers, multi-user clients): the same {@code java} and class path, native access enabled, the options of
  * this JVM that start with one of the inherited prefixes, then the given JVM options.
  */
-final class QsJvm {
+public final class QsJvm {
     private QsJvm() {}
 
-    static List<String> command(List<String> inheritedPrefixes, List<String> jvmOptions, List<String> qsArgs) {
+    public static List<String> command(List<String> inheritedPrefixes, List<String> jvmOptions, List<String> qsArgs) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {

@@ -58,6 +58,11 @@ public final class HeapOo1Database implements Oo1Database {
     public void makeCold() {}
 
     @Override
+    public long faults() {
+        return 0;
+    }
+
+    @Override
     public long pagesRead() {
         return 0;
     }

@@ -31,6 +31,7 @@ public final class MappedOo1Database implements Oo1Database {
     private ObjectTransaction tx;
     private Index ids;
     private long carriedPages;
+    private long carriedFaults;
 
     private MappedOo1Database(Path dir, StoreOptions options, boolean dropOsCache, PersistentStore db) {
         this.dir = dir;
@@ -134,6 +135,7 @@ public final class MappedOo1Database implements Oo1Database {
             throw new IllegalStateException("makeCold() inside a transaction");
         }
         carriedPages = pagesRead();
+        carriedFaults = faults();
         try {
             db.close();
             db = null;
@@ -152,6 +154,12 @@ public final class MappedOo1Database implements Oo1Database {
         var f = db.storageManager().faultCounters();
         long faulted = f == null ? 0 : f.bytesRead() / db.storageManager().pageSize();
         return carriedPages + faulted + db.storageManager().stats().pageReads();
+    }
+
+    @Override
+    public long faults() {
+        var f = db.storageManager().faultCounters();
+        return carriedFaults + (f == null ? 0 : f.readFaults() + f.writeFaults() + f.referenceFaults());
     }
 
     /** Pages of the store's volume (the database's size, with the store's own pages). */

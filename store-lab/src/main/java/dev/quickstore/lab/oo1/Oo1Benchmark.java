@@ -35,7 +35,14 @@ public final class Oo1Benchmark {
 
     /** One traversal of the set: its place, phase, CPU and wall time, pages read, visits and checksum. */
     public record TraversalRun(
-            int index, String phase, long cpuNanos, long wallNanos, long pagesRead, int visits, long checksum) {}
+            int index,
+            String phase,
+            long cpuNanos,
+            long wallNanos,
+            long pagesRead,
+            long faults,
+            int visits,
+            long checksum) {}
 
     /** A system's whole run. */
     public record Result(
@@ -95,14 +102,16 @@ public final class Oo1Benchmark {
             int root = 1 + roots.nextInt(parts);
             db.begin();
             long f0 = db.pagesRead();
+            long g0 = db.faults();
             long w0 = System.nanoTime();
             long c0 = THREADS.getCurrentThreadCpuTime();
             Oo1Operations.Traversal t = Oo1Operations.traverse(db, root);
             long c1 = THREADS.getCurrentThreadCpuTime();
             long w1 = System.nanoTime();
             long f1 = db.pagesRead();
+            long g1 = db.faults();
             db.commit();
-            runs.add(new TraversalRun(i + 1, phase(i), c1 - c0, w1 - w0, f1 - f0, t.visits, t.checksum));
+            runs.add(new TraversalRun(i + 1, phase(i), c1 - c0, w1 - w0, f1 - f0, g1 - g0, t.visits, t.checksum));
         }
         progress.accept(db.name() + ": traversal set done");
 

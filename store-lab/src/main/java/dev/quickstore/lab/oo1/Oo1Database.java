@@ -41,6 +41,12 @@ public interface Oo1Database extends AutoCloseable {
      */
     long pagesRead();
 
+    /**
+     * Protection faults taken since this database was opened: read, write and reference faults (the
+     * replacement clock's, on resident pages; no I/O) alike (0 on the heap).
+     */
+    long faults();
+
     @Override
     void close();
 }
