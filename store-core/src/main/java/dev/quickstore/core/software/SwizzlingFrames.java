@@ -318,7 +318,7 @@ public final class SwizzlingFrames implements AutoCloseable {
 
     /**
      * Unswizzles a page image in place: every word its pointer map marks that holds a swizzled pointer (not 0,
-     * bit 0 clear) becomes the target's OID. Idempotent; other page types are returned as they are.
+     * bit 0 clear, inside the frame region) becomes the target's OID; any other value is left as it is. Idempotent; other page types are returned as they are.
      */
     public MemorySegment toDisk(MemorySegment copy) {
         if (PageHeader.type(copy) != PageHeader.SLOTTED) {
@@ -329,7 +329,7 @@ public final class SwizzlingFrames implements AutoCloseable {
         for (int w = firstData; w < words; w++) {
             if (SlottedPage.isPointer(copy, w)) {
                 long v = copy.get(WORD, (long) w * 8);
-                if (v != 0 && !Oid.isOid(v)) {
+                if (v != 0 && !Oid.isOid(v) && v > 0 && v < region.byteSize()) {
                     copy.set(WORD, (long) w * 8, oidAt(v));
                 }
             }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.error.StoreException;
@@ -216,6 +217,18 @@ class SwizzlingStoreTest {
             e = assertThrows(IllegalArgumentException.class, () -> s.swizzler().resolve(-1, noSlot));
             assertTrue(e.getMessage().contains("slots"), e.getMessage());
             tx.commit();
+        }
+    }
+
+    /** Until the processor generates software accessors, the object API refuses the mode (and releases the store). */
+    @Test
+    void theObjectApiRefusesASoftwareStore() throws Exception {
+        Path db = dir.resolve("db");
+        Store.create(db, 8192, software(64)).close();
+        StoreException e = assertThrows(StoreException.class, () -> PersistentStore.open(db, software(64)));
+        assertTrue(e.getMessage().contains("FramesMode.SOFTWARE"), e.getMessage());
+        try (Store again = Store.open(db, software(64))) { // the refused open released the store's lock
+            assertThrows(StoreException.class, again::view);
         }
     }
 
