@@ -28,6 +28,9 @@ module dev.quickstore.core {
     exports dev.quickstore.core.index;
     exports dev.quickstore.core.inspect;
     exports dev.quickstore.core.options;
+    // software persistence's residency check (docs/software-mode.md): called by the accessors generated for
+    // FramesMode.SOFTWARE, like api.internal; not API
+    exports dev.quickstore.core.software;
     exports dev.quickstore.core.remote;
     exports dev.quickstore.core.stats;
     exports dev.quickstore.core.verify;

@@ -10,6 +10,7 @@ import dev.quickstore.core.buffer.OffHeapFrames;
 import dev.quickstore.core.buffer.PageFrames;
 import dev.quickstore.core.buffer.PlacementFile;
 import dev.quickstore.core.buffer.Replacer;
+import dev.quickstore.core.buffer.SoftwareFrames;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreLockedException;
@@ -23,6 +24,8 @@ import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.recovery.Checkpointer;
 import dev.quickstore.core.recovery.Recovery;
 import dev.quickstore.core.remote.RemotePages;
+import dev.quickstore.core.software.Swizzler;
+import dev.quickstore.core.software.SwizzlingFrames;
 import dev.quickstore.core.space.ExtentAllocator;
 import dev.quickstore.core.space.LargeObjects;
 import dev.quickstore.core.space.ObjectAllocator;
@@ -156,6 +159,9 @@ public final class Store implements AutoCloseable {
                 }
                 frames = mf;
                 this.addresses = new Addresses(mf.arena().base(), pageSize);
+            } else if (options.frames() == FramesMode.SOFTWARE) {
+                frames = new SoftwareFrames(new SwizzlingFrames(pageSize, options.bufferPoolPages()));
+                this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
             } else {
                 frames = new OffHeapFrames(pageSize, options.bufferPoolPages());
                 this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
@@ -502,10 +508,52 @@ public final class Store implements AutoCloseable {
      */
     public MemorySegment view() {
         if (mappedFrames == null) {
-            throw new StoreException("store " + dir + " runs with FramesMode.EXPLICIT: there is no application view;"
-                    + " open it with FramesMode.MAPPED (the default)");
+            throw new StoreException("store " + dir + " runs with FramesMode." + options.frames()
+                    + ": there is no application view; open it with FramesMode.MAPPED (the default)");
         }
         return mappedFrames.arena().view();
+    }
+
+    private Swizzler swizzler;
+
+    /**
+     * Software persistence's residency check and swizzle over this store's frame region (FramesMode.SOFTWARE;
+     * docs/software-mode.md): references resolved through it read their pages explicitly through the buffer
+     * pool, and {@link Swizzler#markWrite} captures a page's pre-image on the running transaction's first write
+     * to it. One per store; use it only from the thread running the store's transaction.
+     *
+     * @throws StoreException unless the store was opened with FramesMode.SOFTWARE
+     */
+    public Swizzler swizzler() {
+        if (!(pool.frames() instanceof SoftwareFrames software)) {
+            throw new StoreException("store " + dir + " runs with FramesMode." + options.frames()
+                    + ": there is no software residency check; open it with FramesMode.SOFTWARE");
+        }
+        if (swizzler == null) {
+            SwizzlingFrames frames = software.swizzling();
+            swizzler = new Swizzler(frames, new Swizzler.PageAccess() {
+                @Override
+                public long read(long pageId) {
+                    return run(() -> {
+                        pool.fix(pageId);
+                        return frames.frameOffset(pageId);
+                    });
+                }
+
+                @Override
+                public void writing(long pageId) {
+                    run(() -> {
+                        if (current == null) {
+                            throw new StoreException("store " + dir + ": a write to page " + pageId
+                                    + " outside a transaction (begin one first)");
+                        }
+                        pool.fixForWrite(pageId);
+                        return null;
+                    });
+                }
+            });
+        }
+        return swizzler;
     }
 
     /**
@@ -668,6 +716,9 @@ public final class Store implements AutoCloseable {
             }
             MemorySegment out = MemorySegment.ofArray(dst);
             out.copyFrom(pool.fix(pageId));
+            if (pool.frames() instanceof SoftwareFrames software) {
+                software.toDisk(out); // references as stored: OIDs, never swizzled pointers
+            }
             dev.quickstore.core.page.PageHeader.prepareForWrite(out, pageId);
             return null;
         });

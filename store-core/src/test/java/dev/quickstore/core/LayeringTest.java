@@ -27,7 +27,8 @@ class LayeringTest {
         CORE + ".log..",
         CORE + ".recovery..",
         CORE + ".txn..",
-        CORE + ".btree.."
+        CORE + ".btree..",
+        CORE + ".software.."
     };
     private static final String[] VOCABULARY = {
         CORE + ".options..",

@@ -4,6 +4,7 @@ import dev.quickstore.core.CopyView;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.options.FramesMode;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -37,6 +38,11 @@ public interface AppView extends AutoCloseable {
      * faults capture pre-images) when it has one, else the copying view (FramesMode.EXPLICIT).
      */
     static AppView of(Object owner, Store store) {
+        if (store.options().frames() == FramesMode.SOFTWARE) {
+            // its reference words are OIDs: the object API's generated accessors for it are not built yet
+            throw new StoreException("the persistent object API does not run on FramesMode.SOFTWARE yet"
+                    + " (docs/software-mode.md, \"Status\"); open the store with FramesMode.MAPPED or EXPLICIT");
+        }
         MemorySegment mapped;
         try {
             mapped = store.view();

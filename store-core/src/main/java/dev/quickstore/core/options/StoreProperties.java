@@ -13,7 +13,7 @@ import java.util.function.Function;
  * <table>
  *   <caption>System properties</caption>
  *   <tr><th>property</th><th>values</th><th>sets</th></tr>
- *   <tr><td>qs.frames</td><td>MAPPED, EXPLICIT</td><td>{@link StoreOptions#frames()}</td></tr>
+ *   <tr><td>qs.frames</td><td>MAPPED, EXPLICIT, SOFTWARE</td><td>{@link StoreOptions#frames()}</td></tr>
  *   <tr><td>qs.writeDetection</td><td>pages, cards</td><td>{@link StoreOptions#writeDetection()}</td></tr>
  *   <tr><td>qs.cardBytes</td><td>a power of two</td><td>{@link StoreOptions#cardBytes()}</td></tr>
  *   <tr><td>qs.poolPages</td><td>frames (at least 8)</td><td>{@link StoreOptions#bufferPoolPages()}</td></tr>
@@ -68,7 +68,7 @@ public final class StoreProperties {
         }
     }
 
-    /** {@code qs.frames}: MAPPED (default) or EXPLICIT. */
+    /** {@code qs.frames}: MAPPED (default), EXPLICIT or SOFTWARE. */
     public static FramesMode frames() {
         return frames(System.getProperty("qs.frames", "MAPPED"));
     }
@@ -78,7 +78,8 @@ public final class StoreProperties {
         try {
             return FramesMode.valueOf(v);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("system property qs.frames=" + v + ": expected MAPPED or EXPLICIT", e);
+            throw new IllegalArgumentException(
+                    "system property qs.frames=" + v + ": expected MAPPED, EXPLICIT or SOFTWARE", e);
         }
     }
 
