@@ -6,7 +6,7 @@ import java.util.List;
  * Moss's load-work-save cost model (Moss 1992, section 4, Table 3):
  *
  * <pre>
- * LWS = MB*nb + MO*n + MS*np + MI*ni + V*nv + nvw + UB*nbu + UO*nu + US*npu   (+ K, a per-session constant)
+ * LWS = MB*nb + MO*n + MS*np + MI*ni + V*nv + nvw + UB*nbu + UO*nu + US*npu
  * </pre>
  *
  * with the parameters of one scheme in nanoseconds, fitted by {@link #fit} from measured sessions, and the analyses
@@ -59,22 +59,26 @@ public final class CostModel {
             long n, long nb, long np, long ni, long nv, long nu, double workPerVisitNs, double totalNs) {}
 
     /**
-     * Fits K, MB, MO, MS, MI, UB, UO, US for one scheme, given its per-visit cost V (measured directly, from the
-     * traversals after the first): regresses {@code total - (V + w) * nv} on the model's terms.
+     * Fits MB, MO, MS, MI, UB, UO, US for one scheme, given its per-visit cost V (measured directly, from the
+     * traversals after the first), per object as Moss regressed "time per object versus ..." (section 5.4): regresses
+     * {@code (total - (V + w) * nv) / n} on b, 1, p, i, b*u, u, p*u, so that every session weighs alike whatever its
+     * size; no constant term (Moss omitted them as negligible; here opening a session is not timed), K = 0.
      */
     public static Parameters fit(Strategy s, double v, List<Observation> obs) {
         double[][] x = new double[obs.size()][];
         double[] y = new double[obs.size()];
         for (int r = 0; r < obs.size(); r++) {
             Observation o = obs.get(r);
-            double b = o.n == 0 ? 0 : (double) o.nb / o.n;
-            double p = o.n == 0 ? 0 : (double) o.np / o.n;
-            x[r] = new double[] {1, o.nb, o.n, o.np, o.ni, b * o.nu, o.nu, p * o.nu};
-            y[r] = o.totalNs - (v + o.workPerVisitNs) * o.nv;
+            double n = Math.max(1, o.n);
+            double b = o.nb / n;
+            double p = o.np / n;
+            double u = o.nu / n;
+            x[r] = new double[] {b, 1, p, o.ni / n, b * u, u, p * u};
+            y[r] = (o.totalNs - (v + o.workPerVisitNs) * o.nv) / n;
         }
         LinearFit.Result f = LinearFit.fit(x, y);
         double[] c = f.coefficients();
-        return new Parameters(s, c[0], c[1], c[2], c[3], c[4], v, c[5], c[6], c[7], f.r2(), obs.size());
+        return new Parameters(s, 0, c[0], c[1], c[2], c[3], v, c[4], c[5], c[6], f.r2(), obs.size());
     }
 
     /** Break-even visits {@code v = c + a*b} of a scheme against no swizzling (Tables 18, 19). */

@@ -44,7 +44,7 @@ public record Measurement(
         return v <= 0 ? Double.NaN : (double) restNs / v;
     }
 
-    /** This measurement with the phase times replaced (medians over repetitions). */
+    /** This measurement with the phase times replaced (the fastest of repetitions). */
     Measurement withTimes(long load, long first, long rest, long save) {
         return new Measurement(
                 strategy,

@@ -13,8 +13,9 @@ import java.util.function.Consumer;
 
 /**
  * Moss's experiment (Moss 1992, sections 5 and 6) on this machine: runs the chosen {@link MossSeries} under the five
- * {@link Strategy schemes} and the heap model, each point's sessions interleaved and repeated (medians per phase, all
- * in one run), checks that every scheme computed the heap model's results, fits each scheme's {@link CostModel}
+ * {@link Strategy schemes} and the heap model, each point's sessions interleaved and repeated (the fastest of the repetitions per phase, all
+ * in one run; a full garbage collection, untimed, before each session, so that no session pays for the garbage
+ * of the one before), checks that every scheme computed the heap model's results, fits each scheme's {@link CostModel}
  * parameters and predicts every run from them.
  */
 public final class MossLab {
@@ -32,7 +33,10 @@ public final class MossLab {
      */
     public record Options(List<String> series, long objects, int reps, int pageSize, Path dir, long seed) {}
 
-    /** One point's medians: the heap model's (with and without the work) and each scheme's. */
+    /**
+     * One point's measurements, each the fastest of its repetitions per phase (on a machine shared with other work,
+     * interference only adds time: the minimum is the least disturbed estimate of a deterministic computation).
+     */
     public record PointResult(
             MossSeries.Point point,
             Measurement heap,
@@ -105,12 +109,12 @@ public final class MossLab {
     }
 
     private static void warmUp(Options o) throws IOException {
-        TreeShape shape = TreeShape.uniform(Math.min(12, MossSeries.maxHeight(o.objects())), 3, 16);
+        TreeShape shape = TreeShape.uniform(Math.min(14, MossSeries.maxHeight(o.objects())), 3, 16);
         Path file = o.dir().resolve("moss-warmup.qs");
         try {
             CollectionFile.write(file, shape, o.pageSize());
             Workload w = new Workload(3, 0.5, Workload.Work.READ_BYTES, 8, o.seed());
-            for (int rep = 0; rep < 5; rep++) {
+            for (int rep = 0; rep < 8; rep++) {
                 for (Strategy s : Strategy.values()) {
                     SessionRunner.run(file, o.pageSize(), s, w);
                 }
@@ -136,47 +140,49 @@ public final class MossLab {
                 Strategy[] order = Strategy.values();
                 for (int j = 0; j < order.length; j++) {
                     Strategy s = order[Math.floorMod(j + rep, order.length)];
+                    System.gc(); // untimed: no session pays for the garbage of the one before
                     Measurement m = SessionRunner.run(file, o.pageSize(), s, p.work());
                     if (rep >= 0) {
                         runs.computeIfAbsent(s, k -> new ArrayList<>()).add(m);
                     }
                 }
+                System.gc();
                 Measurement h = SessionRunner.runHeap(p.shape(), p.work());
+                System.gc();
                 Measurement hp = work ? SessionRunner.runHeap(p.shape(), plain) : h;
                 if (rep >= 0) {
                     heap.add(h);
                     heapPlain.add(hp);
                 }
             }
-            Measurement heapMedian = medianOf(heap);
-            String expected = heapMedian.results();
-            Map<Strategy, Measurement> medians = new LinkedHashMap<>();
+            Measurement heap1 = fastestOf(heap);
+            String expected = heap1.results();
+            Map<Strategy, Measurement> fastest = new LinkedHashMap<>();
             for (Strategy s : Strategy.values()) {
-                Measurement m = medianOf(runs.get(s));
+                Measurement m = fastestOf(runs.get(s));
                 if (!m.results().equals(expected)) {
                     throw new IllegalStateException(s + " on " + p.series() + " " + p.label() + " computed "
                             + m.results() + ", the heap model " + expected);
                 }
-                medians.put(s, m);
+                fastest.put(s, m);
             }
             double w = 0;
             if (work && p.work().visits() > 1) {
-                w = Math.max(
-                        0, heapMedian.restPerVisitNs() - medianOf(heapPlain).restPerVisitNs());
+                w = Math.max(0, heap1.restPerVisitNs() - fastestOf(heapPlain).restPerVisitNs());
             }
-            return new PointResult(p, heapMedian, w, medians, Map.of());
+            return new PointResult(p, heap1, w, fastest, Map.of());
         } finally {
             Files.deleteIfExists(file);
         }
     }
 
-    private static Measurement medianOf(List<Measurement> ms) {
+    private static Measurement fastestOf(List<Measurement> ms) {
         Measurement first = ms.get(0);
         return first.withTimes(
-                (long) median(ms.stream().mapToDouble(Measurement::loadNs).toArray()),
-                (long) median(ms.stream().mapToDouble(Measurement::firstNs).toArray()),
-                (long) median(ms.stream().mapToDouble(Measurement::restNs).toArray()),
-                (long) median(ms.stream().mapToDouble(Measurement::saveNs).toArray()));
+                ms.stream().mapToLong(Measurement::loadNs).min().orElseThrow(),
+                ms.stream().mapToLong(Measurement::firstNs).min().orElseThrow(),
+                ms.stream().mapToLong(Measurement::restNs).min().orElseThrow(),
+                ms.stream().mapToLong(Measurement::saveNs).min().orElseThrow());
     }
 
     static double median(double[] v) {
@@ -212,7 +218,7 @@ public final class MossLab {
                     r.workPerVisitNs(),
                     m.totalNs()));
         }
-        if (obs.size() < 8) {
+        if (obs.size() < 7) {
             throw new IllegalArgumentException(
                     "only " + obs.size() + " runs of the fitted series (VS, VB, VH, VN, SI): the model has 8 terms");
         }

@@ -6,8 +6,9 @@ import java.util.Locale;
 
 /**
  * Moss's benchmark series (Moss 1992, section 5.1, table of series), scaled to a maximum collection size: each
- * series is a list of {@link Point}s, a collection shape and a workload. Heights are the paper's relative to its
- * largest tree (VH's 19 maps to the largest height whose tree has at most {@code objects} objects); sizes the paper
+ * series is a list of {@link Point}s, a collection shape and a workload. VH's largest height (the paper's 19) maps to the
+ * largest height whose tree has at most {@code objects} objects; the other series' heights are set below it so that
+ * their collections stay within a few megabytes (SI, BI, II four levels lower, WS, WB two); sizes the paper
  * bounds in megabytes are bounded here by {@code objects * 32} bytes (Moss: 2-4 MB for 2^17 objects). The work series
  * BI, II, WS and WB vary what is read at each visit (Moss used BI and II for creation costs, Table 4, which this lab
  * does not regenerate; here they give Table 6's per-item read costs). VV (not in the paper) varies the visits on
@@ -80,13 +81,13 @@ public final class MossSeries {
                 }
             }
             case "SI" -> {
-                int h = Math.max(4, hmax - 7);
+                int h = Math.max(4, hmax - 4);
                 for (int i : F2_233) {
                     out.add(new Point("SI", "leaf init " + i, new TreeShape(h, 2, 2, 0, 233, i, 0), plain));
                 }
             }
             case "BI" -> {
-                int h = Math.max(4, hmax - 7);
+                int h = Math.max(4, hmax - 4);
                 for (int k : F4_932) {
                     out.add(new Point(
                             "BI",
@@ -96,7 +97,7 @@ public final class MossSeries {
                 }
             }
             case "II" -> {
-                int h = Math.max(4, hmax - 7);
+                int h = Math.max(4, hmax - 4);
                 for (int k : F1_233) {
                     out.add(new Point(
                             "II",
@@ -106,7 +107,7 @@ public final class MossSeries {
                 }
             }
             case "WS" -> {
-                int h = Math.max(4, hmax - 4);
+                int h = Math.max(4, hmax - 2);
                 for (int k : new int[] {1, 2, 3, 5, 8, 13, 21, 34}) {
                     out.add(new Point(
                             "WS",
@@ -116,7 +117,7 @@ public final class MossSeries {
                 }
             }
             case "WB" -> {
-                int h = Math.max(4, hmax - 4);
+                int h = Math.max(4, hmax - 2);
                 for (int k : new int[] {4, 8, 12, 20, 32, 52, 84}) {
                     out.add(new Point(
                             "WB",
