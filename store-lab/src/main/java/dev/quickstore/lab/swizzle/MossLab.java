@@ -220,7 +220,7 @@ public final class MossLab {
         }
         if (obs.size() < 7) {
             throw new IllegalArgumentException(
-                    "only " + obs.size() + " runs of the fitted series (VS, VB, VH, VN, SI): the model has 8 terms");
+                    "only " + obs.size() + " runs of the fitted series (VS, VB, VH, VN, SI): the model has 7 terms");
         }
         return CostModel.fit(s, v, obs);
     }

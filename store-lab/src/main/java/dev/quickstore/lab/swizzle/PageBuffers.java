@@ -27,6 +27,9 @@ public final class PageBuffers implements AutoCloseable {
     private final MemorySegment memory;
     private final int pageSize;
     private final int shift;
+    /** Where a slotted page keeps its slot count ({@link dev.quickstore.core.page.SlottedPage}'s layout). */
+    private final int slotCountOffset;
+
     private final int[] frameOf;
     private final long[] pageOfFrame;
     private final boolean[] dirty;
@@ -45,6 +48,7 @@ public final class PageBuffers implements AutoCloseable {
                     volume.name(), 0, 0, "page size", "a power of two", String.valueOf(pageSize));
         }
         this.shift = Integer.numberOfTrailingZeros(pageSize);
+        this.slotCountOffset = dev.quickstore.core.page.SlottedPage.dataStart(pageSize) - 8;
         int pages = Math.toIntExact(d.pages());
         this.arena = Arena.ofConfined();
         this.memory = arena.allocate((long) pages * pageSize, 64);
@@ -112,7 +116,8 @@ public final class PageBuffers implements AutoCloseable {
     /**
      * The address of the object named {@code oid}, reading its page if it is not resident (Moss's OMLookup).
      *
-     * @throws StoreFormatException the oid names no page of the collection or a free slot
+     * @throws StoreFormatException the oid names no page of the collection, a slot past the page's slot array or a
+     *     free slot (naming the file, page and offset)
      */
     public long lookup(long oid) {
         long page = oid >>> 16;
@@ -122,6 +127,16 @@ public final class PageBuffers implements AutoCloseable {
         }
         long frame = (long) f << shift;
         int slot = (int) (oid & 0xffff);
+        if (slot >= Short.toUnsignedInt(memory.get(CollectionFile.SHORT, frame + slotCountOffset))) {
+            throw new StoreFormatException(
+                    volume.name(),
+                    page,
+                    page * pageSize + slotCountOffset,
+                    "slot of oid " + Long.toHexString(oid),
+                    "below the page's slot count "
+                            + Short.toUnsignedInt(memory.get(CollectionFile.SHORT, frame + slotCountOffset)),
+                    String.valueOf(slot));
+        }
         int offset = Short.toUnsignedInt(memory.get(CollectionFile.SHORT, frame + pageSize - 4L * (slot + 1)));
         if (offset == 0) {
             throw new StoreFormatException(
