@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
                     + " in this one run; ratios are against NS in the same run.",
             "Series: VS (vary slots), VB (vary bytes), VH (vary height), VN (vary n at fixed size), SI (initialized"
                     + " slots), BI, II, WS, WB (bytes, integers, slots read per visit), VV (vary visits: break-even by"
-                    + " measurement). VB, VH and VN also run with every object updated (u=1).",
+                    + " measurement), VT (vary the fraction of the collection touched, 1 to 1/256: lazy and NS load"
+                    + " only what they touch). VB, VH and VN also run with every object updated (u=1).",
             "Progress on stderr; the tables on stdout, or --json / --csv. The defaults take a few minutes on 2 cores."
         })
 public final class MossCommand implements Callable<Integer> {
@@ -57,7 +58,7 @@ public final class MossCommand implements Callable<Integer> {
             names = "--series",
             split = ",",
             paramLabel = "S",
-            description = "series to run, comma separated (default: all: VS,VB,VH,VN,SI,BI,II,WS,WB,VV)")
+            description = "series to run, comma separated (default: all: VS,VB,VH,VN,SI,BI,II,WS,WB,VV,VT)")
     List<String> series;
 
     @Option(

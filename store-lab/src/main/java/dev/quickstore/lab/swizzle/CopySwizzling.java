@@ -88,24 +88,26 @@ public final class CopySwizzling extends SwizzleSession {
     @Override
     public void traverse(int pass) {
         if (lazy) {
-            visitLazy(root, pass == 0);
+            visitLazy(root, pass == 0, 0);
         } else {
-            visit(root, pass == 0);
+            visit(root, pass == 0, 0);
         }
     }
 
-    private void visit(MemoryObject p, boolean first) {
+    private void visit(MemoryObject p, boolean first, int depth) {
         if (first && work.updates(p.node)) {
             ObjectWork.update(p, tally);
         }
         ObjectWork.visit(p, work, tally);
         if (p.node < leafFrom) {
-            visit(p.slots[0], first);
-            visit(p.slots[1], first);
+            visit(p.slots[0], first, depth + 1);
+            if (depth >= skip) {
+                visit(p.slots[1], first, depth + 1);
+            }
         }
     }
 
-    private void visitLazy(MemoryObject p, boolean first) {
+    private void visitLazy(MemoryObject p, boolean first, int depth) {
         if (!p.filled()) {
             fill(p, buffers.lookup(p.oid));
         }
@@ -114,8 +116,10 @@ public final class CopySwizzling extends SwizzleSession {
         }
         ObjectWork.visit(p, work, tally);
         if (p.node < leafFrom) {
-            visitLazy(p.slots[0], first);
-            visitLazy(p.slots[1], first);
+            visitLazy(p.slots[0], first, depth + 1);
+            if (depth >= skip) {
+                visitLazy(p.slots[1], first, depth + 1);
+            }
         }
     }
 

@@ -38,7 +38,7 @@ public final class HeapModel {
 
     /** One traversal, as the schemes do it; {@code first} applies the workload's updates. */
     public void traverse(Workload w, boolean first, Tally t) {
-        visit(root, w, first, t);
+        visit(root, w, first, t, 0);
     }
 
     /** All the workload's traversals. */
@@ -50,14 +50,16 @@ public final class HeapModel {
         return t;
     }
 
-    private void visit(MemoryObject p, Workload w, boolean first, Tally t) {
+    private void visit(MemoryObject p, Workload w, boolean first, Tally t, int depth) {
         if (first && w.updates(p.node)) {
             ObjectWork.update(p, t);
         }
         ObjectWork.visit(p, w, t);
         if (p.node < leafFrom) {
-            visit(p.slots[0], w, first, t);
-            visit(p.slots[1], w, first, t);
+            visit(p.slots[0], w, first, t, depth + 1);
+            if (depth >= w.skip()) {
+                visit(p.slots[1], w, first, t, depth + 1);
+            }
         }
     }
 

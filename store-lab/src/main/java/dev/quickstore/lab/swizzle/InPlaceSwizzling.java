@@ -69,13 +69,13 @@ public final class InPlaceSwizzling extends SwizzleSession {
     @Override
     public void traverse(int pass) {
         if (lazy) {
-            visitLazy(root, pass == 0);
+            visitLazy(root, pass == 0, 0);
         } else {
-            visit(root, pass == 0);
+            visit(root, pass == 0, 0);
         }
     }
 
-    private void visit(long a, boolean first) {
+    private void visit(long a, boolean first, int depth) {
         int node = CollectionFile.node(m, a);
         if (first && work.updates(node)) {
             ObjectWork.update(m, a, tally);
@@ -83,12 +83,14 @@ public final class InPlaceSwizzling extends SwizzleSession {
         }
         ObjectWork.visit(m, a, work, tally);
         if (node < leafFrom) {
-            visit(ObjectWork.slot(m, a, 0), first);
-            visit(ObjectWork.slot(m, a, 1), first);
+            visit(ObjectWork.slot(m, a, 0), first, depth + 1);
+            if (depth >= skip) {
+                visit(ObjectWork.slot(m, a, 1), first, depth + 1);
+            }
         }
     }
 
-    private void visitLazy(long a, boolean first) {
+    private void visitLazy(long a, boolean first, int depth) {
         if (ObjectWork.state(m, a) == CollectionFile.UNSWIZZLED) {
             swizzleOne(a);
         }
@@ -99,8 +101,10 @@ public final class InPlaceSwizzling extends SwizzleSession {
         }
         ObjectWork.visit(m, a, work, tally);
         if (node < leafFrom) {
-            visitLazy(ObjectWork.slot(m, a, 0), first);
-            visitLazy(ObjectWork.slot(m, a, 1), first);
+            visitLazy(ObjectWork.slot(m, a, 0), first, depth + 1);
+            if (depth >= skip) {
+                visitLazy(ObjectWork.slot(m, a, 1), first, depth + 1);
+            }
         }
     }
 

@@ -18,6 +18,7 @@ package dev.quickstore.lab.swizzle;
  * @param pagesRead pages read from the collection file
  * @param pagesWritten pages written back
  * @param results the results the work computed ({@link Tally#results})
+ * @param passes traversals (each makes the same visits)
  */
 public record Measurement(
         Strategy strategy,
@@ -33,14 +34,15 @@ public record Measurement(
         long saveNs,
         long pagesRead,
         long pagesWritten,
-        String results) {
+        String results,
+        int passes) {
     public long totalNs() {
         return loadNs + firstNs + restNs + saveNs;
     }
 
     /** Nanoseconds per visit of the traversals after the first (NaN with a single traversal). */
     public double restPerVisitNs() {
-        long v = visits - objects;
+        long v = visits - visits / passes;
         return v <= 0 ? Double.NaN : (double) restNs / v;
     }
 
@@ -60,6 +62,7 @@ public record Measurement(
                 save,
                 pagesRead,
                 pagesWritten,
-                results);
+                results,
+                passes);
     }
 }

@@ -72,8 +72,7 @@ public final class MossLab {
             results.add(measure(o, p));
         }
         double heapV = median(results.stream()
-                .filter(r -> r.point().work().work() == Workload.Work.NONE
-                        && r.point().work().visits() > 1)
+                .filter(MossLab::measuresV)
                 .mapToDouble(r -> r.heap().restPerVisitNs())
                 .toArray());
         Map<Strategy, CostModel.Parameters> params = new EnumMap<>(Strategy.class);
@@ -185,6 +184,12 @@ public final class MossLab {
                 ms.stream().mapToLong(Measurement::saveNs).min().orElseThrow());
     }
 
+    /** Whether a point's later traversals measure V: no work, several traversals, the whole collection. */
+    private static boolean measuresV(PointResult r) {
+        Workload w = r.point().work();
+        return w.work() == Workload.Work.NONE && w.visits() > 1 && w.skip() == 0;
+    }
+
     static double median(double[] v) {
         double[] s = Arrays.stream(v).filter(x -> !Double.isNaN(x)).sorted().toArray();
         if (s.length == 0) {
@@ -195,8 +200,7 @@ public final class MossLab {
 
     private static CostModel.Parameters fit(Strategy s, List<PointResult> results) {
         double v = median(results.stream()
-                .filter(r -> r.point().work().work() == Workload.Work.NONE
-                        && r.point().work().visits() > 1)
+                .filter(MossLab::measuresV)
                 .mapToDouble(r -> r.schemes().get(s).restPerVisitNs())
                 .toArray());
         if (Double.isNaN(v)) {

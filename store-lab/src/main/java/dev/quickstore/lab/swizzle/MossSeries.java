@@ -12,11 +12,13 @@ import java.util.Locale;
  * bounds in megabytes are bounded here by {@code objects * 32} bytes (Moss: 2-4 MB for 2^17 objects). The work series
  * BI, II, WS and WB vary what is read at each visit (Moss used BI and II for creation costs, Table 4, which this lab
  * does not regenerate; here they give Table 6's per-item read costs). VV (not in the paper) varies the visits on
- * Moss's "typical" object to find the break-even points by measurement.
+ * Moss's "typical" object to find the break-even points by measurement; VT (not in the paper either) varies the
+ * fraction of the collection a session touches (1 down to 1/256), where lazy schemes and NS load only what they
+ * touch and eager ones everything.
  */
 public final class MossSeries {
-    /** Every series, in the paper's order, then VV. */
-    public static final List<String> ALL = List.of("VS", "VB", "VH", "VN", "SI", "BI", "II", "WS", "WB", "VV");
+    /** Every series, in the paper's order, then VV and VT. */
+    public static final List<String> ALL = List.of("VS", "VB", "VH", "VN", "SI", "BI", "II", "WS", "WB", "VV", "VT");
 
     static final int[] F2_233 = {2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233};
     static final int[] F1_233 = {1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233};
@@ -132,6 +134,19 @@ public final class MossSeries {
                 TreeShape typical = new TreeShape(h, 3, 2, 24, 2, 2, 24);
                 for (int v : VISITS) {
                     out.add(new Point("VV", "visits " + v, typical, new Workload(v, 0, Workload.Work.NONE, 0, seed)));
+                }
+            }
+            case "VT" -> {
+                int h = Math.max(4, hmax - 1);
+                TreeShape typical = new TreeShape(h, 3, 2, 24, 2, 2, 24);
+                for (int skip : new int[] {0, 1, 2, 3, 4, 6, 8}) {
+                    if (skip < h) {
+                        out.add(new Point(
+                                "VT",
+                                "touch 1/" + (1 << skip),
+                                typical,
+                                new Workload(PASSES, 0, Workload.Work.NONE, 0, seed, skip)));
+                    }
                 }
             }
             default ->

@@ -20,10 +20,10 @@ public final class NoSwizzling extends SwizzleSession {
 
     @Override
     public void traverse(int pass) {
-        visit(root, pass == 0);
+        visit(root, pass == 0, 0);
     }
 
-    private void visit(long oid, boolean first) {
+    private void visit(long oid, boolean first, int depth) {
         long a = buffers.lookup(oid);
         int node = CollectionFile.node(m, a);
         if (first && work.updates(node)) {
@@ -32,8 +32,10 @@ public final class NoSwizzling extends SwizzleSession {
         }
         ObjectWork.visit(m, a, work, tally);
         if (node < leafFrom) {
-            visit(ObjectWork.slot(m, a, 0), first);
-            visit(ObjectWork.slot(m, a, 1), first);
+            visit(ObjectWork.slot(m, a, 0), first, depth + 1);
+            if (depth >= skip) {
+                visit(ObjectWork.slot(m, a, 1), first, depth + 1);
+            }
         }
     }
 
@@ -44,10 +46,10 @@ public final class NoSwizzling extends SwizzleSession {
 
     @Override
     public void census() {
-        count(root);
+        count(root, 0);
     }
 
-    private void count(long oid) {
+    private void count(long oid, int depth) {
         long a = buffers.lookup(oid);
         int s = ObjectWork.slots(m, a);
         int init = 0;
@@ -58,8 +60,10 @@ public final class NoSwizzling extends SwizzleSession {
         }
         tally.object(s, init, ObjectWork.bytes(m, a));
         if (CollectionFile.node(m, a) < leafFrom) {
-            count(ObjectWork.slot(m, a, 0));
-            count(ObjectWork.slot(m, a, 1));
+            count(ObjectWork.slot(m, a, 0), depth + 1);
+            if (depth >= skip) {
+                count(ObjectWork.slot(m, a, 1), depth + 1);
+            }
         }
     }
 }

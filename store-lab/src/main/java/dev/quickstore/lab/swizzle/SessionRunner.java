@@ -41,7 +41,8 @@ public final class SessionRunner {
                     t4 - t3,
                     buffers.pagesRead(),
                     buffers.pagesWritten(),
-                    t.results());
+                    t.results(),
+                    work.visits());
         }
     }
 
@@ -70,6 +71,7 @@ public final class SessionRunner {
                 0,
                 0,
                 0,
-                t.results());
+                t.results(),
+                work.visits());
     }
 }

@@ -16,6 +16,8 @@ public abstract sealed class SwizzleSession permits NoSwizzling, InPlaceSwizzlin
     final Tally tally;
     /** Node numbers from here on are leaves (no children to follow). */
     final long leafFrom;
+    /** Levels where a traversal follows only the first child ({@link Workload#skip}). */
+    final int skip;
 
     SwizzleSession(PageBuffers buffers, Workload work, Tally tally) {
         this.buffers = buffers;
@@ -23,6 +25,7 @@ public abstract sealed class SwizzleSession permits NoSwizzling, InPlaceSwizzlin
         this.work = work;
         this.tally = tally;
         this.leafFrom = 1L << (buffers.descriptor().shape().height() - 1);
+        this.skip = work.skip();
     }
 
     /** The load phase (Moss's reading and, for eager schemes, swizzling). */

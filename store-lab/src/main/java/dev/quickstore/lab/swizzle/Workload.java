@@ -12,8 +12,11 @@ package dev.quickstore.lab.swizzle;
  * @param work the activity at each visit
  * @param items how many slots, bytes or integers the activity reads per visit (capped by the object's)
  * @param seed chooses the updated objects
+ * @param skip how much of the collection a traversal touches: it follows only the first child for this many levels
+ *     before visiting a whole subtree, so it touches about {@code 2^-skip} of the objects (0: all of them); the
+ *     objects a traversal does not reach are loaded by the eager schemes all the same
  */
-public record Workload(int visits, double updateFraction, Work work, int items, long seed) {
+public record Workload(int visits, double updateFraction, Work work, int items, long seed, int skip) {
     /** Moss's work activities (section 5.2, the reading half; updating is the session's update). */
     public enum Work {
         /** No-work traversal (Table 5). */
@@ -33,9 +36,17 @@ public record Workload(int visits, double updateFraction, Work work, int items, 
         if (!(updateFraction >= 0 && updateFraction <= 1)) {
             throw new IllegalArgumentException("update fraction " + updateFraction + " not in 0..1");
         }
+        if (skip < 0) {
+            throw new IllegalArgumentException("skip " + skip + " < 0");
+        }
         if (items < 0) {
             throw new IllegalArgumentException("items " + items + " < 0");
         }
+    }
+
+    /** A workload over the whole collection. */
+    public Workload(int visits, double updateFraction, Work work, int items, long seed) {
+        this(visits, updateFraction, work, items, seed, 0);
     }
 
     public static Workload traversals(int visits) {
