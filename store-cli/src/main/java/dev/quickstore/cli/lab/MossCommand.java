@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code qs lab moss}: Moss's swizzling experiment (Moss 1992, "Working with persistent objects: to swizzle or not to
  * swizzle"; issue 16) regenerated on this machine ({@link MossLab}): every run measured and predicted, the fitted
- * load-work-save parameters beside Moss's Table 12, and the analogues of his Tables 5, 6, 14, 16-21.
+ * load-work-save parameters beside Moss's Table 12, and the analogues of his Tables 5, 6, 14 and 17-21.
  */
 @Command(
         name = "moss",
