@@ -1,0 +1,231 @@
+package dev.quickstore.lab.swizzle;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Moss's experiment (Moss 1992, sections 5 and 6) on this machine: runs the chosen {@link MossSeries} under the five
+ * {@link Strategy schemes} and the heap model, each point's sessions interleaved and repeated (the fastest of the repetitions per phase, all
+ * in one run; a full garbage collection, untimed, before each session, so that no session pays for the garbage
+ * of the one before), checks that every scheme computed the heap model's results, fits each scheme's {@link CostModel}
+ * parameters and predicts every run from them.
+ */
+public final class MossLab {
+    private MossLab() {}
+
+    /**
+     * What to run.
+     *
+     * @param series series names ({@link MossSeries#ALL})
+     * @param objects largest collection, in objects
+     * @param reps measured repetitions per point and scheme (after one warm-up session each)
+     * @param pageSize page size of the collection files
+     * @param dir where the collection files are written (one at a time, deleted after their point)
+     * @param seed chooses the updated objects
+     */
+    public record Options(List<String> series, long objects, int reps, int pageSize, Path dir, long seed) {}
+
+    /**
+     * One point's measurements, each the fastest of its repetitions per phase (on a machine shared with other work,
+     * interference only adds time: the minimum is the least disturbed estimate of a deterministic computation).
+     */
+    public record PointResult(
+            MossSeries.Point point,
+            Measurement heap,
+            double workPerVisitNs,
+            Map<Strategy, Measurement> schemes,
+            Map<Strategy, Double> predictedNs) {}
+
+    /** Everything one run measured and derived. */
+    public record Report(
+            Options options,
+            List<PointResult> points,
+            double heapVisitNs,
+            Map<Strategy, CostModel.Parameters> parameters,
+            String fitProblem) {}
+
+    public static Report run(Options o, Consumer<String> progress) throws IOException {
+        List<MossSeries.Point> points = new ArrayList<>();
+        for (String s : o.series()) {
+            points.addAll(MossSeries.points(s, o.objects(), o.seed()));
+        }
+        warmUp(o);
+        List<PointResult> results = new ArrayList<>();
+        int done = 0;
+        for (MossSeries.Point p : points) {
+            progress.accept(String.format(
+                    java.util.Locale.ROOT,
+                    "moss: %d/%d %s %s (%d objects)",
+                    ++done,
+                    points.size(),
+                    p.series(),
+                    p.label(),
+                    p.shape().objects()));
+            results.add(measure(o, p));
+        }
+        double heapV = median(results.stream()
+                .filter(MossLab::measuresV)
+                .mapToDouble(r -> r.heap().restPerVisitNs())
+                .toArray());
+        Map<Strategy, CostModel.Parameters> params = new EnumMap<>(Strategy.class);
+        String problem = null;
+        try {
+            for (Strategy s : Strategy.values()) {
+                params.put(s, fit(s, results));
+            }
+        } catch (IllegalArgumentException e) {
+            params.clear();
+            problem = e.getMessage();
+        }
+        List<PointResult> predicted = new ArrayList<>();
+        for (PointResult r : results) {
+            Map<Strategy, Double> pred = new EnumMap<>(Strategy.class);
+            for (Map.Entry<Strategy, CostModel.Parameters> e : params.entrySet()) {
+                Measurement m = r.schemes().get(e.getKey());
+                pred.put(
+                        e.getKey(),
+                        e.getValue()
+                                .predictNs(
+                                        m.objects(),
+                                        m.userBytes(),
+                                        m.slots(),
+                                        m.initialized(),
+                                        m.visits(),
+                                        m.updated(),
+                                        r.workPerVisitNs()));
+            }
+            predicted.add(new PointResult(r.point(), r.heap(), r.workPerVisitNs(), r.schemes(), pred));
+        }
+        return new Report(o, predicted, heapV, params, problem);
+    }
+
+    private static void warmUp(Options o) throws IOException {
+        TreeShape shape = TreeShape.uniform(Math.min(14, MossSeries.maxHeight(o.objects())), 3, 16);
+        Path file = o.dir().resolve("moss-warmup.qs");
+        try {
+            CollectionFile.write(file, shape, o.pageSize());
+            Workload w = new Workload(3, 0.5, Workload.Work.READ_BYTES, 8, o.seed());
+            for (int rep = 0; rep < 8; rep++) {
+                for (Strategy s : Strategy.values()) {
+                    SessionRunner.run(file, o.pageSize(), s, w);
+                }
+                SessionRunner.runHeap(shape, w);
+            }
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** Runs one point: the schemes interleaved, {@code reps} times, after one warm-up round. */
+    static PointResult measure(Options o, MossSeries.Point p) throws IOException {
+        Path file = o.dir().resolve("moss-" + p.series() + ".qs");
+        try {
+            CollectionFile.write(file, p.shape(), o.pageSize());
+            Map<Strategy, List<Measurement>> runs = new EnumMap<>(Strategy.class);
+            List<Measurement> heap = new ArrayList<>();
+            List<Measurement> heapPlain = new ArrayList<>();
+            Workload plain = new Workload(
+                    p.work().visits(), 0, Workload.Work.NONE, 0, p.work().seed());
+            boolean work = p.work().work() != Workload.Work.NONE;
+            for (int rep = -1; rep < o.reps(); rep++) {
+                Strategy[] order = Strategy.values();
+                for (int j = 0; j < order.length; j++) {
+                    Strategy s = order[Math.floorMod(j + rep, order.length)];
+                    System.gc(); // untimed: no session pays for the garbage of the one before
+                    Measurement m = SessionRunner.run(file, o.pageSize(), s, p.work());
+                    if (rep >= 0) {
+                        runs.computeIfAbsent(s, k -> new ArrayList<>()).add(m);
+                    }
+                }
+                System.gc();
+                Measurement h = SessionRunner.runHeap(p.shape(), p.work());
+                System.gc();
+                Measurement hp = work ? SessionRunner.runHeap(p.shape(), plain) : h;
+                if (rep >= 0) {
+                    heap.add(h);
+                    heapPlain.add(hp);
+                }
+            }
+            Measurement heap1 = fastestOf(heap);
+            String expected = heap1.results();
+            Map<Strategy, Measurement> fastest = new LinkedHashMap<>();
+            for (Strategy s : Strategy.values()) {
+                Measurement m = fastestOf(runs.get(s));
+                if (!m.results().equals(expected)) {
+                    throw new IllegalStateException(s + " on " + p.series() + " " + p.label() + " computed "
+                            + m.results() + ", the heap model " + expected);
+                }
+                fastest.put(s, m);
+            }
+            double w = 0;
+            if (work && p.work().visits() > 1) {
+                w = Math.max(0, heap1.restPerVisitNs() - fastestOf(heapPlain).restPerVisitNs());
+            }
+            return new PointResult(p, heap1, w, fastest, Map.of());
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static Measurement fastestOf(List<Measurement> ms) {
+        Measurement first = ms.get(0);
+        return first.withTimes(
+                ms.stream().mapToLong(Measurement::loadNs).min().orElseThrow(),
+                ms.stream().mapToLong(Measurement::firstNs).min().orElseThrow(),
+                ms.stream().mapToLong(Measurement::restNs).min().orElseThrow(),
+                ms.stream().mapToLong(Measurement::saveNs).min().orElseThrow());
+    }
+
+    /** Whether a point's later traversals measure V: no work, several traversals, the whole collection. */
+    private static boolean measuresV(PointResult r) {
+        Workload w = r.point().work();
+        return w.work() == Workload.Work.NONE && w.visits() > 1 && w.skip() == 0;
+    }
+
+    static double median(double[] v) {
+        double[] s = Arrays.stream(v).filter(x -> !Double.isNaN(x)).sorted().toArray();
+        if (s.length == 0) {
+            return Double.NaN;
+        }
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    private static CostModel.Parameters fit(Strategy s, List<PointResult> results) {
+        double v = median(results.stream()
+                .filter(MossLab::measuresV)
+                .mapToDouble(r -> r.schemes().get(s).restPerVisitNs())
+                .toArray());
+        if (Double.isNaN(v)) {
+            throw new IllegalArgumentException("no series with several no-work traversals to measure V");
+        }
+        List<CostModel.Observation> obs = new ArrayList<>();
+        for (PointResult r : results) {
+            if (!MossSeries.fitted(r.point().series())) {
+                continue;
+            }
+            Measurement m = r.schemes().get(s);
+            obs.add(new CostModel.Observation(
+                    m.objects(),
+                    m.userBytes(),
+                    m.slots(),
+                    m.initialized(),
+                    m.visits(),
+                    m.updated(),
+                    r.workPerVisitNs(),
+                    m.totalNs()));
+        }
+        if (obs.size() < 7) {
+            throw new IllegalArgumentException(
+                    "only " + obs.size() + " runs of the fitted series (VS, VB, VH, VN, SI): the model has 7 terms");
+        }
+        return CostModel.fit(s, v, obs);
+    }
+}
