@@ -72,7 +72,7 @@ public final class CricketCommand implements Callable<Integer> {
 
     @Option(
             names = "--warmup",
-            defaultValue = "3",
+            defaultValue = "10",
             description = "warm-up rounds of each traversal before measuring (default: ${DEFAULT-VALUE})")
     int warmup;
 
@@ -283,6 +283,10 @@ public final class CricketCommand implements Callable<Integer> {
         }
         out.println("heap nodes: the page's cost in depth-first node visits on the heap, same machine (paper: Table 3"
                 + " (4) over Table 4's 789 ms / 16,105 nodes)");
+        out.printf(
+                Locale.ROOT,
+                "of which in the C fault handler (signal to return: pread, checksum, mprotect): %.2f us per fault%n",
+                r.handlerUsPerFault());
 
         out.println();
         out.println("Random root-to-leaf searches");
@@ -330,6 +334,31 @@ public final class CricketCommand implements Callable<Integer> {
                     x.logBytesPerOp(),
                     x.ratio() == null ? "-" : ratio(x.logBytesPerOp() / diffBytes));
         }
+        out.printf(
+                Locale.ROOT,
+                "%-8s %12s %8s %10s %8s %8s %8s %8s%n",
+                "sys",
+                "REDO B",
+                "records",
+                "pre-image",
+                "diff",
+                "append",
+                "flush",
+                "total");
+        for (TreeSearchBenchmark.CommitBreakdown b : r.commitBreakdown()) {
+            out.printf(
+                    Locale.ROOT,
+                    "%-8s %12.0f %8.2f %10.1f %8.1f %8.1f %8.1f %8.1f%n",
+                    b.system(),
+                    b.redoBytes(),
+                    b.redoRecords(),
+                    b.preimageUs(),
+                    b.diffUs(),
+                    b.appendUs(),
+                    b.flushUs(),
+                    b.totalUs());
+        }
+        out.println("per commit, us (means; REDO B: bytes of the REDO records); rounds: diffs, full, full, diffs");
         out.printf(
                 Locale.ROOT,
                 "steals during the updates: %d%s%n",

@@ -76,6 +76,10 @@ class CricketCommandTest {
         assertTrue(out.lines().anyMatch(l -> l.matches("100 searches\\s+qs\\s+hot\\s+.*\\s0\\.000\\s+0")), out);
         assertTrue(out.lines().anyMatch(l -> l.matches("qs-diff\\s+[\\d.]+\\s+-\\s+\\d+\\s+-")), out);
         assertTrue(out.lines().anyMatch(l -> l.matches("qs-full\\s+[\\d.]+\\s+[\\d.]+x\\s+\\d+\\s+[\\d.]+x")), out);
+        assertTrue(
+                out.lines().anyMatch(l -> l.matches("of which in the C fault handler .*: \\d+\\.\\d\\d us per fault")),
+                out);
+        assertTrue(out.contains("rounds: diffs, full, full, diffs"), out);
         assertTrue(out.contains("steals during the updates: 0 "), out);
         assertTrue(out.contains("results: heap and qs agree"), out);
         assertTrue(r.err().contains("cricket: building the tree"), r.err());
@@ -104,6 +108,16 @@ class CricketCommandTest {
         assertEquals(d.get("heapPass").asLong(), d.get("qsPass").asLong());
         assertEquals(d.get("heapSearch").asLong(), d.get("qsSearch").asLong());
         assertEquals(d.get("heapVisits"), d.get("qsVisits"));
+        assertEquals(4, d.get("heapVisits").size(), "four rounds: diffs, full, full, diffs");
+        // a full-page commit logs each changed page as one 8,260-byte REDO record; a diff logs the counter's bytes
+        JsonNode diff = root.get("commitBreakdown").get(0);
+        JsonNode full = root.get("commitBreakdown").get(1);
+        assertEquals("qs-full", full.get("system").asText());
+        assertEquals(
+                8260.0,
+                full.get("redoBytes").asDouble() / full.get("redoRecords").asDouble(),
+                1e-9);
+        assertTrue(diff.get("redoBytes").asDouble() / diff.get("redoRecords").asDouble() < 100, diff.toString());
     }
 
     @Test

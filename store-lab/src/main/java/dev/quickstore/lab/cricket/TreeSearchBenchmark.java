@@ -36,8 +36,10 @@ import java.util.stream.Stream;
  *       and hot (the same searches again).</li>
  *   <li><b>Update searches and commit logging</b> (section 5.3): transactions of {@code updatesPerCommit} searches
  *       that count a visit at their leaf, committed with diff logging ({@link CommitLogging#PAGE_DIFFS}) and with
- *       full-page logging ({@link CommitLogging#FULL_PAGES}): commit time (median), log bytes per commit, steals
- *       (none when the tree fits the buffer pool: the run is then no-steal, as Cricket's recovery required).</li>
+ *       full-page logging ({@link CommitLogging#FULL_PAGES}), in four rounds of half the transactions each, diffs,
+ *       full, full, diffs (so that a drift of the machine during the run falls on both equally): commit time
+ *       (median), log bytes per commit, where commit time went ({@link CommitBreakdown}), steals (none when the
+ *       tree fits the buffer pool: the run is then no-steal, as Cricket's recovery required).</li>
  * </ul>
  *
  * Every traversal is run on both trees with the same paths and their digests are compared ({@link
@@ -52,8 +54,9 @@ public final class TreeSearchBenchmark {
      * @param reps hot measurements (median) and heap measurements
      * @param coldReps cold measurements (each on a fresh opening; median)
      * @param warmup hot rounds of every traversal before measuring (JIT)
-     * @param seed seed of the searches (the update searches use {@code seed + 1})
-     * @param commits update transactions per logging mode
+     * @param seed seed of the searches (the update searches, distinct for each transaction of both modes, use {@code
+     *     seed + 1})
+     * @param commits update transactions per logging mode (in two rounds)
      * @param updatesPerCommit update searches per transaction
      * @param dir where the store is created (must not exist or be empty; kept), or null for a temporary directory
      *     deleted at the end
@@ -84,7 +87,7 @@ public final class TreeSearchBenchmark {
 
         /** The paper's tree and the defaults of {@code qs lab cricket}. */
         public static Config defaults() {
-            return new Config(TreeShape.PAPER, 1000, 5, 3, 3, 42, 200, 10, null, false, StoreOptions.defaults());
+            return new Config(TreeShape.PAPER, 1000, 5, 3, 10, 42, 200, 10, null, false, StoreOptions.defaults());
         }
     }
 
@@ -123,13 +126,38 @@ public final class TreeSearchBenchmark {
             Double paperRatio) {}
 
     /**
+     * Where the commits of one logging mode spent their time ({@link CommitStats}, means per commit).
+     *
+     * @param system qs-diff or qs-full
+     * @param redoBytes REDO record bytes per commit
+     * @param redoRecords REDO records per commit (one per changed page)
+     * @param preimageUs copying the pre-images (diffs only), microseconds
+     * @param diffUs diffing and encoding the records
+     * @param appendUs appending them to the log buffer
+     * @param flushUs the COMMIT record and the log force (write + fsync)
+     * @param totalUs the whole commit
+     */
+    public record CommitBreakdown(
+            String system,
+            double redoBytes,
+            double redoRecords,
+            double preimageUs,
+            double diffUs,
+            double appendUs,
+            double flushUs,
+            double totalUs) {}
+
+    /** The logging systems, by {@link CommitLogging#ordinal()}. */
+    static final String[] SYSTEMS = {"qs-diff", "qs-full"};
+
+    /**
      * Digests of the same traversals on both trees (equal when the mapped tree returned what the heap did).
      *
      * @param heapPass digest of a depth-first pass on the heap
      * @param qsPass on the mapped store (every cold and hot pass; the first that differs if any)
      * @param heapSearch digest of the random searches on the heap
      * @param qsSearch on the mapped store
-     * @param heapVisits visit counters on the heap after each logging mode's updates (one value per mode)
+     * @param heapVisits visit counters on the heap after each round of update transactions (four rounds)
      * @param qsVisits on the mapped store after the same updates, read back after reopening
      */
     public record Digests(
@@ -155,7 +183,9 @@ public final class TreeSearchBenchmark {
      * @param volumePages pages of the store's volume
      * @param pageSize the store's page size
      * @param coldDroppedOsCache whether the cold measurements ran with the OS page cache emptied
+     * @param handlerUsPerFault time inside the C fault handler per read fault of the cold pass (median)
      * @param steals pages stolen during the update transactions (0: no-steal in effect)
+     * @param commitBreakdown where commit time went, per logging mode (means over the commits)
      * @param rows the measurements
      * @param digests heap against qs
      */
@@ -166,7 +196,9 @@ public final class TreeSearchBenchmark {
             long volumePages,
             int pageSize,
             boolean coldDroppedOsCache,
+            double handlerUsPerFault,
             long steals,
+            List<CommitBreakdown> commitBreakdown,
             List<Row> rows,
             Digests digests) {
         public boolean agree() {
@@ -187,7 +219,7 @@ public final class TreeSearchBenchmark {
         this.progress = progress;
         this.paths = SearchPaths.random(config.shape(), config.searches(), config.seed());
         this.updatePaths =
-                SearchPaths.random(config.shape(), config.commits() * config.updatesPerCommit(), config.seed() + 1);
+                SearchPaths.random(config.shape(), 2 * config.commits() * config.updatesPerCommit(), config.seed() + 1);
     }
 
     /** Runs the benchmark; {@code progress} receives one line per step (the CLI prints them on stderr). */
@@ -266,6 +298,7 @@ public final class TreeSearchBenchmark {
             double[] cold2 = new double[config.coldReps()];
             double[] coldFaults = new double[config.coldReps()];
             double[] coldRead = new double[config.coldReps()];
+            double[] coldHandler = new double[config.coldReps()];
             for (int r = 0; r < config.coldReps(); r++) {
                 progress.accept("cold passes " + (r + 1) + "/" + config.coldReps() + " (store reopened)");
                 makeCold(qs, config.options());
@@ -283,6 +316,9 @@ public final class TreeSearchBenchmark {
                     cold2[r] = ms(t2 - t0);
                     coldFaults[r] = c1.readFaults - c0.readFaults;
                     coldRead[r] = (c1.bytesRead - c0.bytesRead) / (double) pageSize;
+                    coldHandler[r] = c1.readFaults == c0.readFaults
+                            ? 0
+                            : (c1.handlerNanos - c0.handlerNanos) / 1e3 / (c1.readFaults - c0.readFaults);
                 }
             }
             // ---- qs passes, hot ----
@@ -495,73 +531,87 @@ public final class TreeSearchBenchmark {
                     null,
                     null));
 
-            // ---- update searches: diff vs full-page commit logging ----
-            long[] heapVisits = new long[2];
-            long[] qsVisits = new long[2];
+            // ---- update searches: diff vs full-page commit logging, in ABBA order (drift cancels) ----
+            CommitLogging[] order = {
+                CommitLogging.PAGE_DIFFS, CommitLogging.FULL_PAGES, CommitLogging.FULL_PAGES, CommitLogging.PAGE_DIFFS
+            };
+            long[] heapVisits = new long[order.length];
+            long[] qsVisits = new long[order.length];
             long steals = 0;
-            Row diffRow = null;
-            CommitLogging[] modes = {CommitLogging.PAGE_DIFFS, CommitLogging.FULL_PAGES};
-            for (int m = 0; m < modes.length; m++) {
-                CommitLogging mode = modes[m];
-                String system = mode == CommitLogging.PAGE_DIFFS ? "qs-diff" : "qs-full";
+            int k = config.updatesPerCommit();
+            int firstHalf = (config.commits() + 1) / 2;
+            List<List<Double>> commitMs = List.of(new ArrayList<>(), new ArrayList<>());
+            long[] logBytes = new long[2];
+            CommitStats[] spent = new CommitStats[2];
+            int next = 0; // the next update transaction: its searches are updatePaths[next * k, (next + 1) * k)
+            for (int round = 0; round < order.length; round++) {
+                CommitLogging mode = order[round];
+                int m = mode.ordinal();
+                int count = round < 2 ? firstHalf : config.commits() - firstHalf;
                 progress.accept(String.format(
-                        "%s: %d transactions of %d update searches, each committed",
-                        system, config.commits(), config.updatesPerCommit()));
-                StoreOptions o = config.options().withCommitLogging(mode);
-                qs.reopen(o);
+                        "%s: %d transactions of %d update searches, each committed (round %d of 4)",
+                        SYSTEMS[m], count, k, round + 1));
+                qs.reopen(config.options().withCommitLogging(mode));
                 Store sm = qs.storageManager();
                 long log0 = sm.stats().logEndLsn();
                 long steals0 = sm.poolStats().steals();
                 CommitStats k0 = sm.commitStats();
-                double[] commitMs = new double[config.commits()];
-                int k = config.updatesPerCommit();
-                for (int c = 0; c < config.commits(); c++) {
+                int from = next;
+                for (int c = 0; c < count; c++, next++) {
                     try (ObjectTransaction tx = qs.begin()) {
                         TreeNode root = MappedTree.root(tx);
-                        sink += MappedTree.update(root, updatePaths, c * k, (c + 1) * k);
+                        sink += MappedTree.update(root, updatePaths, next * k, (next + 1) * k);
                         long t0 = System.nanoTime();
                         tx.commit();
-                        commitMs[c] = ms(System.nanoTime() - t0);
+                        commitMs.get(m).add(ms(System.nanoTime() - t0));
                     }
                 }
-                long logBytes = sm.stats().logEndLsn() - log0;
+                logBytes[m] += sm.stats().logEndLsn() - log0;
                 steals += sm.poolStats().steals() - steals0;
-                CommitStats k1 = sm.commitStats();
-                sink += heap.update(updatePaths, 0, updatePaths.count());
-                heapVisits[m] = heap.visitsDigest();
-                qs.reopen(config.options()); // read the counters back from a fresh opening
+                spent[m] = plus(spent[m], minus(sm.commitStats(), k0));
+                sink += heap.update(updatePaths, from * k, next * k);
+                heapVisits[round] = heap.visitsDigest();
+                qs.reopen(config.options()); // the counters as a fresh opening reads them back
                 try (ObjectTransaction tx = qs.begin()) {
-                    qsVisits[m] = MappedTree.visitsDigest(MappedTree.root(tx));
+                    qsVisits[round] = MappedTree.visitsDigest(MappedTree.root(tx));
                     tx.commit();
                 }
-                double cm = median(commitMs);
-                long commits = k1.commits() - k0.commits();
-                Row row = new Row(
+            }
+            List<CommitBreakdown> breakdown = new ArrayList<>();
+            double diffMs = 0;
+            for (int m = 0; m < 2; m++) {
+                double cm = median(commitMs.get(m).stream()
+                        .mapToDouble(Double::doubleValue)
+                        .toArray());
+                long commits = spent[m].commits();
+                if (m == 0) {
+                    diffMs = cm;
+                }
+                rows.add(new Row(
                         "logging",
                         String.format("%d updates/commit", k),
                         "commit",
-                        system,
-                        config.commits(),
+                        SYSTEMS[m],
+                        commits,
                         cm,
                         cm * 1000,
                         null,
                         null,
-                        logBytes / (double) commits,
-                        diffRow == null ? null : cm / diffRow.ms(),
+                        logBytes[m] / (double) commits,
+                        m == 0 ? null : cm / diffMs,
                         null,
                         null,
-                        null);
-                if (diffRow == null) {
-                    diffRow = row;
-                }
-                rows.add(row);
-                progress.accept(String.format(
-                        "%s: %.1f REDO bytes/commit in %.2f records, diff+encode %.1f us/commit, flush %.1f us/commit",
-                        system,
-                        (k1.redoBytes() - k0.redoBytes()) / (double) commits,
-                        (k1.redoRecords() - k0.redoRecords()) / (double) commits,
-                        (k1.diffNanos() - k0.diffNanos()) / 1e3 / commits,
-                        (k1.flushNanos() - k0.flushNanos()) / 1e3 / commits));
+                        null));
+                CommitStats x = spent[m];
+                breakdown.add(new CommitBreakdown(
+                        SYSTEMS[m],
+                        x.redoBytes() / (double) commits,
+                        x.redoRecords() / (double) commits,
+                        x.preimageNanos() / 1e3 / commits,
+                        x.diffNanos() / 1e3 / commits,
+                        x.appendNanos() / 1e3 / commits,
+                        x.flushNanos() / 1e3 / commits,
+                        x.totalNanos() / 1e3 / commits));
             }
             Digests d = new Digests(heapPass, qsDigests[0], heapSearch, qsDigests[1], heapVisits, qsVisits);
             return new Results(
@@ -571,7 +621,9 @@ public final class TreeSearchBenchmark {
                     volumePages,
                     pageSize,
                     config.dropCaches() && droppedAll,
+                    median(coldHandler),
                     steals,
+                    List.copyOf(breakdown),
                     List.copyOf(rows),
                     d);
         }
@@ -608,12 +660,55 @@ public final class TreeSearchBenchmark {
      * page reads (looking up the named root reads the root directory's page and the root node's page through the
      * storage manager, not by a fault).
      */
-    private record Counters(long readFaults, long bytesRead) {
+    private record Counters(long readFaults, long bytesRead, long handlerNanos) {
         static Counters of(Store s) {
             FaultCounters f = s.faultCounters();
             long own = s.stats().pageReads() * s.pageSize();
-            return f == null ? new Counters(0, own) : new Counters(f.readFaults(), f.bytesRead() + own);
+            return f == null
+                    ? new Counters(0, own, 0)
+                    : new Counters(f.readFaults(), f.bytesRead() + own, f.handlerNanos());
         }
+    }
+
+    private static CommitStats minus(CommitStats a, CommitStats b) {
+        return new CommitStats(
+                a.commits() - b.commits(),
+                a.pages() - b.pages(),
+                a.redoRecords() - b.redoRecords(),
+                a.redoBytes() - b.redoBytes(),
+                a.preimageNanos() - b.preimageNanos(),
+                a.reprotectNanos() - b.reprotectNanos(),
+                a.stableNanos() - b.stableNanos(),
+                a.diffNanos() - b.diffNanos(),
+                a.appendNanos() - b.appendNanos(),
+                a.flushNanos() - b.flushNanos(),
+                a.logNanos() - b.logNanos(),
+                a.checkpointNanos() - b.checkpointNanos(),
+                a.totalNanos() - b.totalNanos(),
+                a.cardPages() - b.cardPages(),
+                a.cards() - b.cards());
+    }
+
+    private static CommitStats plus(CommitStats a, CommitStats b) {
+        if (a == null) {
+            return b;
+        }
+        return new CommitStats(
+                a.commits() + b.commits(),
+                a.pages() + b.pages(),
+                a.redoRecords() + b.redoRecords(),
+                a.redoBytes() + b.redoBytes(),
+                a.preimageNanos() + b.preimageNanos(),
+                a.reprotectNanos() + b.reprotectNanos(),
+                a.stableNanos() + b.stableNanos(),
+                a.diffNanos() + b.diffNanos(),
+                a.appendNanos() + b.appendNanos(),
+                a.flushNanos() + b.flushNanos(),
+                a.logNanos() + b.logNanos(),
+                a.checkpointNanos() + b.checkpointNanos(),
+                a.totalNanos() + b.totalNanos(),
+                a.cardPages() + b.cardPages(),
+                a.cards() + b.cards());
     }
 
     private static void deleteTree(Path dir) {
