@@ -81,6 +81,13 @@ public final class CricketCommand implements Callable<Integer> {
             description = "warm-up rounds of each traversal before measuring (default: ${DEFAULT-VALUE})")
     int warmup;
 
+    @Option(
+            names = "--warmup-ms",
+            defaultValue = "2000",
+            description = "and warm up for at least this long: the JIT compiles late on a loaded machine (default:"
+                    + " ${DEFAULT-VALUE})")
+    long warmupMillis;
+
     @Option(names = "--seed", defaultValue = "42", description = "seed of the searches (default: ${DEFAULT-VALUE})")
     long seed;
 
@@ -146,6 +153,7 @@ public final class CricketCommand implements Callable<Integer> {
                 reps,
                 coldReps,
                 warmup,
+                warmupMillis,
                 seed,
                 commits,
                 updatesPerCommit,
@@ -226,7 +234,7 @@ public final class CricketCommand implements Callable<Integer> {
                 r.config().seed(),
                 r.config().coldReps(),
                 r.coldDroppedOsCache() ? "emptied" : "as it is",
-                r.config().warmup(),
+                r.warmupRounds(),
                 r.config().reps());
 
         out.println();

@@ -30,6 +30,8 @@ class CricketCommandTest {
         "1",
         "--warmup",
         "0",
+        "--warmup-ms",
+        "0",
         "--commits",
         "5",
         "--updates-per-commit",

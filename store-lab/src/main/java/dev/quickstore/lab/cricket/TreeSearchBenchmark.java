@@ -56,6 +56,8 @@ public final class TreeSearchBenchmark {
      * @param reps hot measurements and heap measurements (the fastest is reported)
      * @param coldReps cold measurements (each on a fresh opening; the fastest is reported)
      * @param warmup hot rounds of every traversal before measuring (JIT)
+     * @param warmupMillis and at least this long: the JIT's compiler threads get little CPU on a loaded machine,
+     *     and a round count alone then measures code that is not compiled yet
      * @param seed seed of the searches (the update searches, distinct for each transaction of both modes, use {@code
      *     seed + 1})
      * @param commits update transactions per logging mode (in two rounds)
@@ -71,6 +73,7 @@ public final class TreeSearchBenchmark {
             int reps,
             int coldReps,
             int warmup,
+            long warmupMillis,
             long seed,
             int commits,
             int updatesPerCommit,
@@ -80,7 +83,13 @@ public final class TreeSearchBenchmark {
         public Config {
             Objects.requireNonNull(shape, "shape");
             Objects.requireNonNull(options, "options");
-            if (searches < 1 || reps < 1 || coldReps < 1 || warmup < 0 || commits < 1 || updatesPerCommit < 1) {
+            if (searches < 1
+                    || reps < 1
+                    || coldReps < 1
+                    || warmup < 0
+                    || warmupMillis < 0
+                    || commits < 1
+                    || updatesPerCommit < 1) {
                 throw new IllegalArgumentException("searches, reps, cold reps, commits and updates per commit must be"
                         + " at least 1 and warm-up at least 0: " + searches + ", " + reps + ", " + coldReps + ", "
                         + commits + ", " + updatesPerCommit + ", " + warmup);
@@ -89,7 +98,7 @@ public final class TreeSearchBenchmark {
 
         /** The paper's tree and the defaults of {@code qs lab cricket}. */
         public static Config defaults() {
-            return new Config(TreeShape.PAPER, 1000, 5, 3, 10, 42, 200, 10, null, false, StoreOptions.defaults());
+            return new Config(TreeShape.PAPER, 1000, 5, 3, 10, 2000, 42, 200, 10, null, false, StoreOptions.defaults());
         }
     }
 
@@ -185,6 +194,7 @@ public final class TreeSearchBenchmark {
      * @param volumePages pages of the store's volume
      * @param pageSize the store's page size
      * @param coldDroppedOsCache whether the cold measurements ran with the OS page cache emptied
+     * @param warmupRounds warm-up rounds run (at least {@code warmup}, more to fill {@code warmupMillis})
      * @param handlerUsPerFault time inside the C fault handler per read fault of the cold pass (median)
      * @param steals pages stolen during the update transactions (0: no-steal in effect)
      * @param commitBreakdown where commit time went, per logging mode (means over the commits)
@@ -198,6 +208,7 @@ public final class TreeSearchBenchmark {
             long volumePages,
             int pageSize,
             boolean coldDroppedOsCache,
+            int warmupRounds,
             double handlerUsPerFault,
             long steals,
             List<CommitBreakdown> commitBreakdown,
@@ -267,8 +278,11 @@ public final class TreeSearchBenchmark {
             long[] qsDigests = {heapPass, heapSearch}; // replaced by the first mismatch
             qs.reopen(config.options());
 
-            progress.accept("warm-up: " + config.warmup() + " rounds of each traversal on heap and qs");
-            for (int w = 0; w < config.warmup(); w++) {
+            progress.accept("warm-up: " + config.warmup() + " rounds of each traversal on heap and qs, at least "
+                    + config.warmupMillis() + " ms");
+            long warmupEnd = System.nanoTime() + config.warmupMillis() * 1_000_000;
+            int rounds = 0;
+            for (; rounds < config.warmup() || System.nanoTime() - warmupEnd < 0; rounds++) {
                 sink += heap.pass() + heap.search(paths, 0, paths.count());
                 try (ObjectTransaction tx = qs.begin()) {
                     TreeNode root = MappedTree.root(tx);
@@ -623,6 +637,7 @@ public final class TreeSearchBenchmark {
                     volumePages,
                     pageSize,
                     config.dropCaches() && droppedAll,
+                    rounds,
                     median(coldHandler),
                     steals,
                     List.copyOf(breakdown),

@@ -18,7 +18,7 @@ class TreeSearchBenchmarkTest {
     void smallRunAgreesWithTheHeapAndFillsEveryTable() throws Exception {
         TreeShape shape = TreeShape.of(3, 6);
         var config =
-                new TreeSearchBenchmark.Config(shape, 200, 2, 2, 1, 7, 20, 5, null, false, StoreOptions.defaults());
+                new TreeSearchBenchmark.Config(shape, 200, 2, 2, 1, 0, 7, 20, 5, null, false, StoreOptions.defaults());
         List<String> progress = new ArrayList<>();
         TreeSearchBenchmark.Results r = TreeSearchBenchmark.run(config, progress::add);
         assertTrue(r.agree(), "heap and qs digests: " + r.digests());
