@@ -26,7 +26,7 @@ import java.util.Set;
  * ({@code ObjectAllocator}; the first allocation of a transaction starts a fresh page), so every page holds twelve
  * consecutive nodes of a depth-first pass and the paper's tree spans 1,343 pages of its own. (With Cricket's near
  * hint, the previous node, the allocator would first fill the other pages of the hint's extent that have room,
- * and the schema catalog's page took ten nodes.) {@link
+ * and in a 259-node test tree the schema catalog's page took ten nodes.) {@link
  * #treePages()} counts the distinct pages the nodes landed on.
  *
  * <p><b>Cold and hot.</b> {@link #reopen} closes the store and opens it again: the new arena has no page resident,
