@@ -192,7 +192,7 @@ public final class Store implements AutoCloseable {
                     lw,
                     Replacer.of(mf != null ? options.replacement() : Replacement.STORE_CLOCK, frames),
                     dir.toString());
-            this.txns = new TransactionManager(pool, lw, reader, analysis.maxTxnId + 1);
+            this.txns = new TransactionManager(pool, lw, reader, analysis.maxTxnId + 1, options.commitLogging());
             pool.setStealer(txns);
             long redone = Recovery.redo(reader, analysis, pool);
             pool.unpinAll();

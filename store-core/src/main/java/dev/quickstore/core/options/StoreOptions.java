@@ -25,6 +25,7 @@ import java.util.Objects;
  * @param writeDetection how application stores are detected (MAPPED mode)
  * @param cardBytes card size for {@link WriteDetection#CARD_MARKING}: a power of two, at least 64 and at least
  *     pageSize / 64, at most pageSize (the page-size bounds are checked when the store opens)
+ * @param commitLogging what a commit logs per dirty page: its changed ranges (default) or the whole page
  */
 public record StoreOptions(
         int bufferPoolPages,
@@ -36,7 +37,8 @@ public record StoreOptions(
         Relocation relocation,
         double relocateFraction,
         WriteDetection writeDetection,
-        int cardBytes) {
+        int cardBytes,
+        CommitLogging commitLogging) {
 
     /** Virtual address space reserved for the arena by default: 64 GiB (MAP_NORESERVE: costs nothing). */
     public static final long DEFAULT_ARENA_BYTES = 64L << 30;
@@ -59,6 +61,7 @@ public record StoreOptions(
         Objects.requireNonNull(replacement, "replacement");
         Objects.requireNonNull(relocation, "relocation");
         Objects.requireNonNull(writeDetection, "writeDetection");
+        Objects.requireNonNull(commitLogging, "commitLogging");
         if (cardBytes < 64 || Integer.bitCount(cardBytes) != 1) {
             throw new IllegalArgumentException("cardBytes " + cardBytes + " is not a power of two >= 64");
         }
@@ -100,7 +103,8 @@ public record StoreOptions(
                 b.relocation,
                 b.relocateFraction,
                 b.writeDetection,
-                b.cardBytes);
+                b.cardBytes,
+                b.commitLogging);
     }
 
     /**
@@ -130,6 +134,7 @@ public record StoreOptions(
         b.relocateFraction = relocateFraction;
         b.writeDetection = writeDetection;
         b.cardBytes = cardBytes;
+        b.commitLogging = commitLogging;
         return b;
     }
 
@@ -167,6 +172,11 @@ public record StoreOptions(
                 .build();
     }
 
+    /** What commits log per dirty page ({@link CommitLogging}). */
+    public StoreOptions withCommitLogging(CommitLogging c) {
+        return toBuilder().commitLogging(c).build();
+    }
+
     /** Collects knobs; {@link #build()} validates them. */
     public static final class Builder {
         private int bufferPoolPages = DEFAULT_POOL_PAGES;
@@ -179,6 +189,7 @@ public record StoreOptions(
         private double relocateFraction;
         private WriteDetection writeDetection = WriteDetection.PAGE_PROTECTION;
         private int cardBytes = DEFAULT_CARD_BYTES;
+        private CommitLogging commitLogging = CommitLogging.PAGE_DIFFS;
 
         private Builder() {}
 
@@ -229,6 +240,11 @@ public record StoreOptions(
 
         public Builder cardBytes(int v) {
             cardBytes = v;
+            return this;
+        }
+
+        public Builder commitLogging(CommitLogging v) {
+            commitLogging = v;
             return this;
         }
 

@@ -11,6 +11,7 @@ import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.log.PageDiff;
+import dev.quickstore.core.options.CommitLogging;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.stats.CommitStats;
 import java.io.IOException;
@@ -25,7 +26,9 @@ import java.lang.foreign.MemorySegment;
  *       (undo information), then the page's pre-image is gone (the page leaves memory).</li>
  *   <li><b>Commit</b>: diff every transaction-dirty page against its pre-image (merge rule of
  *       {@link PageDiff}), append one redo-only REDO record per changed page, append COMMIT and make
- *       it durable with one group-commit flush. Pages are not written (no-force): they stay disk-dirty
+ *       it durable with one group-commit flush. With {@link CommitLogging#FULL_PAGES} no page is diffed: each
+ *       dirty page is logged whole as one range [{@value #FULL_PAGE_START}, pageSize) (Cricket's "log full pages
+ *       at commit", Shekita and Zwilling 1990, section 5.3). Pages are not written (no-force): they stay disk-dirty
  *       in the buffer pool and are written back later under the WAL rule.</li>
  *   <li><b>Abort</b>: copy every pre-image back (changes never logged), then undo the transaction's
  *       logged UPDATE records newest first, each undo logged as a CLR whose undoNext skips it, and end
@@ -40,6 +43,13 @@ public final class TransactionManager implements BufferPool.Stealer {
     private long txnId;
     /** Dirty pages whose dirty state a commit ends together (one reprotection per run of nearby pages). */
     private static final int RUN = 64;
+    /**
+     * First byte of a full-page REDO record's range: the whole page but its checksum word (bytes 0..3, never
+     * part of a diff: recomputed whenever a page image is written to a file).
+     */
+    public static final int FULL_PAGE_START = PageHeader.TYPE;
+
+    private final CommitLogging commitLogging;
 
     private MemorySegment[] preCopies;
     private MemorySegment curCopy;
@@ -66,6 +76,13 @@ public final class TransactionManager implements BufferPool.Stealer {
     private long aborts;
 
     public TransactionManager(BufferPool pool, LogWriter log, LogReader reader, long nextTxnId) {
+        this(pool, log, reader, nextTxnId, CommitLogging.PAGE_DIFFS);
+    }
+
+    /** A manager whose commits log per dirty page what {@code commitLogging} says. */
+    public TransactionManager(
+            BufferPool pool, LogWriter log, LogReader reader, long nextTxnId, CommitLogging commitLogging) {
+        this.commitLogging = java.util.Objects.requireNonNull(commitLogging, "commitLogging");
         this.pool = pool;
         this.log = log;
         this.reader = reader;
@@ -216,7 +233,9 @@ public final class TransactionManager implements BufferPool.Stealer {
             int n = Math.min(RUN, dirty.length - i);
             for (int k = 0; k < n; k++) {
                 long p = dirty[i + k];
-                frames.toDisk(preCopies[k].copyFrom(frames.preImage(p))); // both sides of the diff in disk form
+                if (commitLogging == CommitLogging.PAGE_DIFFS) { // full pages: no diff, no copy of the pre-image
+                    frames.toDisk(preCopies[k].copyFrom(frames.preImage(p))); // both sides of the diff in disk form
+                }
                 cards[k] = frames.dirtyCards(p); // card marking: read before the dirty state ends
                 if (cards[k] != -1L) {
                     commitCardPages++;
@@ -238,7 +257,12 @@ public final class TransactionManager implements BufferPool.Stealer {
                 long t1 = System.nanoTime();
                 commitStableNanos += t1 - t0;
                 commitPages++;
-                PageDiff.diffCards(preCopies[k], cur, cards[k], cardBytes, PageDiff.mergeGap(1), ranges);
+                if (commitLogging == CommitLogging.FULL_PAGES) {
+                    ranges.count = 0;
+                    ranges.add(FULL_PAGE_START, ps);
+                } else {
+                    PageDiff.diffCards(preCopies[k], cur, cards[k], cardBytes, PageDiff.mergeGap(1), ranges);
+                }
                 if (ranges.count > 0) {
                     byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
                     long t2 = System.nanoTime();
