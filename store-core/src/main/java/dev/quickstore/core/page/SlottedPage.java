@@ -116,8 +116,84 @@ public final class SlottedPage {
     }
 
     /**
+     * Where {@link #allocate} would place an object of {@code length} bytes now: the first gap (in offset
+     * order, from {@link #dataStart}) between live objects that holds it, else the space after the last one
+     * up to the slot array (which grows by one slot unless a free slot is reused); -1 if it does not fit.
+     * Changes nothing. One pass over the slot array without allocating when the live slots are in offset
+     * order (always, unless objects were freed and their slots reused); otherwise the live objects are sorted.
+     */
+    public static int placement(MemorySegment p, int length) {
+        int ps = (int) p.byteSize();
+        int need = align8(length);
+        int slots = slotCount(p);
+        int cursor = dataStart(ps);
+        int gap = -1;
+        int lastOff = 0;
+        int lastEnd = 0;
+        boolean freeSlot = false;
+        for (int i = 0; i < slots; i++) {
+            int pos = ps - SLOT_SIZE * (i + 1);
+            int off = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos));
+            if (off == 0) {
+                freeSlot = true;
+                continue;
+            }
+            if (off < lastOff) {
+                return placementSorted(p, need, ps, slots);
+            }
+            int len = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos + 2));
+            if (gap < 0 && off - cursor >= need) {
+                gap = cursor;
+            }
+            lastOff = off;
+            lastEnd = off + len;
+            cursor = Math.max(cursor, align8(lastEnd));
+        }
+        return fit(ps, slots, freeSlot, lastEnd, gap, cursor, need);
+    }
+
+    /** {@link #placement} when the live slots are not in offset order: the same rule over a sorted copy. */
+    private static int placementSorted(MemorySegment p, int need, int ps, int slots) {
+        long[] live = new long[slots]; // offset << 16 | length, sorted by offset
+        int n = 0;
+        boolean freeSlot = false;
+        for (int i = 0; i < slots; i++) {
+            int off = slotOffset(p, i);
+            if (off == 0) {
+                freeSlot = true;
+            } else {
+                live[n++] = (long) off << 16 | slotLength(p, i);
+            }
+        }
+        java.util.Arrays.sort(live, 0, n);
+        int cursor = dataStart(ps);
+        int gap = -1;
+        int lastEnd = 0;
+        for (int k = 0; k < n; k++) {
+            int off = (int) (live[k] >>> 16);
+            if (gap < 0 && off - cursor >= need) {
+                gap = cursor;
+            }
+            lastEnd = off + (int) (live[k] & 0xffff);
+            cursor = Math.max(cursor, align8(lastEnd));
+        }
+        return fit(ps, slots, freeSlot, lastEnd, gap, cursor, need);
+    }
+
+    private static int fit(int ps, int slots, boolean freeSlot, int lastEnd, int gap, int cursor, int need) {
+        int limit = ps - SLOT_SIZE * (freeSlot ? slots : slots + 1);
+        if (!freeSlot && lastEnd > limit) {
+            return -1; // the slot array cannot grow into an object
+        }
+        if (gap >= 0) {
+            return gap;
+        }
+        return limit - cursor >= need ? cursor : -1;
+    }
+
+    /**
      * Places an object of {@code length} bytes, zero-filled, with pointer words at {@code pointerOffsets}
-     * (object-relative, multiples of 8).
+     * (object-relative, multiples of 8), at its {@link #placement}.
      *
      * @return the object's page offset, or -1 if it does not fit
      */
@@ -126,44 +202,20 @@ public final class SlottedPage {
         if (length <= 0 || length > maxObjectSize(ps)) {
             throw new IllegalArgumentException("object size " + length + " not in 1.." + maxObjectSize(ps));
         }
+        int found = placement(p, length);
+        if (found < 0) {
+            return -1;
+        }
         int slots = slotCount(p);
-        int slot = -1;
+        int slot = slots; // the first free slot, else a new one (placement left room for it)
         for (int i = 0; i < slots; i++) {
             if (slotOffset(p, i) == 0) {
                 slot = i;
                 break;
             }
         }
-        int newSlots = slot >= 0 ? slots : slots + 1;
-        int limit = ps - SLOT_SIZE * newSlots;
-        int need = align8(length);
-        int cursor = dataStart(ps);
-        int found = -1;
-        List<int[]> live = liveSorted(p);
-        if (slot < 0 && !live.isEmpty()) {
-            int[] last = live.get(live.size() - 1);
-            if (last[0] + last[1] > limit) {
-                return -1; // the slot array cannot grow into an object
-            }
-        }
-        for (int[] o : live) {
-            if (o[0] - cursor >= need) {
-                found = cursor;
-                break;
-            }
-            cursor = Math.max(cursor, align8(o[0] + o[1]));
-        }
-        if (found < 0 && limit - cursor >= need) {
-            found = cursor;
-        }
-        if (found < 0) {
-            return -1;
-        }
-        if (slot < 0) {
-            slot = slots;
-        }
         setSlot(p, slot, found, length);
-        setCounts(p, newSlots, liveCount(p) + 1);
+        setCounts(p, slot == slots ? slots + 1 : slots, liveCount(p) + 1);
         p.asSlice(found, length).fill((byte) 0);
         for (int po : pointerOffsets) {
             if (po < 0 || po % 8 != 0 || po + 8 > length) {

@@ -49,7 +49,7 @@ public final class ObjectAllocator {
             return -1;
         }
         MemorySegment p = pool.fix(page);
-        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.largestFit(p) < ((size + 7) & ~7)) {
+        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.placement(p, size) < 0) {
             return -1;
         }
         return SlottedPage.allocate(pool.fixForWrite(page), size, pointerOffsets);

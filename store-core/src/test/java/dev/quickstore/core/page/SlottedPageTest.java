@@ -53,4 +53,78 @@ class SlottedPageTest {
             }
         }
     }
+
+    /**
+     * The one-pass placement (slots in offset order) and its sorting fallback (slots reused out of order after
+     * frees) place every object exactly where first fit over the live objects sorted by offset does; the oracle
+     * here is that rule written out on the test's own record of the live objects.
+     */
+    @Test
+    void placementIsFirstFitInOffsetOrderWithOrWithoutReusedSlots(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        int ps = 8192;
+        MemorySegment p = MemorySegment.ofArray(new byte[ps]);
+        SlottedPage.format(p, 7);
+        java.util.TreeMap<Integer, Integer> live = new java.util.TreeMap<>(); // offset -> length
+        int unsortedPlacements = 0;
+        for (int step = 0; step < 20000; step++) {
+            if (live.isEmpty() || rnd.nextInt(5) > 1) {
+                int len = 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 700 : 48);
+                int expected = firstFit(live, SlottedPage.slotCount(p), hasFreeSlot(p), len, ps);
+                if (!slotsInOffsetOrder(p)) {
+                    unsortedPlacements++;
+                }
+                assertEquals(expected, SlottedPage.placement(p, len), "placement, step " + step + " seed " + seed);
+                int off = SlottedPage.allocate(p, len, new int[0]);
+                assertEquals(expected, off, "allocate, step " + step + " seed " + seed);
+                if (off > 0) {
+                    live.put(off, len);
+                }
+            } else {
+                Integer[] offs = live.keySet().toArray(new Integer[0]);
+                int off = offs[rnd.nextInt(offs.length)];
+                live.remove(off);
+                SlottedPage.free(p, off);
+            }
+        }
+        assertTrue(unsortedPlacements > 100, "the sorting fallback ran only " + unsortedPlacements + " times");
+    }
+
+    private static boolean hasFreeSlot(MemorySegment p) {
+        for (int i = 0; i < SlottedPage.slotCount(p); i++) {
+            if (SlottedPage.slotOffset(p, i) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean slotsInOffsetOrder(MemorySegment p) {
+        int last = 0;
+        for (int i = 0; i < SlottedPage.slotCount(p); i++) {
+            int off = SlottedPage.slotOffset(p, i);
+            if (off != 0 && off < last) {
+                return false;
+            }
+            last = off == 0 ? last : off;
+        }
+        return true;
+    }
+
+    private static int firstFit(
+            java.util.TreeMap<Integer, Integer> live, int slots, boolean freeSlot, int len, int ps) {
+        int need = (len + 7) & ~7;
+        int limit = ps - 4 * (freeSlot ? slots : slots + 1);
+        if (!freeSlot && !live.isEmpty() && live.lastKey() + live.lastEntry().getValue() > limit) {
+            return -1;
+        }
+        int cursor = SlottedPage.dataStart(ps);
+        for (var e : live.entrySet()) {
+            if (e.getKey() - cursor >= need) {
+                return cursor;
+            }
+            cursor = Math.max(cursor, (e.getKey() + e.getValue() + 7) & ~7);
+        }
+        return limit - cursor >= need ? cursor : -1;
+    }
 }
