@@ -119,8 +119,9 @@ public final class SlottedPage {
      * Where {@link #allocate} would place an object of {@code length} bytes now: the first gap (in offset
      * order, from {@link #dataStart}) between live objects that holds it, else the space after the last one
      * up to the slot array (which grows by one slot unless a free slot is reused); -1 if it does not fit.
-     * Changes nothing. One pass over the slot array without allocating when the live slots are in offset
-     * order (always, unless objects were freed and their slots reused); otherwise the live objects are sorted.
+     * Changes nothing. One pass over the slot array, without allocating, when the live slots are in offset
+     * order (always, unless objects were freed and their slots reused); otherwise a bitmap of the page's 8-byte
+     * units ({@code placementByUnits}).
      */
     public static int placement(MemorySegment p, int length) {
         int ps = (int) p.byteSize();
@@ -139,7 +140,7 @@ public final class SlottedPage {
                 continue;
             }
             if (off < lastOff) {
-                return placementSorted(p, need, ps, slots);
+                return placementByUnits(p, need, ps, slots);
             }
             int len = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos + 2));
             if (gap < 0 && off - cursor >= need) {
@@ -152,32 +153,60 @@ public final class SlottedPage {
         return fit(ps, slots, freeSlot, lastEnd, gap, cursor, need);
     }
 
-    /** {@link #placement} when the live slots are not in offset order: the same rule over a sorted copy. */
-    private static int placementSorted(MemorySegment p, int need, int ps, int slots) {
-        long[] live = new long[slots]; // offset << 16 | length, sorted by offset
-        int n = 0;
+    /**
+     * {@link #placement} when the live slots are not in offset order: the live objects are marked in a bitmap of
+     * the page's 8-byte units, and the first run of free units that holds the object is taken (first fit in
+     * offset order, as in the ordered case, without sorting).
+     */
+    private static int placementByUnits(MemorySegment p, int need, int ps, int slots) {
+        long[] used = new long[(ps / 8 + 63) / 64];
         boolean freeSlot = false;
+        int lastOff = 0;
+        int lastEnd = 0;
         for (int i = 0; i < slots; i++) {
-            int off = slotOffset(p, i);
+            int pos = ps - SLOT_SIZE * (i + 1);
+            int off = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos));
             if (off == 0) {
                 freeSlot = true;
-            } else {
-                live[n++] = (long) off << 16 | slotLength(p, i);
+                continue;
+            }
+            int end = off + Short.toUnsignedInt(p.get(PageHeader.SHORT, pos + 2));
+            if (off > lastOff) {
+                lastOff = off;
+                lastEnd = end;
+            }
+            markUnits(used, off / 8, Math.min(ps, align8(end)) / 8);
+        }
+        int limit = ps - SLOT_SIZE * (freeSlot ? slots : slots + 1);
+        if (!freeSlot && lastEnd > limit) {
+            return -1; // the slot array cannot grow into an object
+        }
+        int units = need / 8;
+        int run = 0;
+        int end = limit / 8;
+        for (int u = dataStart(ps) / 8; u < end; u++) {
+            if ((u & 63) == 0 && used[u >>> 6] == -1L && u + 64 <= end) {
+                run = 0; // 64 units in use
+                u += 63;
+                continue;
+            }
+            run = (used[u >>> 6] & (1L << u)) != 0 ? 0 : run + 1;
+            if (run == units) {
+                return (u + 1 - units) * 8;
             }
         }
-        java.util.Arrays.sort(live, 0, n);
-        int cursor = dataStart(ps);
-        int gap = -1;
-        int lastEnd = 0;
-        for (int k = 0; k < n; k++) {
-            int off = (int) (live[k] >>> 16);
-            if (gap < 0 && off - cursor >= need) {
-                gap = cursor;
-            }
-            lastEnd = off + (int) (live[k] & 0xffff);
-            cursor = Math.max(cursor, align8(lastEnd));
+        return -1;
+    }
+
+    /** Sets bits [from, to) of {@code used}, a word at a time. */
+    private static void markUnits(long[] used, int from, int to) {
+        while (from < to) {
+            int w = from >>> 6;
+            int stop = Math.min(to, (w + 1) << 6);
+            long bits = stop - from == 64 ? -1L : ((1L << (stop - from)) - 1) << from;
+            used[w] |= bits;
+            from = stop;
         }
-        return fit(ps, slots, freeSlot, lastEnd, gap, cursor, need);
     }
 
     private static int fit(int ps, int slots, boolean freeSlot, int lastEnd, int gap, int cursor, int need) {

@@ -40,20 +40,45 @@ public final class ObjectAllocator {
         this.extentPages = extentPages;
     }
 
+    /**
+     * Page to the smallest object size (8-aligned) found not to fit on it: a larger or equal request is refused
+     * without reading the page, until an object on it is {@linkplain #delete deleted} (the only way a slotted
+     * page gains space in this handle) or the transaction aborts ({@link #reset}). A hint that can only cost
+     * space, never correctness: a page it admits is still checked. Without it every object placed near a full
+     * extent re-read the extent's pages (OO7's builds: most of their time; docs/results.md, issue #20).
+     */
+    private final java.util.Map<Long, Integer> noFit = new java.util.HashMap<>();
+
     public void reset() {
         currentPage = 0;
+        noFit.clear();
     }
 
     private int tryPage(long page, int size, int[] pointerOffsets) throws IOException {
+        int need = (size + 7) & ~7;
+        Integer refused = noFit.get(page);
+        if (refused != null && need >= refused) {
+            return -1;
+        }
         if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
             return -1;
         }
         MemorySegment p = pool.fix(page);
-        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.placement(p, size) < 0) {
+        if (PageHeader.type(p) != PageHeader.SLOTTED) {
+            return -1;
+        }
+        if (SlottedPage.placement(p, size) < 0) {
+            if (noFit.size() >= NO_FIT_PAGES) {
+                noFit.clear();
+            }
+            noFit.merge(page, need, Math::min);
             return -1;
         }
         return SlottedPage.allocate(pool.fixForWrite(page), size, pointerOffsets);
     }
+
+    /** Bound of {@link #noFit} (cleared when reached). */
+    private static final int NO_FIT_PAGES = 1 << 16;
 
     public long allocate(int size, long nearHint, int[] pointerOffsets) throws IOException {
         if (size < 1 || size > SlottedPage.maxObjectSize(pageSize)) {
@@ -81,6 +106,7 @@ public final class ObjectAllocator {
             }
         }
         long page = extents.allocate(1, spill != null ? spill : hintPage); // next to the previous overflow
+        noFit.remove(page);
         MemorySegment p = pool.fixForWrite(page);
         SlottedPage.format(p, page);
         off = SlottedPage.allocate(p, size, pointerOffsets);
@@ -116,6 +142,7 @@ public final class ObjectAllocator {
     public void delete(long ref) throws IOException {
         MemorySegment p = page(ref, true);
         long page = addresses.pageOf(ref);
+        noFit.remove(page);
         if (SlottedPage.free(p, addresses.offsetOf(ref)) == 0) {
             PageHeader.format(p, page, PageHeader.FREE);
             extents.free(page, 1);
