@@ -221,6 +221,53 @@ public final class SlottedPage {
     }
 
     /**
+     * The end (8-aligned) of the live objects if the page is <em>densely packed</em>: no free slot, the live slots
+     * in offset order and the objects back to back from {@link #dataStart} (what appending alone produces); -1
+     * otherwise. On a densely packed page first fit has no gap to choose, so {@link #placement} of any object is
+     * this end if the object and one more slot fit below the slot array, else -1 ({@link #denseFits}).
+     */
+    public static int denseEnd(MemorySegment p) {
+        int ps = (int) p.byteSize();
+        int slots = slotCount(p);
+        int cursor = dataStart(ps);
+        for (int i = 0; i < slots; i++) {
+            int pos = ps - SLOT_SIZE * (i + 1);
+            int off = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos));
+            if (off != cursor) {
+                return -1; // a free slot, a gap or an object out of order
+            }
+            cursor = align8(off + Short.toUnsignedInt(p.get(PageHeader.SHORT, pos + 2)));
+        }
+        return cursor;
+    }
+
+    /** Whether an object of {@code length} bytes fits at {@code end} of a densely packed page of {@code slots}. */
+    public static boolean denseFits(int pageSize, int slots, int end, int length) {
+        return pageSize - SLOT_SIZE * (slots + 1) - end >= align8(length);
+    }
+
+    /**
+     * {@link #allocate} at an offset the caller computed: {@code offset} must be this page's {@link #placement} of
+     * the object and {@code slot} the slot {@code allocate} would take (checked when assertions are on).
+     */
+    public static void allocateAt(MemorySegment p, int offset, int slot, int length, int[] pointerOffsets) {
+        assert offset == placement(p, length) : "offset " + offset + " is not the placement " + placement(p, length);
+        int slots = slotCount(p);
+        assert slot == firstFreeSlot(p) : "slot " + slot + " is not the first free slot " + firstFreeSlot(p);
+        place(p, offset, slot, slots, length, pointerOffsets);
+    }
+
+    private static int firstFreeSlot(MemorySegment p) {
+        int slots = slotCount(p);
+        for (int i = 0; i < slots; i++) {
+            if (slotOffset(p, i) == 0) {
+                return i;
+            }
+        }
+        return slots;
+    }
+
+    /**
      * Places an object of {@code length} bytes, zero-filled, with pointer words at {@code pointerOffsets}
      * (object-relative, multiples of 8), at its {@link #placement}.
      *
@@ -235,25 +282,24 @@ public final class SlottedPage {
         if (found < 0) {
             return -1;
         }
-        int slots = slotCount(p);
-        int slot = slots; // the first free slot, else a new one (placement left room for it)
-        for (int i = 0; i < slots; i++) {
-            if (slotOffset(p, i) == 0) {
-                slot = i;
-                break;
+        // the first free slot, else a new one (placement left room for it)
+        place(p, found, firstFreeSlot(p), slotCount(p), length, pointerOffsets);
+        return found;
+    }
+
+    private static void place(MemorySegment p, int found, int slot, int slots, int length, int[] pointerOffsets) {
+        for (int po : pointerOffsets) {
+            if (po < 0 || po % 8 != 0 || po + 8 > length) {
+                throw new IllegalArgumentException(
+                        "pointer offset " + po + " is not an 8-aligned word inside an object of " + length + " bytes");
             }
         }
         setSlot(p, slot, found, length);
         setCounts(p, slot == slots ? slots + 1 : slots, liveCount(p) + 1);
         p.asSlice(found, length).fill((byte) 0);
         for (int po : pointerOffsets) {
-            if (po < 0 || po % 8 != 0 || po + 8 > length) {
-                throw new IllegalArgumentException(
-                        "pointer offset " + po + " is not an 8-aligned word inside an object of " + length + " bytes");
-            }
             setPointerBit(p, (found + po) / 8, true);
         }
-        return found;
     }
 
     /** Frees the object at {@code offset}; returns the remaining live count. */

@@ -67,6 +67,7 @@ class SlottedPageTest {
         SlottedPage.format(p, 7);
         java.util.TreeMap<Integer, Integer> live = new java.util.TreeMap<>(); // offset -> length
         int unsortedPlacements = 0;
+        int densePlacements = 0;
         for (int step = 0; step < 20000; step++) {
             if (live.isEmpty() || rnd.nextInt(5) > 1) {
                 int len = 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 700 : 48);
@@ -75,6 +76,14 @@ class SlottedPageTest {
                     unsortedPlacements++;
                 }
                 assertEquals(expected, SlottedPage.placement(p, len), "placement, step " + step + " seed " + seed);
+                int dense = SlottedPage.denseEnd(p);
+                if (dense >= 0) { // a densely packed page: the next object goes at its end or nowhere
+                    densePlacements++;
+                    assertEquals(
+                            SlottedPage.denseFits(ps, SlottedPage.slotCount(p), dense, len) ? dense : -1,
+                            expected,
+                            "dense placement, step " + step + " seed " + seed);
+                }
                 int off = SlottedPage.allocate(p, len, new int[0]);
                 assertEquals(expected, off, "allocate, step " + step + " seed " + seed);
                 if (off > 0) {
@@ -87,7 +96,8 @@ class SlottedPageTest {
                 SlottedPage.free(p, off);
             }
         }
-        assertTrue(unsortedPlacements > 100, "the sorting fallback ran only " + unsortedPlacements + " times");
+        assertTrue(unsortedPlacements > 100, "the bitmap fallback ran only " + unsortedPlacements + " times");
+        assertTrue(densePlacements > 10, "a densely packed page was seen only " + densePlacements + " times");
     }
 
     private static boolean hasFreeSlot(MemorySegment p) {
