@@ -67,7 +67,6 @@ class SlottedPageTest {
         SlottedPage.format(p, 7);
         java.util.TreeMap<Integer, Integer> live = new java.util.TreeMap<>(); // offset -> length
         int unsortedPlacements = 0;
-        int densePlacements = 0;
         for (int step = 0; step < 20000; step++) {
             if (live.isEmpty() || rnd.nextInt(5) > 1) {
                 int len = 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 700 : 48);
@@ -78,7 +77,6 @@ class SlottedPageTest {
                 assertEquals(expected, SlottedPage.placement(p, len), "placement, step " + step + " seed " + seed);
                 int dense = SlottedPage.denseEnd(p);
                 if (dense >= 0) { // a densely packed page: the next object goes at its end or nowhere
-                    densePlacements++;
                     assertEquals(
                             SlottedPage.denseFits(ps, SlottedPage.slotCount(p), dense, len) ? dense : -1,
                             expected,
@@ -97,7 +95,38 @@ class SlottedPageTest {
             }
         }
         assertTrue(unsortedPlacements > 100, "the bitmap fallback ran only " + unsortedPlacements + " times");
-        assertTrue(densePlacements > 10, "a densely packed page was seen only " + densePlacements + " times");
+    }
+
+    /**
+     * A page filled by appending only is densely packed: {@code denseEnd} is where the next object goes (first fit
+     * agrees) until it no longer fits below the slot array; freeing an object in the middle ends it.
+     */
+    @Test
+    void appendOnlyPageIsDenselyPackedUntilAnObjectIsFreed(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        int ps = 8192;
+        MemorySegment p = MemorySegment.ofArray(new byte[ps]);
+        SlottedPage.format(p, 9);
+        List<Integer> offsets = new ArrayList<>();
+        while (true) {
+            int len = 1 + rnd.nextInt(120);
+            int end = SlottedPage.denseEnd(p);
+            assertTrue(end >= SlottedPage.dataStart(ps), "an append-only page is dense, seed " + seed);
+            boolean fits = SlottedPage.denseFits(ps, SlottedPage.slotCount(p), end, len);
+            assertEquals(fits ? end : -1, SlottedPage.placement(p, len), "seed " + seed);
+            if (!fits) {
+                break;
+            }
+            SlottedPage.allocateAt(p, end, SlottedPage.slotCount(p), len, new int[0]);
+            offsets.add(end);
+            assertEquals((end + len + 7) & ~7, SlottedPage.denseEnd(p), "the end moved past the object, seed " + seed);
+        }
+        assertTrue(offsets.size() > 50, "only " + offsets.size() + " objects fitted");
+        SlottedPage.free(p, offsets.get(offsets.size() / 2));
+        assertEquals(-1, SlottedPage.denseEnd(p), "a freed object leaves a free slot and a gap");
+        VerifyReport r = new VerifyReport();
+        SlottedPage.check(p, 9, r);
+        assertTrue(r.ok(), r.toString());
     }
 
     private static boolean hasFreeSlot(MemorySegment p) {
