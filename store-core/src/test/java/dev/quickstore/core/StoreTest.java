@@ -79,6 +79,31 @@ class StoreTest {
         }
     }
 
+    /**
+     * The allocator remembers that an object size did not fit on a page (so a full extent is not re-read for every
+     * object near it), but the memo never hides room: a smaller object still lands on the hint's page, and after a
+     * delete the freed space is used again.
+     */
+    @Test
+    void nearHintFindsRoomLeftForSmallerObjectsAndAfterDeletes() throws Exception {
+        try (Store s = Store.create(dir.resolve("db"));
+                Transaction tx = s.begin()) {
+            long a = tx.allocate(64);
+            long pa = s.addresses.pageOf(a);
+            long b1 = tx.allocate(3000, a);
+            long b2 = tx.allocate(3000, a);
+            long b3 = tx.allocate(3000, a); // does not fit on a's page any more
+            assertEquals(pa, s.addresses.pageOf(b1));
+            assertEquals(pa, s.addresses.pageOf(b2));
+            assertNotEquals(pa, s.addresses.pageOf(b3));
+            assertNotEquals(pa, s.addresses.pageOf(tx.allocate(3000, a)), "3000 bytes still do not fit");
+            assertEquals(pa, s.addresses.pageOf(tx.allocate(64, a)), "a smaller object still fits on the hint's page");
+            tx.delete(b1);
+            assertEquals(pa, s.addresses.pageOf(tx.allocate(3000, a)), "the deleted object's space is used again");
+            tx.commit();
+        }
+    }
+
     @Test
     void transactionLargerThanTheBufferPoolStealsAndAbortRestores() throws Exception {
         Path db = dir.resolve("db");

@@ -116,8 +116,160 @@ public final class SlottedPage {
     }
 
     /**
+     * Where {@link #allocate} would place an object of {@code length} bytes now: the first gap (in offset
+     * order, from {@link #dataStart}) between live objects that holds it, else the space after the last one
+     * up to the slot array (which grows by one slot unless a free slot is reused); -1 if it does not fit.
+     * Changes nothing. One pass over the slot array, without allocating, when the live slots are in offset
+     * order (always, unless objects were freed and their slots reused); otherwise a bitmap of the page's 8-byte
+     * units ({@code placementByUnits}).
+     */
+    public static int placement(MemorySegment p, int length) {
+        int ps = (int) p.byteSize();
+        int need = align8(length);
+        int slots = slotCount(p);
+        int cursor = dataStart(ps);
+        int gap = -1;
+        int lastOff = 0;
+        int lastEnd = 0;
+        boolean freeSlot = false;
+        for (int i = 0; i < slots; i++) {
+            int pos = ps - SLOT_SIZE * (i + 1);
+            int off = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos));
+            if (off == 0) {
+                freeSlot = true;
+                continue;
+            }
+            if (off < lastOff) {
+                return placementByUnits(p, need, ps, slots);
+            }
+            int len = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos + 2));
+            if (gap < 0 && off - cursor >= need) {
+                gap = cursor;
+            }
+            lastOff = off;
+            lastEnd = off + len;
+            cursor = Math.max(cursor, align8(lastEnd));
+        }
+        return fit(ps, slots, freeSlot, lastEnd, gap, cursor, need);
+    }
+
+    /**
+     * {@link #placement} when the live slots are not in offset order: the live objects are marked in a bitmap of
+     * the page's 8-byte units, and the first run of free units that holds the object is taken (first fit in
+     * offset order, as in the ordered case, without sorting).
+     */
+    private static int placementByUnits(MemorySegment p, int need, int ps, int slots) {
+        long[] used = new long[(ps / 8 + 63) / 64];
+        boolean freeSlot = false;
+        int lastOff = 0;
+        int lastEnd = 0;
+        for (int i = 0; i < slots; i++) {
+            int pos = ps - SLOT_SIZE * (i + 1);
+            int off = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos));
+            if (off == 0) {
+                freeSlot = true;
+                continue;
+            }
+            int end = off + Short.toUnsignedInt(p.get(PageHeader.SHORT, pos + 2));
+            if (off > lastOff) {
+                lastOff = off;
+                lastEnd = end;
+            }
+            markUnits(used, off / 8, Math.min(ps, align8(end)) / 8);
+        }
+        int limit = ps - SLOT_SIZE * (freeSlot ? slots : slots + 1);
+        if (!freeSlot && lastEnd > limit) {
+            return -1; // the slot array cannot grow into an object
+        }
+        int units = need / 8;
+        int run = 0;
+        int end = limit / 8;
+        for (int u = dataStart(ps) / 8; u < end; u++) {
+            if ((u & 63) == 0 && used[u >>> 6] == -1L && u + 64 <= end) {
+                run = 0; // 64 units in use
+                u += 63;
+                continue;
+            }
+            run = (used[u >>> 6] & (1L << u)) != 0 ? 0 : run + 1;
+            if (run == units) {
+                return (u + 1 - units) * 8;
+            }
+        }
+        return -1;
+    }
+
+    /** Sets bits [from, to) of {@code used}, a word at a time. */
+    private static void markUnits(long[] used, int from, int to) {
+        while (from < to) {
+            int w = from >>> 6;
+            int stop = Math.min(to, (w + 1) << 6);
+            long bits = stop - from == 64 ? -1L : ((1L << (stop - from)) - 1) << from;
+            used[w] |= bits;
+            from = stop;
+        }
+    }
+
+    private static int fit(int ps, int slots, boolean freeSlot, int lastEnd, int gap, int cursor, int need) {
+        int limit = ps - SLOT_SIZE * (freeSlot ? slots : slots + 1);
+        if (!freeSlot && lastEnd > limit) {
+            return -1; // the slot array cannot grow into an object
+        }
+        if (gap >= 0) {
+            return gap;
+        }
+        return limit - cursor >= need ? cursor : -1;
+    }
+
+    /**
+     * The end (8-aligned) of the live objects if the page is <em>densely packed</em>: no free slot, the live slots
+     * in offset order and the objects back to back from {@link #dataStart} (what appending alone produces); -1
+     * otherwise. On a densely packed page first fit has no gap to choose, so {@link #placement} of any object is
+     * this end if the object and one more slot fit below the slot array, else -1 ({@link #denseFits}).
+     */
+    public static int denseEnd(MemorySegment p) {
+        int ps = (int) p.byteSize();
+        int slots = slotCount(p);
+        int cursor = dataStart(ps);
+        for (int i = 0; i < slots; i++) {
+            int pos = ps - SLOT_SIZE * (i + 1);
+            int off = Short.toUnsignedInt(p.get(PageHeader.SHORT, pos));
+            if (off != cursor) {
+                return -1; // a free slot, a gap or an object out of order
+            }
+            cursor = align8(off + Short.toUnsignedInt(p.get(PageHeader.SHORT, pos + 2)));
+        }
+        return cursor;
+    }
+
+    /** Whether an object of {@code length} bytes fits at {@code end} of a densely packed page of {@code slots}. */
+    public static boolean denseFits(int pageSize, int slots, int end, int length) {
+        return pageSize - SLOT_SIZE * (slots + 1) - end >= align8(length);
+    }
+
+    /**
+     * {@link #allocate} at an offset the caller computed: {@code offset} must be this page's {@link #placement} of
+     * the object and {@code slot} the slot {@code allocate} would take (checked when assertions are on).
+     */
+    public static void allocateAt(MemorySegment p, int offset, int slot, int length, int[] pointerOffsets) {
+        assert offset == placement(p, length) : "offset " + offset + " is not the placement " + placement(p, length);
+        int slots = slotCount(p);
+        assert slot == firstFreeSlot(p) : "slot " + slot + " is not the first free slot " + firstFreeSlot(p);
+        place(p, offset, slot, slots, length, pointerOffsets);
+    }
+
+    private static int firstFreeSlot(MemorySegment p) {
+        int slots = slotCount(p);
+        for (int i = 0; i < slots; i++) {
+            if (slotOffset(p, i) == 0) {
+                return i;
+            }
+        }
+        return slots;
+    }
+
+    /**
      * Places an object of {@code length} bytes, zero-filled, with pointer words at {@code pointerOffsets}
-     * (object-relative, multiples of 8).
+     * (object-relative, multiples of 8), at its {@link #placement}.
      *
      * @return the object's page offset, or -1 if it does not fit
      */
@@ -126,53 +278,28 @@ public final class SlottedPage {
         if (length <= 0 || length > maxObjectSize(ps)) {
             throw new IllegalArgumentException("object size " + length + " not in 1.." + maxObjectSize(ps));
         }
-        int slots = slotCount(p);
-        int slot = -1;
-        for (int i = 0; i < slots; i++) {
-            if (slotOffset(p, i) == 0) {
-                slot = i;
-                break;
-            }
-        }
-        int newSlots = slot >= 0 ? slots : slots + 1;
-        int limit = ps - SLOT_SIZE * newSlots;
-        int need = align8(length);
-        int cursor = dataStart(ps);
-        int found = -1;
-        List<int[]> live = liveSorted(p);
-        if (slot < 0 && !live.isEmpty()) {
-            int[] last = live.get(live.size() - 1);
-            if (last[0] + last[1] > limit) {
-                return -1; // the slot array cannot grow into an object
-            }
-        }
-        for (int[] o : live) {
-            if (o[0] - cursor >= need) {
-                found = cursor;
-                break;
-            }
-            cursor = Math.max(cursor, align8(o[0] + o[1]));
-        }
-        if (found < 0 && limit - cursor >= need) {
-            found = cursor;
-        }
+        int found = placement(p, length);
         if (found < 0) {
             return -1;
         }
-        if (slot < 0) {
-            slot = slots;
-        }
-        setSlot(p, slot, found, length);
-        setCounts(p, newSlots, liveCount(p) + 1);
-        p.asSlice(found, length).fill((byte) 0);
+        // the first free slot, else a new one (placement left room for it)
+        place(p, found, firstFreeSlot(p), slotCount(p), length, pointerOffsets);
+        return found;
+    }
+
+    private static void place(MemorySegment p, int found, int slot, int slots, int length, int[] pointerOffsets) {
         for (int po : pointerOffsets) {
             if (po < 0 || po % 8 != 0 || po + 8 > length) {
                 throw new IllegalArgumentException(
                         "pointer offset " + po + " is not an 8-aligned word inside an object of " + length + " bytes");
             }
+        }
+        setSlot(p, slot, found, length);
+        setCounts(p, slot == slots ? slots + 1 : slots, liveCount(p) + 1);
+        p.asSlice(found, length).fill((byte) 0);
+        for (int po : pointerOffsets) {
             setPointerBit(p, (found + po) / 8, true);
         }
-        return found;
     }
 
     /** Frees the object at {@code offset}; returns the remaining live count. */

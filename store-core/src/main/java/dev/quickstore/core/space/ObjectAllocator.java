@@ -40,20 +40,93 @@ public final class ObjectAllocator {
         this.extentPages = extentPages;
     }
 
+    /**
+     * Page to the smallest object size (8-aligned) found not to fit on it: a larger or equal request is refused
+     * without reading the page, until an object on it is {@linkplain #delete deleted} (the only way a slotted
+     * page gains space in a transaction) or the transaction ends ({@link #reset}). A hint that can only cost
+     * space, never correctness: a page it admits is still checked. Without it every object placed near a full
+     * extent re-read the extent's pages (OO7's builds: most of their time; docs/results.md, issue #20).
+     */
+    private final java.util.Map<Long, Integer> noFit = new java.util.HashMap<>();
+
+    /**
+     * Page to the end of its objects while it is {@linkplain SlottedPage#denseEnd densely packed} (filled by
+     * appending only): the next object goes there or, if it does not fit, nowhere on the page, so placing it
+     * takes no pass over the slot array (a page of 16-byte objects has 400 slots). Learned by one pass when a page
+     * is first tried, advanced by each append, dropped by a delete; checked against the page's slot count and live
+     * count on every use. Within a transaction only this allocator changes slotted pages (an abort, and a page
+     * server's invalidations, happen between transactions: {@link #reset}).
+     */
+    private final java.util.Map<Long, int[]> denseTails = new java.util.HashMap<>();
+
+    /** Called when a transaction ends (commit or abort): the memos describe pages as this transaction left them. */
     public void reset() {
         currentPage = 0;
+        noFit.clear();
+        denseTails.clear();
     }
 
     private int tryPage(long page, int size, int[] pointerOffsets) throws IOException {
+        int need = (size + 7) & ~7;
+        Integer refused = noFit.get(page);
+        if (refused != null && need >= refused) {
+            return -1;
+        }
         if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
             return -1;
         }
         MemorySegment p = pool.fix(page);
-        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.largestFit(p) < ((size + 7) & ~7)) {
+        if (PageHeader.type(p) != PageHeader.SLOTTED) {
+            return -1;
+        }
+        int[] tail = denseTail(page, p);
+        if (tail != null) {
+            if (!SlottedPage.denseFits(pageSize, tail[0], tail[1], size)) {
+                refuse(page, need);
+                return -1;
+            }
+            int off = tail[1];
+            SlottedPage.allocateAt(pool.fixForWrite(page), off, tail[0], size, pointerOffsets);
+            tail[0]++;
+            tail[1] = off + need;
+            return off;
+        }
+        if (SlottedPage.placement(p, size) < 0) {
+            refuse(page, need);
             return -1;
         }
         return SlottedPage.allocate(pool.fixForWrite(page), size, pointerOffsets);
     }
+
+    /** The page's {@link #denseTails} entry {slots, end}, learned now if unknown; null if it is not dense. */
+    private int[] denseTail(long page, MemorySegment p) {
+        int[] tail = denseTails.get(page);
+        int slots = SlottedPage.slotCount(p);
+        if (tail != null && tail[0] == slots && SlottedPage.liveCount(p) == slots) {
+            return tail;
+        }
+        int end = SlottedPage.denseEnd(p);
+        if (end < 0) {
+            denseTails.remove(page);
+            return null;
+        }
+        if (denseTails.size() >= NO_FIT_PAGES) {
+            denseTails.clear();
+        }
+        tail = new int[] {slots, end};
+        denseTails.put(page, tail);
+        return tail;
+    }
+
+    private void refuse(long page, int need) {
+        if (noFit.size() >= NO_FIT_PAGES) {
+            noFit.clear();
+        }
+        noFit.merge(page, need, Math::min);
+    }
+
+    /** Bound of {@link #noFit} (cleared when reached). */
+    private static final int NO_FIT_PAGES = 1 << 16;
 
     public long allocate(int size, long nearHint, int[] pointerOffsets) throws IOException {
         if (size < 1 || size > SlottedPage.maxObjectSize(pageSize)) {
@@ -81,6 +154,8 @@ public final class ObjectAllocator {
             }
         }
         long page = extents.allocate(1, spill != null ? spill : hintPage); // next to the previous overflow
+        noFit.remove(page);
+        denseTails.remove(page);
         MemorySegment p = pool.fixForWrite(page);
         SlottedPage.format(p, page);
         off = SlottedPage.allocate(p, size, pointerOffsets);
@@ -116,6 +191,8 @@ public final class ObjectAllocator {
     public void delete(long ref) throws IOException {
         MemorySegment p = page(ref, true);
         long page = addresses.pageOf(ref);
+        noFit.remove(page);
+        denseTails.remove(page);
         if (SlottedPage.free(p, addresses.offsetOf(ref)) == 0) {
             PageHeader.format(p, page, PageHeader.FREE);
             extents.free(page, 1);

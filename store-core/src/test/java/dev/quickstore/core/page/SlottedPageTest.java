@@ -53,4 +53,117 @@ class SlottedPageTest {
             }
         }
     }
+
+    /**
+     * The one-pass placement (slots in offset order) and its sorting fallback (slots reused out of order after
+     * frees) place every object exactly where first fit over the live objects sorted by offset does; the oracle
+     * here is that rule written out on the test's own record of the live objects.
+     */
+    @Test
+    void placementIsFirstFitInOffsetOrderWithOrWithoutReusedSlots(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        int ps = 8192;
+        MemorySegment p = MemorySegment.ofArray(new byte[ps]);
+        SlottedPage.format(p, 7);
+        java.util.TreeMap<Integer, Integer> live = new java.util.TreeMap<>(); // offset -> length
+        int unsortedPlacements = 0;
+        for (int step = 0; step < 20000; step++) {
+            if (live.isEmpty() || rnd.nextInt(5) > 1) {
+                int len = 1 + rnd.nextInt(rnd.nextInt(4) == 0 ? 700 : 48);
+                int expected = firstFit(live, SlottedPage.slotCount(p), hasFreeSlot(p), len, ps);
+                if (!slotsInOffsetOrder(p)) {
+                    unsortedPlacements++;
+                }
+                assertEquals(expected, SlottedPage.placement(p, len), "placement, step " + step + " seed " + seed);
+                int dense = SlottedPage.denseEnd(p);
+                if (dense >= 0) { // a densely packed page: the next object goes at its end or nowhere
+                    assertEquals(
+                            SlottedPage.denseFits(ps, SlottedPage.slotCount(p), dense, len) ? dense : -1,
+                            expected,
+                            "dense placement, step " + step + " seed " + seed);
+                }
+                int off = SlottedPage.allocate(p, len, new int[0]);
+                assertEquals(expected, off, "allocate, step " + step + " seed " + seed);
+                if (off > 0) {
+                    live.put(off, len);
+                }
+            } else {
+                Integer[] offs = live.keySet().toArray(new Integer[0]);
+                int off = offs[rnd.nextInt(offs.length)];
+                live.remove(off);
+                SlottedPage.free(p, off);
+            }
+        }
+        assertTrue(unsortedPlacements > 100, "the bitmap fallback ran only " + unsortedPlacements + " times");
+    }
+
+    /**
+     * A page filled by appending only is densely packed: {@code denseEnd} is where the next object goes (first fit
+     * agrees) until it no longer fits below the slot array; freeing an object in the middle ends it.
+     */
+    @Test
+    void appendOnlyPageIsDenselyPackedUntilAnObjectIsFreed(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        int ps = 8192;
+        MemorySegment p = MemorySegment.ofArray(new byte[ps]);
+        SlottedPage.format(p, 9);
+        List<Integer> offsets = new ArrayList<>();
+        while (true) {
+            int len = 1 + rnd.nextInt(120);
+            int end = SlottedPage.denseEnd(p);
+            assertTrue(end >= SlottedPage.dataStart(ps), "an append-only page is dense, seed " + seed);
+            boolean fits = SlottedPage.denseFits(ps, SlottedPage.slotCount(p), end, len);
+            assertEquals(fits ? end : -1, SlottedPage.placement(p, len), "seed " + seed);
+            if (!fits) {
+                break;
+            }
+            SlottedPage.allocateAt(p, end, SlottedPage.slotCount(p), len, new int[0]);
+            offsets.add(end);
+            assertEquals((end + len + 7) & ~7, SlottedPage.denseEnd(p), "the end moved past the object, seed " + seed);
+        }
+        assertTrue(offsets.size() > 50, "only " + offsets.size() + " objects fitted");
+        SlottedPage.free(p, offsets.get(offsets.size() / 2));
+        assertEquals(-1, SlottedPage.denseEnd(p), "a freed object leaves a free slot and a gap");
+        VerifyReport r = new VerifyReport();
+        SlottedPage.check(p, 9, r);
+        assertTrue(r.ok(), r.toString());
+    }
+
+    private static boolean hasFreeSlot(MemorySegment p) {
+        for (int i = 0; i < SlottedPage.slotCount(p); i++) {
+            if (SlottedPage.slotOffset(p, i) == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean slotsInOffsetOrder(MemorySegment p) {
+        int last = 0;
+        for (int i = 0; i < SlottedPage.slotCount(p); i++) {
+            int off = SlottedPage.slotOffset(p, i);
+            if (off != 0 && off < last) {
+                return false;
+            }
+            last = off == 0 ? last : off;
+        }
+        return true;
+    }
+
+    private static int firstFit(
+            java.util.TreeMap<Integer, Integer> live, int slots, boolean freeSlot, int len, int ps) {
+        int need = (len + 7) & ~7;
+        int limit = ps - 4 * (freeSlot ? slots : slots + 1);
+        if (!freeSlot && !live.isEmpty() && live.lastKey() + live.lastEntry().getValue() > limit) {
+            return -1;
+        }
+        int cursor = SlottedPage.dataStart(ps);
+        for (var e : live.entrySet()) {
+            if (e.getKey() - cursor >= need) {
+                return cursor;
+            }
+            cursor = Math.max(cursor, (e.getKey() + e.getValue() + 7) & ~7);
+        }
+        return limit - cursor >= need ? cursor : -1;
+    }
 }
