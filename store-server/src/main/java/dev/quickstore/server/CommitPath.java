@@ -15,8 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * answer COMMITTED), exceptionally with {@link dev.quickstore.core.remote.TransactionConflictException} when
  * validation failed (nothing applied), with {@link IllegalArgumentException} when the store refuses the commit
  * as malformed, and with any other exception when its outcome is not known to this server (the session is then
- * refused: the client's commit throws {@code ServerUnavailableException}). Commits complete in the order they
- * were submitted.
+ * refused: the client's commit throws {@code ServerUnavailableException}). A client has at most one commit in
+ * flight.
  */
 public interface CommitPath extends AutoCloseable {
     /** Validates, applies and makes {@code commit} durable (see the class comment for how it completes). */
