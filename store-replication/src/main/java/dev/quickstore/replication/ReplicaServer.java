@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -47,21 +46,13 @@ public final class ReplicaServer implements AutoCloseable {
     private final ReplicaGroup group;
     private final int self;
     private final RaftServer raft;
-    private final StoreStateMachine machine;
     private final PageServer pages;
     private final PrintStream log;
 
-    private ReplicaServer(
-            ReplicaGroup group,
-            int self,
-            RaftServer raft,
-            StoreStateMachine machine,
-            PageServer pages,
-            PrintStream log) {
+    private ReplicaServer(ReplicaGroup group, int self, RaftServer raft, PageServer pages, PrintStream log) {
         this.group = group;
         this.self = self;
         this.raft = raft;
-        this.machine = machine;
         this.pages = pages;
         this.log = log;
     }
@@ -128,7 +119,7 @@ public final class ReplicaServer implements AutoCloseable {
             });
             logLine.accept("started: Raft on " + group.raftAddress(id) + ", clients on " + group.clientUri(id) + " ("
                     + group.members().size() + " replicas)");
-            return new ReplicaServer(group, id, raft, machine, pages, log);
+            return new ReplicaServer(group, id, raft, pages, log);
         } catch (IOException | RuntimeException e) {
             if (pages != null) {
                 pages.close();
@@ -146,19 +137,6 @@ public final class ReplicaServer implements AutoCloseable {
     /** This replica's client URI. */
     public String uri() {
         return group.clientUri(self);
-    }
-
-    /** This replica's Raft peer id. */
-    public RaftPeerId peerId() {
-        return ReplicaGroup.peerId(self);
-    }
-
-    /** The state machine's status line (applied index, term, role; with {@code digest}, the pages' SHA-256). */
-    String status(boolean digest) throws IOException {
-        return machine.query(org.apache.ratis.protocol.Message.valueOf(digest ? "digest" : "status"))
-                .join()
-                .getContent()
-                .toStringUtf8();
     }
 
     /** Blocks until the page server is closed. */
