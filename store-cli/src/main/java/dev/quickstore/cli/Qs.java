@@ -30,6 +30,7 @@ import picocli.CommandLine.Option;
             ShellCommand.class,
             ServeCommand.class,
             ClientsCommand.class,
+            ClusterCommand.class,
             dev.quickstore.cli.oo7.Oo7Command.class,
             dev.quickstore.cli.lab.LabCommand.class,
             CommandLine.HelpCommand.class

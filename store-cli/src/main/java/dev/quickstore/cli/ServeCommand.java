@@ -28,14 +28,21 @@ import picocli.CommandLine.Spec;
             "server validates each commit against the versions the client read, applies and logs it, and",
             "invalidates other clients' cached copies) or locking (the clients' page faults take shared and",
             "exclusive page locks at the server, held until commit or abort; deadlocks and long waits refuse the",
-            "fault and abort the transaction)."
+            "fault and abort the transaction).",
+            "",
+            "Replicated (--replicas, --id): DIR is one replica of a Raft group (Apache Ratis) of 3 or 5 page servers.",
+            "Create the store once, copy DIR (with its server.secret) to every replica, then start each with the",
+            "same --replicas list (every member's client address; its Raft port is the next port) and its own --id.",
+            "A commit is acknowledged only once a majority has it on disk; only the leader accepts clients (the",
+            "others refuse them naming the leader). Optimistic concurrency control only. See docs/replication.md."
         },
         footer = {
             "",
             "Examples:",
             "  qs serve ./db",
             "  qs serve ./db --listen 127.0.0.1:0     (any free port)",
-            "  qs serve ./db --cc locking --lock-wait 500"
+            "  qs serve ./db --cc locking --lock-wait 500",
+            "  qs serve ./r1 --replicas 127.0.0.1:7420,127.0.0.1:7430,127.0.0.1:7440 --id 1"
         })
 final class ServeCommand implements Callable<Integer> {
     @Mixin
@@ -78,11 +85,47 @@ final class ServeCommand implements Callable<Integer> {
                     + " ${DEFAULT-VALUE}; keep it below the clients' request timeout)")
     int lockWaitMs;
 
+    @Option(
+            names = "--replicas",
+            paramLabel = "HOST:PORT,...",
+            description = "serve as one replica of this Raft group: every member's client address, in the same order"
+                    + " on every member (its Raft port is the next port); --listen is then this member's address")
+    String replicas;
+
+    @Option(
+            names = "--id",
+            paramLabel = "N",
+            defaultValue = "0",
+            description = "with --replicas: this replica's position in the list, 1-based")
+    int id;
+
+    @Option(
+            names = "--group",
+            paramLabel = "NAME",
+            defaultValue = dev.quickstore.replication.ReplicaGroup.DEFAULT_NAME,
+            description = "with --replicas: the group's name (default: ${DEFAULT-VALUE}); every member and qs cluster"
+                    + " must use the same")
+    String group;
+
+    @Option(
+            names = "--checkpoint-every",
+            paramLabel = "N",
+            defaultValue = "1000",
+            description = "with --replicas: the leader adds a CHECKPOINT entry (every replica snapshots its store)"
+                    + " every N commits (default: ${DEFAULT-VALUE})")
+    int checkpointEvery;
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        if (replicas != null) {
+            return replica();
+        }
+        if (id != 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--id needs --replicas");
+        }
         InetSocketAddress at;
         try {
             at = PageServerMain.parseListen(listen);
@@ -108,6 +151,50 @@ final class ServeCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(stop);
         PrintWriter out = spec.commandLine().getOut();
         out.println("listening " + server.uri() + " (store " + store.path() + "; clients authenticate with a copy of "
+                + store.path().resolve(ServerSecret.FILE) + ")");
+        out.flush();
+        server.awaitClose();
+        return ExitCodes.OK;
+    }
+
+    private Integer replica() throws Exception {
+        dev.quickstore.replication.ReplicaGroup g;
+        try {
+            g = dev.quickstore.replication.ReplicaGroup.parse(replicas, group);
+            g.member(id);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--replicas/--id: " + e.getMessage());
+        }
+        if (cc == Cc.locking) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--cc locking: a replicated server runs optimistic concurrency control only");
+        }
+        if (leaseMs < 30) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--lease " + leaseMs + ": at least 30 ms");
+        }
+        if (checkpointEvery < 1) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--checkpoint-every " + checkpointEvery + ": at least 1");
+        }
+        var d = dev.quickstore.replication.ReplicaServer.Options.defaults();
+        var server = dev.quickstore.replication.ReplicaServer.start(
+                store.path(),
+                g,
+                id,
+                new dev.quickstore.replication.ReplicaServer.Options(
+                        leaseMs, checkpointEvery, d.requestTimeoutMs(), d.electionMinMs()),
+                System.err);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                server.close();
+            } catch (Exception e) {
+                System.err.println("qs serve: stopping failed: " + e);
+            }
+        }));
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("listening " + server.uri() + " (replica " + id + " of group " + group + ", "
+                + g.members().size() + " replicas; clients authenticate with a copy of "
                 + store.path().resolve(ServerSecret.FILE) + ")");
         out.flush();
         server.awaitClose();

@@ -56,7 +56,12 @@ public final class PageServer implements AutoCloseable {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
     private final Path dir;
-    private final Store store;
+    /** The store whose committed pages are served (a replica's may be replaced by an installed snapshot). */
+    private final java.util.function.Supplier<Store> stores;
+    /** Whether {@link #close()} closes the store (a replica's belongs to its state machine). */
+    private final boolean ownsStore;
+
+    private final CommitPath commits;
     private final ServerSecret secret;
     private final PrintStream log;
     private final int pageSize;
@@ -67,9 +72,8 @@ public final class PageServer implements AutoCloseable {
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final AtomicInteger connections = new AtomicInteger();
     private final Sessions sessions = new Sessions();
-    private final Thread committer;
     private final AtomicLong pagesServed = new AtomicLong();
-    private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong commitsAnswered = new AtomicLong();
     private final AtomicLong conflicts = new AtomicLong();
     private final AtomicLong invalidationsSent = new AtomicLong();
     private final AtomicLong readNanos = new AtomicLong();
@@ -91,7 +95,9 @@ public final class PageServer implements AutoCloseable {
 
     private PageServer(
             Path dir,
-            Store store,
+            java.util.function.Supplier<Store> stores,
+            boolean ownsStore,
+            java.util.function.Function<PageServer, CommitPath> commitPath,
             ServerSecret secret,
             PrintStream log,
             int maxClients,
@@ -100,9 +106,11 @@ public final class PageServer implements AutoCloseable {
             boolean locking,
             int lockWaitMs) {
         this.dir = dir;
-        this.store = store;
+        this.stores = stores;
+        this.ownsStore = ownsStore;
         this.secret = secret;
         this.log = log;
+        Store store = stores.get();
         this.pageSize = store.pageSize();
         this.arenaBase = store.arenaBase();
         this.storeId = store.creationId();
@@ -113,7 +121,11 @@ public final class PageServer implements AutoCloseable {
         this.lockWaitMs = lockWaitMs;
         this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         this.workers = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
-        this.committer = Thread.ofPlatform().daemon().name("qs-commit").unstarted(this::commitLoop);
+        this.commits = commitPath.apply(this);
+    }
+
+    private Store store() {
+        return stores.get();
     }
 
     /**
@@ -159,7 +171,18 @@ public final class PageServer implements AutoCloseable {
                 dir, StoreOptions.builder().frames(FramesMode.EXPLICIT).build());
         PageServer s = null;
         try {
-            s = new PageServer(dir, store, secret, log, 256, 10_000, leaseMs, locking, lockWaitMs);
+            s = new PageServer(
+                    dir,
+                    () -> store,
+                    true,
+                    server -> new GroupCommitPath(store, server::log),
+                    secret,
+                    log,
+                    256,
+                    10_000,
+                    leaseMs,
+                    locking,
+                    lockWaitMs);
             s.bind(listen);
             return s;
         } catch (IOException | RuntimeException e) {
@@ -170,6 +193,52 @@ public final class PageServer implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * A page server over a store it does not own and a commit path of the caller's (a replica of a Raft group:
+     * store-replication): optimistic concurrency control only, the store is not closed by {@link #close()}, and
+     * the path's {@link CommitPath#refusal()} decides whether clients are accepted. {@code store} is read at
+     * every use (a replica's store may be replaced when a snapshot is installed).
+     */
+    public static PageServer start(
+            Path dir,
+            java.util.function.Supplier<Store> store,
+            ServerSecret secret,
+            InetSocketAddress listen,
+            PrintStream log,
+            int leaseMs,
+            java.util.function.Function<PageServer, CommitPath> commitPath)
+            throws IOException {
+        if (leaseMs < 30) {
+            throw new IllegalArgumentException("lease of " + leaseMs + " ms: at least 30");
+        }
+        PageServer s = new PageServer(
+                dir, store, false, commitPath, secret, log, 256, 10_000, leaseMs, false, DEFAULT_LOCK_WAIT_MS);
+        try {
+            s.bind(listen);
+            return s;
+        } catch (IOException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** Why this server refuses clients now (null: it accepts them); see {@link CommitPath#refusal()}. */
+    String refusal() {
+        return commits.refusal();
+    }
+
+    /**
+     * Closes every client connection (their sessions and callbacks end with them): what a replica does when
+     * it stops being the leader, so that its clients reconnect to the new one instead of reading pages that a
+     * newer leader may have changed.
+     */
+    public void endSessions(String why) {
+        if (sessions.size() > 0) {
+            log("ending " + sessions.size() + " session(s): " + why);
+        }
+        channels.close();
     }
 
     private void bind(InetSocketAddress listen) throws IOException {
@@ -194,8 +263,7 @@ public final class PageServer implements AutoCloseable {
             throw new IOException("cannot listen on " + listen.getHostString() + ":" + listen.getPort() + ": " + e, e);
         }
         address = (InetSocketAddress) listener.localAddress();
-        committer.start();
-        log("serving " + dir + " (" + store.pageCount() + " pages of " + pageSize + " bytes) on "
+        log("serving " + dir + " (" + store().pageCount() + " pages of " + pageSize + " bytes) on "
                 + address.getAddress().getHostAddress() + ":" + address.getPort() + ", "
                 + (locking ? "page locking (lock wait " + lockWaitMs + " ms)" : "optimistic with callbacks")
                 + ", lease " + leaseMs + " ms");
@@ -231,7 +299,7 @@ public final class PageServer implements AutoCloseable {
     }
 
     long pageCount() {
-        return store.pageCount();
+        return store().pageCount();
     }
 
     long arenaBase() {
@@ -294,79 +362,35 @@ public final class PageServer implements AutoCloseable {
         }
     }
 
-    /** A commit waiting for the commit thread. */
+    /** A commit waiting for its commit path. */
     private record Pending(
             Sessions.Session session, CommitMessages.Commit commit, ChannelHandlerContext ctx, ServerRequestEvent ev) {}
 
-    private final java.util.concurrent.LinkedBlockingQueue<Pending> pending =
-            new java.util.concurrent.LinkedBlockingQueue<>();
-    private final AtomicLong logForces = new AtomicLong();
-    /** At most this many commits share one log force. */
-    static final int GROUP = 64;
-
-    /** Queues a client's commit for the commit thread (it forces the log: never on an event loop). */
+    /**
+     * Hands a client's commit to the commit path (it forces the log: never on an event loop) and answers the
+     * client when the path completes it: under page locking the session's locks are released first (strict
+     * two-phase locking ends with the transaction), then COMMITTED, CONFLICT or a refusal.
+     */
     void commit(Sessions.Session session, CommitMessages.Commit c, ChannelHandlerContext ctx) {
-        pending.add(new Pending(
+        Pending p = new Pending(
                 session,
                 c,
                 ctx,
                 jdk.jfr.FlightRecorder.isInitialized() // never loads the event class otherwise
                         ? ServerRequestEvent.start(storeName(), session.id, ServerRequestEvent.COMMIT)
-                        : null));
-    }
-
-    /**
-     * The commit thread: takes the commits queued meanwhile (group commit, at most {@value #GROUP}), validates
-     * and applies each in order (a later one validates against the earlier ones' effects), forces the log once,
-     * and only then answers each client and sends the invalidations of the committed ones.
-     */
-    private void commitLoop() {
-        List<Pending> batch = new java.util.ArrayList<>();
-        while (!closed) {
-            try {
-                Pending first = pending.poll(200, TimeUnit.MILLISECONDS);
-                if (first == null) {
-                    continue;
-                }
-                batch.clear();
-                batch.add(first);
-                pending.drainTo(batch, GROUP - 1);
-            } catch (InterruptedException e) {
-                return;
+                        : null);
+        commits.commit(c).whenComplete((applied, failure) -> {
+            if (locking) {
+                locks.releaseAll(session.id);
             }
-            List<Object> outcomes = new java.util.ArrayList<>(batch.size());
-            boolean anyApplied = false;
-            for (Pending p : batch) {
-                try {
-                    outcomes.add(store.commitPageWrites(
-                            p.commit().reads(), p.commit().writes(), false));
-                    anyApplied = true;
-                } catch (TransactionConflictException e) {
-                    outcomes.add(e);
-                } catch (RuntimeException e) {
-                    outcomes.add(e);
-                }
-            }
-            if (anyApplied) {
-                try {
-                    store.forceLog();
-                    logForces.incrementAndGet();
-                } catch (RuntimeException e) {
-                    log("forcing the log failed: " + e.getMessage() + "; no commit of this group is acknowledged");
-                    for (int i = 0; i < outcomes.size(); i++) {
-                        if (outcomes.get(i) instanceof CommitMessages.Applied) {
-                            outcomes.set(i, e);
-                        }
-                    }
-                }
-            }
-            for (int i = 0; i < batch.size(); i++) {
-                if (locking) {
-                    locks.releaseAll(batch.get(i).session().id); // strict 2PL: at the end of the transaction
-                }
-                answer(batch.get(i), outcomes.get(i));
-            }
-        }
+            answer(
+                    p,
+                    applied != null
+                            ? applied
+                            : failure instanceof java.util.concurrent.CompletionException ce && ce.getCause() != null
+                                    ? ce.getCause()
+                                    : failure);
+        });
     }
 
     private void answer(Pending p, Object outcome) {
@@ -395,7 +419,7 @@ public final class PageServer implements AutoCloseable {
         ChannelHandlerContext ctx = p.ctx();
         switch (outcome) {
             case CommitMessages.Applied applied -> {
-                commits.incrementAndGet();
+                commitsAnswered.incrementAndGet();
                 session.commits.incrementAndGet();
                 long[] written = p.commit().writes().stream()
                         .mapToLong(CommitMessages.PageWrite::page)
@@ -451,7 +475,7 @@ public final class PageServer implements AutoCloseable {
     int readPage(long page, byte[] dst) {
         try {
             long t0 = System.nanoTime();
-            store.readCommittedPage(page, dst);
+            store().readCommittedPage(page, dst);
             readNanos.addAndGet(System.nanoTime() - t0);
             pagesServed.incrementAndGet();
             return PageWire.OK;
@@ -468,6 +492,7 @@ public final class PageServer implements AutoCloseable {
         java.util.Map<String, String> srv = new java.util.LinkedHashMap<>();
         srv.put("store", dir.toString());
         srv.put("address", uri());
+        Store store = store();
         srv.put("pages", Long.toString(store.pageCount()));
         srv.put("pageSize", Integer.toString(pageSize));
         srv.put("leaseMs", Integer.toString(leaseMs));
@@ -478,8 +503,8 @@ public final class PageServer implements AutoCloseable {
         srv.put("lockTimeouts", Long.toString(lc[2]));
         srv.put("clients", Integer.toString(sessions.size()));
         srv.put("pagesServed", Long.toString(pagesServed.get()));
-        srv.put("commits", Long.toString(commits.get()));
-        srv.put("logForces", Long.toString(logForces.get()));
+        srv.put("commits", Long.toString(commitsAnswered.get()));
+        commits.describe(srv);
         srv.put("conflicts", Long.toString(conflicts.get()));
         srv.put("pagesInvalidated", Long.toString(invalidationsSent.get()));
         // the server's store handle (what qs stats DIR shows for a handle it opens itself)
@@ -518,7 +543,7 @@ public final class PageServer implements AutoCloseable {
 
     /** Checks the store (Store.verify), for a client's VERIFY. */
     dev.quickstore.core.verify.VerifyReport verify() {
-        dev.quickstore.core.verify.VerifyReport r = store.verify();
+        dev.quickstore.core.verify.VerifyReport r = store().verify();
         log("verify: " + (r.ok() ? "OK" : r.problems().size() + " problem(s)") + ", " + r.pagesChecked() + " pages");
         return r;
     }
@@ -552,16 +577,16 @@ public final class PageServer implements AutoCloseable {
             boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
             workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
             lockWaiters.shutdownNow();
-            try {
-                committer.join(10_000); // it sees closed within 200 ms and finishes its group first
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            commits.close(); // the local path finishes its group first
         } finally {
-            store.close();
+            if (ownsStore) {
+                store().close();
+            }
             long n = pagesServed.get();
             long[] lc = locks.counters();
-            log("stopped (" + commits.get() + " commits in " + logForces.get() + " log forces, "
+            java.util.Map<String, String> pathCounters = new java.util.LinkedHashMap<>();
+            commits.describe(pathCounters);
+            log("stopped (" + commitsAnswered.get() + " commits answered, " + pathCounters + ", "
                     + (locking ? lc[1] + " deadlocks and " + lc[2] + " lock waits refused, " : "") + conflicts.get()
                     + " conflicts, " + invalidationsSent.get()
                     + " pages invalidated; " + n + " pages served, " + (n == 0 ? 0 : readNanos.get() / n / 1000.0)

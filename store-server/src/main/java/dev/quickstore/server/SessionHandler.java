@@ -91,6 +91,11 @@ final class SessionHandler extends ChannelInboundHandlerAdapter {
                 refuse(ctx, "malformed HELLO: " + e.getMessage());
                 return;
             }
+            String refusal = server.refusal();
+            if (refusal != null) { // a replica that is not the group's leader (store-replication)
+                refuse(ctx, refusal);
+                return;
+            }
             if (hello.pid() == (int) ProcessHandle.current().pid()
                     && ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a
                     && a.getAddress().isLoopbackAddress()) {

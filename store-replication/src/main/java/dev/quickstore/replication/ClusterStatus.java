@@ -1,0 +1,108 @@
+package dev.quickstore.replication;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * {@code qs cluster status}: asks every member of a replication group, over Raft (a read of that member's own
+ * state machine, which needs no leader), for its role, term, leader, commit and applied index, latest snapshot and
+ * page count, and optionally the SHA-256 of its committed pages at its applied index. A member that does not
+ * answer within the timeout is reported down with the reason.
+ */
+public final class ClusterStatus {
+    private ClusterStatus() {}
+
+    /** One member's answer; {@code error} is null for a member that answered. */
+    public record Member(
+            int id,
+            String uri,
+            String role,
+            long term,
+            String leader,
+            long commitIndex,
+            long appliedIndex,
+            long snapshotIndex,
+            long pages,
+            String digest,
+            String error) {
+        public boolean up() {
+            return error == null;
+        }
+
+        /** The leader's replica number (0: none known), from the member's view. */
+        public int leaderId() {
+            return leader.startsWith("r") ? Integer.parseInt(leader.substring(1)) : 0;
+        }
+    }
+
+    /** Every member's status, in the group's order. */
+    public static List<Member> query(ReplicaGroup group, boolean digest, int timeoutMs) throws IOException {
+        RaftProperties p = new RaftProperties();
+        RaftClientConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(timeoutMs, TimeUnit.MILLISECONDS));
+        List<Member> out = new ArrayList<>();
+        try (RaftClient client = RaftClient.newBuilder()
+                .setRaftGroup(group.raftGroup())
+                .setProperties(p)
+                .setRetryPolicy(RetryPolicies.noRetry())
+                .build()) {
+            for (int id = 1; id <= group.members().size(); id++) {
+                try {
+                    RaftClientReply r = client.io()
+                            .sendStaleRead(Message.valueOf(digest ? "digest" : "status"), 0, ReplicaGroup.peerId(id));
+                    if (!r.isSuccess()) {
+                        out.add(down(group, id, String.valueOf(r.getException())));
+                        continue;
+                    }
+                    Map<String, String> f = new HashMap<>();
+                    for (String kv : r.getMessage().getContent().toStringUtf8().split(" ")) {
+                        int eq = kv.indexOf('=');
+                        if (eq > 0) {
+                            f.put(kv.substring(0, eq), kv.substring(eq + 1));
+                        }
+                    }
+                    out.add(new Member(
+                            id,
+                            group.clientUri(id),
+                            f.getOrDefault("role", "?"),
+                            Long.parseLong(f.getOrDefault("term", "-1")),
+                            f.getOrDefault("leader", "none"),
+                            Long.parseLong(f.getOrDefault("commit", "-1")),
+                            Long.parseLong(f.getOrDefault("applied", "-1")),
+                            Long.parseLong(f.getOrDefault("snapshot", "-1")),
+                            Long.parseLong(f.getOrDefault("pages", "-1")),
+                            f.get("digest"),
+                            null));
+                } catch (IOException | RuntimeException e) {
+                    out.add(down(group, id, e.getMessage() == null ? e.toString() : e.getMessage()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Member down(ReplicaGroup group, int id, String why) {
+        String line = why.lines().findFirst().orElse(why);
+        return new Member(id, group.clientUri(id), "DOWN", -1, "none", -1, -1, -1, -1, null, line);
+    }
+
+    /** The member that calls itself the leader, or null. */
+    public static Member leader(List<Member> members) {
+        for (Member m : members) {
+            if (m.up() && m.role().equals("LEADER")) {
+                return m;
+            }
+        }
+        return null;
+    }
+}
