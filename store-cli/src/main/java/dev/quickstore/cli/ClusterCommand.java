@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "cluster",
         mixinStandardHelpOptions = true,
-        header = "Administer a replicated page server (a Raft group of qs serve --replicas).",
+        header = "Administer a replicated page server (a Raft group).",
         description = {"Subcommands: status. See docs/replication.md."},
         subcommands = {ClusterCommand.Status.class})
 final class ClusterCommand implements Runnable {
