@@ -29,8 +29,12 @@ public final class ReplicaMain {
         try {
             server = ReplicaServer.start(Path.of(args[0]), group, Integer.parseInt(args[2]), o, System.err);
         } catch (Exception e) {
-            System.err.println("qs serve: replica " + args[2] + " did not start: " + e);
-            e.printStackTrace();
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            System.err.println("qs serve: replica " + args[2] + " did not start: " + e
+                    + (root != e ? " (cause: " + root + ")" : ""));
             System.exit(1);
             return;
         }
