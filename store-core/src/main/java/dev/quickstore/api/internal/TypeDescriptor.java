@@ -23,6 +23,9 @@ public final class TypeDescriptor<T> {
     }
 
     private final Class<T> type;
+    /** The type's canonical name, computed once ({@link Class#getCanonicalName} is not cached cheaply). */
+    private final String name;
+
     private final long id;
     private final int tag;
     private final int size;
@@ -32,7 +35,8 @@ public final class TypeDescriptor<T> {
 
     public TypeDescriptor(
             Class<T> type, long id, int size, List<FieldDescriptor> fields, Factory<? extends T> factory) {
-        long computed = typeId(type.getCanonicalName(), size, fields);
+        String name = type.getCanonicalName();
+        long computed = typeId(name, size, fields);
         if (computed != id) {
             throw new IllegalStateException(String.format(
                     "generated class of %s is inconsistent (type id 0x%x, fields say 0x%x): recompile it with the"
@@ -40,6 +44,7 @@ public final class TypeDescriptor<T> {
                     type.getName(), id, computed));
         }
         this.type = type;
+        this.name = name;
         this.id = id;
         this.tag = tag(id);
         this.size = size;
@@ -85,7 +90,7 @@ public final class TypeDescriptor<T> {
 
     /** The interface's canonical name (as stored in the catalog). */
     public String name() {
-        return type.getCanonicalName();
+        return name;
     }
 
     public long id() {

@@ -72,6 +72,24 @@ public final class ObjectAllocator {
         if (refused != null && need >= refused) {
             return -1;
         }
+        int[] known = denseTails.get(page);
+        if (known != null) {
+            // Learned in this transaction from an allocated slotted page that only this allocator has changed
+            // since (delete and reset drop the entry): the page-count and space-map checks still hold, and the
+            // fit is decided without the page. One fix instead of four (page 0, the space map, the page twice):
+            // the pins, not the placement, were most of an append's cost (docs/results.md, issue #20).
+            if (!SlottedPage.denseFits(pageSize, known[0], known[1], size)) {
+                refuse(page, need);
+                return -1;
+            }
+            MemorySegment w = pool.fixForWrite(page);
+            if (PageHeader.type(w) == PageHeader.SLOTTED
+                    && SlottedPage.slotCount(w) == known[0]
+                    && SlottedPage.liveCount(w) == known[0]) {
+                return append(w, known, size, need, pointerOffsets);
+            }
+            denseTails.remove(page); // changed behind the memo: learn it again below
+        }
         if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
             return -1;
         }
@@ -85,11 +103,7 @@ public final class ObjectAllocator {
                 refuse(page, need);
                 return -1;
             }
-            int off = tail[1];
-            SlottedPage.allocateAt(pool.fixForWrite(page), off, tail[0], size, pointerOffsets);
-            tail[0]++;
-            tail[1] = off + need;
-            return off;
+            return append(pool.fixForWrite(page), tail, size, need, pointerOffsets);
         }
         if (SlottedPage.placement(p, size) < 0) {
             refuse(page, need);
@@ -116,6 +130,15 @@ public final class ObjectAllocator {
         tail = new int[] {slots, end};
         denseTails.put(page, tail);
         return tail;
+    }
+
+    /** Places an object at the dense end {@code tail} of page {@code w} (fixed for write) and advances the tail. */
+    private static int append(MemorySegment w, int[] tail, int size, int need, int[] pointerOffsets) {
+        int off = tail[1];
+        SlottedPage.allocateAt(w, off, tail[0], size, pointerOffsets);
+        tail[0]++;
+        tail[1] = off + need;
+        return off;
     }
 
     private void refuse(long page, int need) {
