@@ -75,7 +75,10 @@ public final class ClusterMembership {
         return change(reach, after, ClusterStatus.query(after, false, timeoutMs), timeoutMs);
     }
 
-    /** The members of the group's current configuration, as its leader knows them. */
+    /**
+     * The members of the group's current configuration, as its leader knows them: those of {@code reach} in its
+     * order, then the others.
+     */
     static List<InetSocketAddress> configuration(ReplicaGroup reach, int timeoutMs)
             throws IOException, RefusedException {
         List<ClusterStatus.Member> st = ClusterStatus.query(reach, false, timeoutMs);
@@ -97,7 +100,18 @@ public final class ClusterMembership {
             out.add(InetSocketAddress.createUnresolved(
                     hp.substring(0, colon), Integer.parseInt(hp.substring(colon + 1))));
         }
-        return out;
+        List<InetSocketAddress> ordered = new ArrayList<>();
+        for (InetSocketAddress a : reach.members()) {
+            if (out.contains(a)) {
+                ordered.add(a);
+            }
+        }
+        for (InetSocketAddress a : out) {
+            if (!ordered.contains(a)) {
+                ordered.add(a);
+            }
+        }
+        return ordered;
     }
 
     private static ReplicaGroup change(

@@ -17,7 +17,7 @@ import org.apache.ratis.util.TimeDuration;
 
 /**
  * {@code qs cluster status}: asks every member of a replication group, over Raft (a read of that member's own
- * state machine, which needs no leader), for its role, term, leader, commit and applied index, latest snapshot and
+ * state machine, which needs no leader, nor anything committed: a stale read with minimum index -1), for its role, term, leader, commit and applied index, latest snapshot and
  * page count, and optionally the SHA-256 of its committed pages at its applied index. A member that does not
  * answer within the timeout is reported down with the reason.
  */
@@ -71,7 +71,7 @@ public final class ClusterStatus {
                 .build()) {
             for (int id = 1; id <= group.members().size(); id++) {
                 try {
-                    RaftClientReply r = client.io().sendStaleRead(Message.valueOf(what), 0, group.peerId(id));
+                    RaftClientReply r = client.io().sendStaleRead(Message.valueOf(what), -1, group.peerId(id));
                     if (!r.isSuccess()) {
                         out.add(down(group, id, String.valueOf(r.getException())));
                         continue;

@@ -196,6 +196,15 @@ final class StoreStateMachine extends BaseStateMachine {
         return reply;
     }
 
+    /**
+     * Status queries answer at once, whatever this replica has applied (they report it): a replica that has not
+     * committed anything yet - a new member, before it is added - answers too.
+     */
+    @Override
+    public CompletableFuture<Message> queryStale(Message request, long minIndex) {
+        return query(request);
+    }
+
     @Override
     public CompletableFuture<Message> query(Message request) {
         String q = request.getContent().toStringUtf8();
@@ -226,6 +235,13 @@ final class StoreStateMachine extends BaseStateMachine {
                 + " role=" + d.getInfo().getCurrentRole() + " leader=" + (leader == null ? "none" : leader)
                 + " commit=" + d.getRaftLog().getLastCommittedIndex() + " start="
                 + d.getRaftLog().getStartIndex()
+                + " conf="
+                + String.join(
+                        ";",
+                        d.getRaftConf().getCurrentPeers().stream()
+                                .map(p -> p.getId().toString())
+                                .sorted()
+                                .toList())
                 + " snapshot=" + (s == null ? -1 : s.index())
                 + " pages=" + replica.store().pageCount() + (digest ? " digest=" + replica.digest() : "")
                 + (q.equals("verify") ? " verify=" + replica.verify() : "");

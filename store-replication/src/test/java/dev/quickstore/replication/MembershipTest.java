@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the seed, is added to a running group of three - it catches up and agrees page for page with the others - then
  * a follower is removed and stopped, and the group of three goes on; every change is refused in one line when the
  * member is unknown, already there or down, or when the new configuration would not have a majority up. A client
- * commits throughout: every acknowledged commit is there at the end.
+ * commits throughout: every acknowledged commit is there at the end, and the replicas of the final configuration
+ * (the added one among them) agree page for page and pass {@code verify}.
  */
 class MembershipTest {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
@@ -68,8 +69,8 @@ class MembershipTest {
                     assertEquals(g.all.members(), four.members());
                     g.group = four;
                     awaitMore(acked, 10, failures);
-                    g.awaitAgreement(Duration.ofSeconds(120)); // the new replica caught up
                     ClusterStatus.Member leader = g.awaitLeader(Duration.ofSeconds(60));
+                    awaitApplied(g, g.all.clientUri(4), leader.commitIndex()); // the new replica caught up
                     assertEquals(4, leader.conf().size(), "the leader's configuration: " + leader.conf());
                     ClusterMembership.RefusedException again = assertThrows(
                             ClusterMembership.RefusedException.class,
@@ -127,6 +128,20 @@ class MembershipTest {
         return GroupClient.connect(g.group.clientUris(), secret, 5000, Duration.ofSeconds(60));
     }
 
+    /** Waits (2 minutes at most) until the member {@code uri} has applied the log up to {@code index}. */
+    private static void awaitApplied(ReplicaGroupFixture g, String uri, long index) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        List<ClusterStatus.Member> st = List.of();
+        while (System.nanoTime() < deadline) {
+            st = ClusterStatus.query(g.group, false, 2000);
+            if (st.stream().anyMatch(m -> m.uri().equals(uri) && m.up() && m.appliedIndex() >= index)) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        fail(uri + " did not apply the log up to " + index + ": " + st + "\n" + g.describe());
+    }
+
     private static void awaitMore(AtomicLong acked, int n, ConcurrentLinkedQueue<Throwable> failures)
             throws InterruptedException {
         long target = acked.get() + n;
@@ -167,7 +182,7 @@ class MembershipTest {
                     pages.close();
                     pages = null;
                 }
-                Thread.sleep(2);
+                Thread.sleep(10);
             }
         } finally {
             if (pages != null) {
