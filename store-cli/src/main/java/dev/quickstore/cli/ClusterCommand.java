@@ -228,7 +228,12 @@ final class ClusterCommand implements Runnable {
         static java.net.InetSocketAddress address(
                 picocli.CommandLine.Model.CommandSpec spec, String option, String value) {
             try {
-                return ReplicaGroup.parse(value, "x").members().getFirst();
+                List<java.net.InetSocketAddress> a =
+                        ReplicaGroup.parse(value, "x").members();
+                if (a.size() != 1) {
+                    throw new IllegalArgumentException("one replica, HOST:PORT, not " + a.size());
+                }
+                return a.getFirst();
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + ": " + e.getMessage());
             }

@@ -124,6 +124,12 @@ class ClusterCommandTest {
                 2,
                 "replica id 3 outside 1..2");
         StoreCommandsTest.assertOneLineError(qs("serve", dir.toString(), "--id", "1"), 2, "--id needs --replicas");
+        StoreCommandsTest.assertOneLineError(
+                qs("cluster", "add", "--replicas", "127.0.0.1:7420", "--new", "127.0.0.1:7430,127.0.0.1:7440"),
+                2,
+                "--new: one replica, HOST:PORT, not 2");
+        StoreCommandsTest.assertOneLineError(
+                qs("cluster", "remove", "--replicas", "127.0.0.1:7420", "--member", "7430"), 2, "expected HOST:PORT");
     }
 
     /** Exit 1, the progress line, then one error line naming the reason; nothing on stdout, no stack trace. */
