@@ -1,5 +1,6 @@
 package dev.quickstore.cli;
 
+import dev.quickstore.replication.ClusterMembership;
 import dev.quickstore.replication.ClusterStatus;
 import dev.quickstore.replication.ReplicaGroup;
 import java.io.PrintWriter;
@@ -13,20 +14,24 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code qs cluster status --replicas ...}: the members of a replicated page server's Raft group. */
+/**
+ * {@code qs cluster status|add|remove --replicas ...}: the members of a replicated page server's Raft group, and
+ * changes of its membership.
+ */
 @Command(
         name = "cluster",
         mixinStandardHelpOptions = true,
         header = "Administer a replicated page server (a Raft group).",
-        description = {"Subcommands: status. See docs/replication.md."},
-        subcommands = {ClusterCommand.Status.class})
+        description = {"Subcommands: status, add, remove. See docs/replication.md."},
+        subcommands = {ClusterCommand.Status.class, ClusterCommand.Add.class, ClusterCommand.Remove.class})
 final class ClusterCommand implements Runnable {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "qs cluster: name a subcommand (status)");
+        throw new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "qs cluster: name a subcommand (status, add, remove)");
     }
 
     @Command(
@@ -97,75 +102,255 @@ final class ClusterCommand implements Runnable {
             err.println("qs cluster: asking " + g.members().size() + " replicas of group " + group + "...");
             err.flush();
             List<ClusterStatus.Member> members = ClusterStatus.query(g, digest, timeoutMs);
-            long most = members.stream()
-                    .mapToLong(ClusterStatus.Member::appliedIndex)
-                    .max()
-                    .orElse(-1);
-            List<Map<String, Object>> rows = new ArrayList<>();
-            for (ClusterStatus.Member m : members) {
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("id", m.id());
-                r.put("address", m.uri());
-                r.put("role", m.role());
-                r.put("term", m.term());
-                r.put("leader", m.leaderId() == 0 ? "-" : Integer.toString(m.leaderId()));
-                r.put("commit", m.commitIndex());
-                r.put("applied", m.appliedIndex());
-                r.put("lag", m.up() ? most - m.appliedIndex() : -1);
-                r.put("snapshot", m.snapshotIndex());
-                r.put("pages", m.pages());
-                if (digest) {
-                    r.put("digest", m.digest() == null ? "-" : m.digest());
-                }
-                r.put("error", m.error() == null ? "" : m.error());
-                rows.add(r);
+            print(spec, members, digest, json.on(), csv);
+            return ClusterStatus.leader(members) != null ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+        }
+    }
+
+    /** The members' rows: a table, or JSON, or CSV, on stdout. */
+    static void print(
+            picocli.CommandLine.Model.CommandSpec spec,
+            List<ClusterStatus.Member> members,
+            boolean digest,
+            boolean json,
+            boolean csv) {
+        long most = members.stream()
+                .mapToLong(ClusterStatus.Member::appliedIndex)
+                .max()
+                .orElse(-1);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (ClusterStatus.Member m : members) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("id", m.id());
+            r.put("address", m.uri());
+            r.put("role", m.role());
+            r.put("term", m.term());
+            r.put("leader", m.leaderId() == 0 ? "-" : Integer.toString(m.leaderId()));
+            r.put("commit", m.commitIndex());
+            r.put("applied", m.appliedIndex());
+            r.put("lag", m.up() ? most - m.appliedIndex() : -1);
+            r.put("snapshot", m.snapshotIndex());
+            r.put("pages", m.pages());
+            if (digest) {
+                r.put("digest", m.digest() == null ? "-" : m.digest());
             }
-            PrintWriter out = spec.commandLine().getOut();
-            if (json.on()) {
-                out.println(Json.object(rows));
-            } else if (csv) {
-                out.println(String.join(",", rows.getFirst().keySet()));
-                for (Map<String, Object> r : rows) {
-                    List<String> cells = new ArrayList<>();
-                    for (Object v : r.values()) {
-                        String s = String.valueOf(v);
-                        cells.add(s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s);
-                    }
-                    out.println(String.join(",", cells));
+            r.put("error", m.error() == null ? "" : m.error());
+            rows.add(r);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.object(rows));
+        } else if (csv) {
+            out.println(String.join(",", rows.getFirst().keySet()));
+            for (Map<String, Object> r : rows) {
+                List<String> cells = new ArrayList<>();
+                for (Object v : r.values()) {
+                    String s = String.valueOf(v);
+                    cells.add(s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s);
                 }
-            } else {
+                out.println(String.join(",", cells));
+            }
+        } else {
+            out.printf(
+                    "%-3s %-24s %-9s %5s %6s %8s %8s %5s %8s %6s%s %s%n",
+                    "id",
+                    "address",
+                    "role",
+                    "term",
+                    "leader",
+                    "commit",
+                    "applied",
+                    "lag",
+                    "snapshot",
+                    "pages",
+                    digest ? " digest" + " ".repeat(58) : "",
+                    "error");
+            for (Map<String, Object> r : rows) {
                 out.printf(
                         "%-3s %-24s %-9s %5s %6s %8s %8s %5s %8s %6s%s %s%n",
-                        "id",
-                        "address",
-                        "role",
-                        "term",
-                        "leader",
-                        "commit",
-                        "applied",
-                        "lag",
-                        "snapshot",
-                        "pages",
-                        digest ? " digest" + " ".repeat(58) : "",
-                        "error");
-                for (Map<String, Object> r : rows) {
-                    out.printf(
-                            "%-3s %-24s %-9s %5s %6s %8s %8s %5s %8s %6s%s %s%n",
-                            r.get("id"),
-                            r.get("address"),
-                            r.get("role"),
-                            r.get("term"),
-                            r.get("leader"),
-                            r.get("commit"),
-                            r.get("applied"),
-                            r.get("lag"),
-                            r.get("snapshot"),
-                            r.get("pages"),
-                            digest ? " " + String.format("%-64s", r.get("digest")) : "",
-                            r.get("error"));
-                }
+                        r.get("id"),
+                        r.get("address"),
+                        r.get("role"),
+                        r.get("term"),
+                        r.get("leader"),
+                        r.get("commit"),
+                        r.get("applied"),
+                        r.get("lag"),
+                        r.get("snapshot"),
+                        r.get("pages"),
+                        digest ? " " + String.format("%-64s", r.get("digest")) : "",
+                        r.get("error"));
             }
-            return ClusterStatus.leader(members) != null ? ExitCodes.OK : ExitCodes.CHECK_FAILED;
+        }
+    }
+
+    /** The options of add and remove. */
+    abstract static class Change implements Callable<Integer> {
+        @Option(
+                names = "--replicas",
+                required = true,
+                paramLabel = "HOST:PORT,...",
+                description = "members' client addresses, enough to reach the leader (the group's configuration is"
+                        + " read from the leader)")
+        String replicas;
+
+        @Option(
+                names = "--group",
+                paramLabel = "NAME",
+                defaultValue = ReplicaGroup.DEFAULT_NAME,
+                description = "the group's name (default: ${DEFAULT-VALUE})")
+        String group;
+
+        @Option(
+                names = "--timeout",
+                paramLabel = "MS",
+                defaultValue = "3000",
+                description = "how long to wait for each member's status (default: ${DEFAULT-VALUE}); the change"
+                        + " itself waits up to a minute for a new member to catch up")
+        int timeoutMs;
+
+        @Mixin
+        JsonFlag json;
+
+        @Option(names = "--csv", description = "print CSV instead of a table")
+        boolean csv;
+
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        abstract String verb();
+
+        abstract java.net.InetSocketAddress member(ReplicaGroup g);
+
+        abstract ReplicaGroup change(ReplicaGroup g, java.net.InetSocketAddress m)
+                throws java.io.IOException, ClusterMembership.RefusedException;
+
+        static java.net.InetSocketAddress address(
+                picocli.CommandLine.Model.CommandSpec spec, String option, String value) {
+            try {
+                List<java.net.InetSocketAddress> a =
+                        ReplicaGroup.parse(value, "x").members();
+                if (a.size() != 1) {
+                    throw new IllegalArgumentException("one replica, HOST:PORT, not " + a.size());
+                }
+                return a.getFirst();
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+            }
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            ReplicaGroup g;
+            try {
+                g = ReplicaGroup.parse(replicas, group);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--replicas: " + e.getMessage());
+            }
+            if (timeoutMs < 1) {
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(), "--timeout " + timeoutMs + ": at least 1 ms");
+            }
+            java.net.InetSocketAddress m = member(g);
+            PrintWriter err = spec.commandLine().getErr();
+            err.println("qs cluster: " + verb() + " " + m.getHostString() + ":" + m.getPort() + " in group " + group
+                    + " (asking " + g.members().size() + " replicas for the leader)...");
+            err.flush();
+            ReplicaGroup after;
+            try {
+                after = change(g, m);
+            } catch (ClusterMembership.RefusedException e) {
+                err.println("qs: error: " + e.getMessage());
+                err.flush();
+                return ExitCodes.CHECK_FAILED;
+            }
+            err.println("qs cluster: the group's members are now " + ClusterMembership.list(after.members())
+                    + " (use this list as --replicas)");
+            err.flush();
+            print(spec, ClusterStatus.query(after, false, timeoutMs), false, json.on(), csv);
+            return ExitCodes.OK;
+        }
+    }
+
+    @Command(
+            name = "add",
+            mixinStandardHelpOptions = true,
+            header = "Add a replica to the group (Raft membership change); it catches up from the log or a snapshot.",
+            description = {
+                "Start the new replica first - qs serve DIR --replicas <the members and the new one> --id <its",
+                "position> --group NAME, DIR holding a copy of the group's seed store and server.secret - then run",
+                "this: the leader adds it to the group's configuration once it has caught up (the log, or the",
+                "leader's snapshot when the log was purged). Refused in one line (exit 1) when there is no leader,",
+                "when the new replica does not answer or already is a member, or when the new configuration would",
+                "not have a majority up. Prints the new configuration's members (a table on stdout)."
+            },
+            footer = {
+                "",
+                "Example:",
+                "  qs cluster add --replicas 127.0.0.1:7420,127.0.0.1:7430,127.0.0.1:7440 --new 127.0.0.1:7450"
+            })
+    static final class Add extends Change {
+        @Option(
+                names = "--new",
+                required = true,
+                paramLabel = "HOST:PORT",
+                description = "the new replica's client address (its Raft port is the next one)")
+        String added;
+
+        @Override
+        String verb() {
+            return "adding";
+        }
+
+        @Override
+        java.net.InetSocketAddress member(ReplicaGroup g) {
+            return address(spec, "--new", added);
+        }
+
+        @Override
+        ReplicaGroup change(ReplicaGroup g, java.net.InetSocketAddress m)
+                throws java.io.IOException, ClusterMembership.RefusedException {
+            return ClusterMembership.add(g, m, timeoutMs);
+        }
+    }
+
+    @Command(
+            name = "remove",
+            mixinStandardHelpOptions = true,
+            header = "Remove a replica from the group (Raft membership change); stop it afterwards.",
+            description = {
+                "The leader commits the group's configuration without the member (the leader itself may be",
+                "removed: it steps down and the others elect one). Refused in one line (exit 1) when there is no",
+                "leader, when the replica is not a member, when it is the last one, or when the new configuration",
+                "would not have a majority up. Prints the new configuration's members (a table on stdout)."
+            },
+            footer = {
+                "",
+                "Example:",
+                "  qs cluster remove --replicas 127.0.0.1:7420,127.0.0.1:7430,127.0.0.1:7440 --member 127.0.0.1:7440"
+            })
+    static final class Remove extends Change {
+        @Option(
+                names = "--member",
+                required = true,
+                paramLabel = "HOST:PORT",
+                description = "the client address of the replica to remove")
+        String removed;
+
+        @Override
+        String verb() {
+            return "removing";
+        }
+
+        @Override
+        java.net.InetSocketAddress member(ReplicaGroup g) {
+            return address(spec, "--member", removed);
+        }
+
+        @Override
+        ReplicaGroup change(ReplicaGroup g, java.net.InetSocketAddress m)
+                throws java.io.IOException, ClusterMembership.RefusedException {
+            return ClusterMembership.remove(g, m, timeoutMs);
         }
     }
 }

@@ -183,7 +183,13 @@ final class ServeCommand implements Callable<Integer> {
                 g,
                 id,
                 new dev.quickstore.replication.ReplicaServer.Options(
-                        leaseMs, checkpointEvery, d.requestTimeoutMs(), d.electionMinMs()),
+                        leaseMs,
+                        checkpointEvery,
+                        d.requestTimeoutMs(),
+                        d.electionMinMs(),
+                        d.purgeUptoSnapshot(),
+                        d.logSegmentBytes(),
+                        d.snapshotChunkBytes()),
                 System.err);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

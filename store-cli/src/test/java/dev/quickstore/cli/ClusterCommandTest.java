@@ -3,63 +3,39 @@ package dev.quickstore.cli;
 import static dev.quickstore.cli.QsCommandTest.qs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.quickstore.core.remote.ServerSecret;
 import dev.quickstore.testkit.ChildJvm;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
+import dev.quickstore.testkit.LoopbackReplicas;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code qs serve --replicas} as three real processes, and {@code qs cluster status} asking them. */
+/**
+ * {@code qs serve --replicas} as three real processes, {@code qs cluster status} asking them, and {@code qs cluster
+ * add}/{@code remove} adding a fourth {@code qs serve} and removing it again.
+ */
 class ClusterCommandTest {
     @TempDir
     Path dir;
 
     @Test
-    void threeReplicasElectALeaderThatClusterStatusShows() throws Exception {
+    void threeReplicasElectALeaderThatClusterStatusShowsAndAFourthIsAddedAndRemoved() throws Exception {
         Path db = dir.resolve("db");
         assertEquals(0, qs("create", db.toString()).code());
         ServerSecret.loadOrCreate(db); // the seed's secret: every replica gets the same copy
-        List<Integer> ports = freePortPairs(3);
-        String replicas = "127.0.0.1:" + ports.get(0) + ",127.0.0.1:" + ports.get(1) + ",127.0.0.1:" + ports.get(2);
+        List<Integer> ports = LoopbackReplicas.freePortPairs(4);
+        String replicas = LoopbackReplicas.replicasSpec(ports.subList(0, 3));
         List<ChildJvm.Running> rs = new ArrayList<>();
         try {
             for (int id = 1; id <= 3; id++) {
-                Path r = dir.resolve("r" + id);
-                copy(db, r);
-                ChildJvm.Running s = ChildJvm.main(Qs.class)
-                        .workDir(dir)
-                        .jvmArgs("-Xmx256m")
-                        .args(
-                                "serve",
-                                r.toString(),
-                                "--replicas",
-                                replicas,
-                                "--id",
-                                Integer.toString(id),
-                                "--group",
-                                "g")
-                        .timeout(Duration.ofSeconds(300))
-                        .start();
-                rs.add(s);
-                String line = s.nextLine(Duration.ofSeconds(120));
-                if (line == null || !line.startsWith("listening qs://127.0.0.1:" + ports.get(id - 1))) {
-                    fail("qs serve --replicas said " + line + "; " + s.describe());
-                }
-                assertTrue(line.contains("replica " + id + " of group g"), line);
+                rs.add(serve(db, replicas, id, ports));
             }
             JsonNode members = null;
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
@@ -91,6 +67,25 @@ class ClusterCommandTest {
             QsCommandTest.Run csv = qs("cluster", "status", "--replicas", replicas, "--group", "g", "--csv");
             assertEquals(4, csv.out().strip().lines().count(), csv.out());
             assertTrue(csv.out().startsWith("id,address,role,term,leader,commit,applied,lag"), csv.out());
+
+            // a fourth replica: started with the list of four, then added; removed again
+            String fourth = "127.0.0.1:" + ports.get(3);
+            assertRefused(
+                    qs("cluster", "add", "--replicas", replicas, "--group", "g", "--new", fourth), "does not answer");
+            rs.add(serve(db, LoopbackReplicas.replicasSpec(ports), 4, ports));
+            QsCommandTest.Run add =
+                    qs("cluster", "add", "--replicas", replicas, "--group", "g", "--new", fourth, "--json");
+            assertEquals(0, add.code(), add.err());
+            assertEquals(4, Json.MAPPER.readTree(add.out()).size(), add.out());
+            assertTrue(add.err().contains("members are now " + LoopbackReplicas.replicasSpec(ports)), add.err());
+            QsCommandTest.Run remove =
+                    qs("cluster", "remove", "--replicas", replicas, "--group", "g", "--member", fourth);
+            assertEquals(0, remove.code(), remove.err());
+            assertTrue(remove.out().startsWith("id  address"), remove.out());
+            assertEquals(4, remove.out().strip().lines().count(), remove.out());
+            assertRefused(
+                    qs("cluster", "remove", "--replicas", replicas, "--group", "g", "--member", fourth),
+                    "unknown member " + fourth);
             for (ChildJvm.Running s : rs) {
                 s.kill();
             }
@@ -100,6 +95,19 @@ class ClusterCommandTest {
             for (JsonNode m : Json.MAPPER.readTree(down.out())) {
                 assertEquals("DOWN", m.get("role").asText(), m.toPrettyString());
             }
+            assertRefused(
+                    qs(
+                            "cluster",
+                            "remove",
+                            "--replicas",
+                            replicas,
+                            "--group",
+                            "g",
+                            "--member",
+                            fourth,
+                            "--timeout",
+                            "500"),
+                    "no leader");
         } finally {
             for (ChildJvm.Running s : rs) {
                 s.close();
@@ -116,39 +124,43 @@ class ClusterCommandTest {
                 2,
                 "replica id 3 outside 1..2");
         StoreCommandsTest.assertOneLineError(qs("serve", dir.toString(), "--id", "1"), 2, "--id needs --replicas");
+        StoreCommandsTest.assertOneLineError(
+                qs("cluster", "add", "--replicas", "127.0.0.1:7420", "--new", "127.0.0.1:7430,127.0.0.1:7440"),
+                2,
+                "--new: one replica, HOST:PORT, not 2");
+        StoreCommandsTest.assertOneLineError(
+                qs("cluster", "remove", "--replicas", "127.0.0.1:7420", "--member", "7430"), 2, "expected HOST:PORT");
     }
 
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : s.toList()) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else if (!p.getFileName().toString().equals("lock")) {
-                    Files.copy(p, t);
-                }
-            }
-        }
+    /** Exit 1, the progress line, then one error line naming the reason; nothing on stdout, no stack trace. */
+    private static void assertRefused(QsCommandTest.Run r, String fragment) {
+        assertEquals(1, r.code(), r.out() + r.err());
+        List<String> lines = r.err().lines().toList();
+        assertEquals(2, lines.size(), r.err());
+        assertTrue(lines.get(0).startsWith("qs cluster: "), r.err());
+        assertTrue(lines.get(1).startsWith("qs: error: ") && lines.get(1).contains(fragment), r.err());
+        assertEquals("", r.out());
     }
 
-    /** Ports p with p and p + 1 free on loopback (a replica's client and Raft ports). */
-    private static List<Integer> freePortPairs(int n) throws IOException {
-        List<Integer> out = new ArrayList<>();
-        while (out.size() < n) {
-            int p;
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                p = s.getLocalPort();
-            }
-            if (p >= 65534 || out.contains(p) || out.contains(p + 1) || out.contains(p - 1)) {
-                continue;
-            }
-            try (ServerSocket s = new ServerSocket()) {
-                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), p + 1));
-            } catch (IOException e) {
-                continue;
-            }
-            out.add(p);
-        }
-        return out;
+    /** Starts {@code qs serve} replica {@code id} of {@code replicas} in its own copy of the seed {@code db}. */
+    private ChildJvm.Running serve(Path db, String replicas, int id, List<Integer> ports) throws Exception {
+        Path r = dir.resolve("r" + id);
+        LoopbackReplicas.copySeed(db, r);
+        ChildJvm.Running s = LoopbackReplicas.start(
+                ChildJvm.main(Qs.class)
+                        .workDir(dir)
+                        .jvmArgs("-Xmx256m")
+                        .args(
+                                "serve",
+                                r.toString(),
+                                "--replicas",
+                                replicas,
+                                "--id",
+                                Integer.toString(id),
+                                "--group",
+                                "g")
+                        .timeout(Duration.ofSeconds(300)),
+                "listening qs://127.0.0.1:" + ports.get(id - 1));
+        return s;
     }
 }

@@ -11,12 +11,13 @@ import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.util.TimeDuration;
 
 /**
  * {@code qs cluster status}: asks every member of a replication group, over Raft (a read of that member's own
- * state machine, which needs no leader), for its role, term, leader, commit and applied index, latest snapshot and
+ * state machine, which needs no leader, nor anything committed: a stale read with minimum index -1), for its role, term, leader, commit and applied index, latest snapshot and
  * page count, and optionally the SHA-256 of its committed pages at its applied index. A member that does not
  * answer within the timeout is reported down with the reason.
  */
@@ -35,19 +36,31 @@ public final class ClusterStatus {
             long snapshotIndex,
             long pages,
             String digest,
-            String error) {
+            String error,
+            long logStartIndex,
+            String verify,
+            int leaderId,
+            List<String> conf) {
         public boolean up() {
             return error == null;
         }
 
-        /** The leader's replica number (0: none known), from the member's view. */
+        /** The leader's replica number in the list asked (0: none known, or not in the list), from its view. */
         public int leaderId() {
-            return leader.startsWith("r") ? Integer.parseInt(leader.substring(1)) : 0;
+            return leaderId;
         }
     }
 
     /** Every member's status, in the group's order. */
     public static List<Member> query(ReplicaGroup group, boolean digest, int timeoutMs) throws IOException {
+        return query(group, digest ? "digest" : "status", timeoutMs);
+    }
+
+    /**
+     * Every member's answer to {@code what}: {@code status}, {@code digest} (with the SHA-256 of its pages) or
+     * {@code verify} (the digest and {@code Store.verify()} of its store, {@link Member#verify}).
+     */
+    public static List<Member> query(ReplicaGroup group, String what, int timeoutMs) throws IOException {
         RaftProperties p = new RaftProperties();
         RaftClientConfigKeys.Rpc.setRequestTimeout(p, TimeDuration.valueOf(timeoutMs, TimeUnit.MILLISECONDS));
         List<Member> out = new ArrayList<>();
@@ -58,8 +71,7 @@ public final class ClusterStatus {
                 .build()) {
             for (int id = 1; id <= group.members().size(); id++) {
                 try {
-                    RaftClientReply r = client.io()
-                            .sendStaleRead(Message.valueOf(digest ? "digest" : "status"), 0, ReplicaGroup.peerId(id));
+                    RaftClientReply r = client.io().sendStaleRead(Message.valueOf(what), -1, group.peerId(id));
                     if (!r.isSuccess()) {
                         out.add(down(group, id, String.valueOf(r.getException())));
                         continue;
@@ -82,7 +94,15 @@ public final class ClusterStatus {
                             Long.parseLong(f.getOrDefault("snapshot", "-1")),
                             Long.parseLong(f.getOrDefault("pages", "-1")),
                             f.get("digest"),
-                            null));
+                            null,
+                            Long.parseLong(f.getOrDefault("start", "-1")),
+                            f.get("verify"),
+                            f.containsKey("leader") && !f.get("leader").equals("none")
+                                    ? group.idOf(RaftPeerId.valueOf(f.get("leader")))
+                                    : 0,
+                            f.getOrDefault("conf", "").isEmpty()
+                                    ? List.of()
+                                    : List.of(f.get("conf").split(";"))));
                 } catch (IOException | RuntimeException e) {
                     out.add(down(group, id, e.getMessage() == null ? e.toString() : e.getMessage()));
                 }
@@ -93,7 +113,8 @@ public final class ClusterStatus {
 
     private static Member down(ReplicaGroup group, int id, String why) {
         String line = why.lines().findFirst().orElse(why);
-        return new Member(id, group.clientUri(id), "DOWN", -1, "none", -1, -1, -1, -1, null, line);
+        return new Member(
+                id, group.clientUri(id), "DOWN", -1, "none", -1, -1, -1, -1, null, line, -1, null, 0, List.of());
     }
 
     /** The member that calls itself the leader, or null. */

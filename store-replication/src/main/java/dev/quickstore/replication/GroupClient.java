@@ -32,6 +32,26 @@ public final class GroupClient {
      */
     public static RemotePages connect(List<String> members, Path secret, int timeoutMs, Duration within)
             throws IOException {
+        return connect(members, within, uri -> RemotePages.connect(uri, secret, timeoutMs));
+    }
+
+    /** Opens a client of one member's page server, e.g. {@code PersistentStore.connect(uri, secret, types)}. */
+    @FunctionalInterface
+    public interface Connector<T> {
+        /**
+         * @throws ServerUnavailableException or IOException if the member refuses (not the leader) or is down
+         */
+        T connect(String uri) throws IOException;
+    }
+
+    /**
+     * A client of the group's leader made by {@code connector} (the object API's {@code PersistentStore.connect},
+     * or any other client of a page server): the members tried as {@link #connect(List, Path, int, Duration)}
+     * does.
+     *
+     * @throws NoLeaderException if no member accepted within {@code within}
+     */
+    public static <T> T connect(List<String> members, Duration within, Connector<T> connector) throws IOException {
         long deadline = System.nanoTime() + within.toNanos();
         Map<String, String> said = new LinkedHashMap<>();
         Exception last = null;
@@ -40,7 +60,7 @@ public final class GroupClient {
             for (int i = 0; i < order.size(); i++) {
                 String uri = order.get(i);
                 try {
-                    return RemotePages.connect(uri, secret, timeoutMs);
+                    return connector.connect(uri);
                 } catch (ServerUnavailableException | IOException e) {
                     last = e; // refused (not the leader), or not answering (down)
                     said.put(uri, String.valueOf(e.getMessage()));

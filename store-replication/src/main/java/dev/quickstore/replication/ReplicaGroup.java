@@ -12,10 +12,12 @@ import org.apache.ratis.protocol.RaftPeerId;
 
 /**
  * The members of a replication group as {@code qs serve --replicas} names them: the page-server (client)
- * address of each replica, in the same order on every replica; replica {@code i} (1-based, {@code --id}) is
- * Raft peer {@code r<i>} and speaks Raft on its client port + {@value #RAFT_PORT_OFFSET}. The Raft group id is
- * derived from the group's name ({@code --group}, default {@value #DEFAULT_NAME}), so every member and every admin
- * client derives the same one.
+ * address of each replica; replica {@code i} (1-based, {@code --id}) is the {@code i}-th of the list. A replica's
+ * Raft peer id is its client address, {@code HOST_PORT} ({@link #peerId(InetSocketAddress)}), so it does not
+ * depend on the list's order: members can be added and removed ({@link ClusterMembership}) and any list naming the
+ * current members addresses the same peers; a replica speaks Raft on its client port + {@value
+ * #RAFT_PORT_OFFSET}. The Raft group id is derived from the group's name ({@code --group}, default {@value
+ * #DEFAULT_NAME}), so every member and every admin client derives the same one.
  */
 public record ReplicaGroup(String name, List<InetSocketAddress> members) {
     public static final String DEFAULT_NAME = "quickstore";
@@ -70,11 +72,26 @@ public record ReplicaGroup(String name, List<InetSocketAddress> members) {
     }
 
     /** Replica {@code id}'s (1-based) Raft peer id. */
-    public static RaftPeerId peerId(int id) {
-        return RaftPeerId.valueOf("r" + id);
+    public RaftPeerId peerId(int id) {
+        return peerId(member(id));
     }
 
-    /** The 1-based replica number of a Raft peer id, or 0 if it is not one of this group's. */
+    /** The Raft peer id of the replica whose client address is {@code a}: {@code HOST_PORT}. */
+    public static RaftPeerId peerId(InetSocketAddress a) {
+        return RaftPeerId.valueOf(a.getHostString() + "_" + a.getPort());
+    }
+
+    /** The client URI ({@code qs://HOST:PORT}) of a replica named by its Raft peer id, or null if it is not one. */
+    public static String clientUriOf(RaftPeerId peer) {
+        String s = peer.toString();
+        int u = s.lastIndexOf('_');
+        if (u <= 0 || u == s.length() - 1 || !s.substring(u + 1).chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        return "qs://" + s.substring(0, u) + ":" + s.substring(u + 1);
+    }
+
+    /** The 1-based replica number of a Raft peer id in this list, or 0 if it is not in it. */
     public int idOf(RaftPeerId peer) {
         for (int i = 1; i <= members.size(); i++) {
             if (peerId(i).equals(peer)) {
@@ -82,6 +99,14 @@ public record ReplicaGroup(String name, List<InetSocketAddress> members) {
             }
         }
         return 0;
+    }
+
+    /** The Raft peer of the replica whose client address is {@code a}. */
+    public static RaftPeer peer(InetSocketAddress a) {
+        return RaftPeer.newBuilder()
+                .setId(peerId(a))
+                .setAddress(a.getHostString() + ":" + (a.getPort() + RAFT_PORT_OFFSET))
+                .build();
     }
 
     /** Replica {@code id}'s page-server address as clients name it, {@code qs://HOST:PORT}. */
@@ -107,14 +132,16 @@ public record ReplicaGroup(String name, List<InetSocketAddress> members) {
 
     /** The Raft group of every member. */
     public RaftGroup raftGroup() {
+        return RaftGroup.valueOf(groupId(), peers());
+    }
+
+    /** Every member's Raft peer, in order. */
+    public List<RaftPeer> peers() {
         List<RaftPeer> peers = new ArrayList<>();
-        for (int i = 1; i <= members.size(); i++) {
-            peers.add(RaftPeer.newBuilder()
-                    .setId(peerId(i))
-                    .setAddress(raftAddress(i))
-                    .build());
+        for (InetSocketAddress a : members) {
+            peers.add(peer(a));
         }
-        return RaftGroup.valueOf(groupId(), peers);
+        return peers;
     }
 
     /** Every member's client URI, in order. */

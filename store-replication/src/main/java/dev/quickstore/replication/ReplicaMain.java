@@ -7,7 +7,8 @@ import java.nio.file.Path;
  * without the shell (tests start replicas as real processes; {@code qs serve --replicas} is the user's command).
  * Prints {@code listening qs://HOST:PORT} on standard output once it runs, logs to standard error, stops cleanly on
  * SIGTERM. {@code -Dqs.replica.group=NAME}, {@code -Dqs.replica.checkpointEvery=N}, {@code
- * -Dqs.server.leaseMs=N}, {@code -Dqs.replica.requestTimeoutMs=N}, {@code -Dqs.replica.electionMinMs=N}.
+ * -Dqs.server.leaseMs=N}, {@code -Dqs.replica.requestTimeoutMs=N}, {@code -Dqs.replica.electionMinMs=N}, {@code -Dqs.replica.purgeUptoSnapshot=true}, {@code
+ * -Dqs.replica.logSegmentBytes=N}, {@code -Dqs.replica.snapshotChunkBytes=N}.
  */
 public final class ReplicaMain {
     private ReplicaMain() {}
@@ -22,7 +23,10 @@ public final class ReplicaMain {
                 Integer.getInteger("qs.server.leaseMs", d.leaseMs()),
                 Integer.getInteger("qs.replica.checkpointEvery", d.checkpointEvery()),
                 Integer.getInteger("qs.replica.requestTimeoutMs", d.requestTimeoutMs()),
-                Integer.getInteger("qs.replica.electionMinMs", d.electionMinMs()));
+                Integer.getInteger("qs.replica.electionMinMs", d.electionMinMs()),
+                Boolean.getBoolean("qs.replica.purgeUptoSnapshot"),
+                Long.getLong("qs.replica.logSegmentBytes", d.logSegmentBytes()),
+                Integer.getInteger("qs.replica.snapshotChunkBytes", d.snapshotChunkBytes()));
         ReplicaGroup group =
                 ReplicaGroup.parse(args[1], System.getProperty("qs.replica.group", ReplicaGroup.DEFAULT_NAME));
         ReplicaServer server;

@@ -36,10 +36,22 @@ import org.apache.ratis.util.TimeDuration;
 public final class ReplicaServer implements AutoCloseable {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
 
-    /** Tunables: defaults suit loopback tests and a small group on one machine. */
-    public record Options(int leaseMs, int checkpointEvery, int requestTimeoutMs, int electionMinMs) {
+    /**
+     * Tunables: defaults suit loopback tests and a small group on one machine. {@code purgeUptoSnapshot}: purge the
+     * Raft log up to the latest snapshot even when a member has not committed that far (that member then gets
+     * the snapshot installed; Ratis's default, false, keeps the log for it); {@code logSegmentBytes}: the size of
+     * a Raft log segment (only closed segments are purged).
+     */
+    public record Options(
+            int leaseMs,
+            int checkpointEvery,
+            int requestTimeoutMs,
+            int electionMinMs,
+            boolean purgeUptoSnapshot,
+            long logSegmentBytes,
+            int snapshotChunkBytes) {
         public static Options defaults() {
-            return new Options(PageServer.DEFAULT_LEASE_MS, 1000, 3000, 1000);
+            return new Options(PageServer.DEFAULT_LEASE_MS, 1000, 3000, 1000, false, 32L << 20, 1 << 20);
         }
     }
 
@@ -83,14 +95,18 @@ public final class ReplicaServer implements AutoCloseable {
         // the log is purged up to the latest snapshot only as far as every member has committed (Ratis's default):
         // a replica that was down catches up from the log; a new one gets the snapshot installed
         RaftServerConfigKeys.Log.setPurgeGap(p, Math.max(1, options.checkpointEvery()));
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, options.purgeUptoSnapshot());
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(options.logSegmentBytes()));
+        RaftServerConfigKeys.Log.setPreallocatedSize(
+                p, SizeInBytes.valueOf(Math.min(options.logSegmentBytes(), 4L << 20)));
         // a snapshot is a small store's files: 1 MiB chunks keep a replica's heap small while it sends one
-        RaftServerConfigKeys.Log.Appender.setSnapshotChunkSizeMax(p, SizeInBytes.valueOf("1MB"));
+        RaftServerConfigKeys.Log.Appender.setSnapshotChunkSizeMax(p, SizeInBytes.valueOf(options.snapshotChunkBytes()));
 
         ReplicaStore replica = new ReplicaStore(dir);
         StoreStateMachine machine = new StoreStateMachine(replica, logLine);
         RaftServer raft = RaftServer.newBuilder()
                 .setGroup(group.raftGroup())
-                .setServerId(ReplicaGroup.peerId(id))
+                .setServerId(group.peerId(id))
                 .setStateMachine(machine)
                 .setProperties(p)
                 .setOption(RaftStorage.StartupOption.RECOVER)
@@ -111,9 +127,9 @@ public final class ReplicaServer implements AutoCloseable {
                     server -> new ReplicatedCommitPath(raft, group, id, cp, options.checkpointEvery(), logLine));
             PageServer ps = pages;
             machine.onLeaderChange(leader -> {
-                int l = group.idOf(leader);
-                logLine.accept("the leader is " + (l == 0 ? "unknown" : "replica " + l));
-                if (l != id) {
+                String l = leader == null ? null : ReplicaGroup.clientUriOf(leader);
+                logLine.accept("the leader is " + (l == null ? "unknown" : l));
+                if (!group.peerId(id).equals(leader)) {
                     ps.endSessions("replica " + id + " is not the leader any more");
                 }
             });

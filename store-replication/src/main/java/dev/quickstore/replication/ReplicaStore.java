@@ -6,6 +6,7 @@ import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.remote.CommitMessages;
 import dev.quickstore.core.remote.ServerSecret;
 import dev.quickstore.core.remote.TransactionConflictException;
+import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.core.volume.VolumeFile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -132,6 +133,18 @@ public final class ReplicaStore implements AutoCloseable {
         s.checkpoint();
         ReplicaSnapshot.deleteOlder(smDir, snap);
         return snap;
+    }
+
+    /**
+     * {@code Store.verify()} of the live store (what {@code qs verify} checks) in one word: {@code OK}, or {@code
+     * N-problems:} and the first problem with spaces replaced by '_' (the status line is space-separated).
+     */
+    public synchronized String verify() {
+        VerifyReport r = store().verify();
+        return r.ok()
+                ? "OK"
+                : r.problems().size() + "-problems:"
+                        + r.problems().getFirst().toString().replace(' ', '_');
     }
 
     /** SHA-256 over every committed page of the live store, as hex (replicas that agree have equal digests). */

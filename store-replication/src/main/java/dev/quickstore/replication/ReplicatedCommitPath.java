@@ -62,7 +62,7 @@ final class ReplicatedCommitPath implements CommitPath {
         this.log = log;
         this.client = RaftClient.newBuilder()
                 .setRaftGroup(group.raftGroup())
-                .setLeaderId(ReplicaGroup.peerId(self))
+                .setLeaderId(group.peerId(self))
                 .setProperties(clientProperties)
                 .setRetryPolicy(RetryPolicies.noRetry())
                 .build();
@@ -87,11 +87,10 @@ final class ReplicatedCommitPath implements CommitPath {
                             + " was just elected and is catching up; no leader is ready yet, retry";
         }
         RaftPeerId leader = d.getLeaderId();
-        int id = leader == null ? 0 : group.idOf(leader);
-        return id == 0
+        String uri = leader == null ? null : ReplicaGroup.clientUriOf(leader);
+        return uri == null
                 ? "replica " + self + " of group " + group.name() + " is not the leader; no leader is elected yet"
-                : "replica " + self + " of group " + group.name() + " is not the leader; the leader is "
-                        + group.clientUri(id);
+                : "replica " + self + " of group " + group.name() + " is not the leader; the leader is " + uri;
     }
 
     @Override

@@ -40,7 +40,8 @@ import org.apache.ratis.util.MD5FileUtil;
  * fails the entry, which stops the replica (fail-stop: it is rebuilt from a snapshot and the log when restarted).
  *
  * <p>Queries ({@link #query}): {@code status} answers this replica's applied index, its term and role as one line;
- * {@code digest} adds the SHA-256 of its committed pages, taken at that applied index.
+ * {@code digest} adds the SHA-256 of its committed pages, taken at that applied index; {@code verify} adds the
+ * outcome of {@code Store.verify()} of its store (what {@code qs verify} checks), at that applied index.
  */
 final class StoreStateMachine extends BaseStateMachine {
     private final ReplicaStore replica;
@@ -114,6 +115,7 @@ final class StoreStateMachine extends BaseStateMachine {
     /** After Ratis installed a snapshot the leader sent: the store is rebuilt from it. */
     @Override
     public synchronized void reinitialize() throws IOException {
+        log.accept("installing the snapshot the leader sent");
         load();
         if (getLifeCycleState() == LifeCycle.State.PAUSED) {
             getLifeCycle().transition(LifeCycle.State.STARTING);
@@ -194,22 +196,36 @@ final class StoreStateMachine extends BaseStateMachine {
         return reply;
     }
 
+    /**
+     * Status queries answer at once, whatever this replica has applied (they report it): a replica that has not
+     * committed anything yet - a new member, before it is added - answers too.
+     */
+    @Override
+    public CompletableFuture<Message> queryStale(Message request, long minIndex) {
+        return query(request);
+    }
+
     @Override
     public CompletableFuture<Message> query(Message request) {
         String q = request.getContent().toStringUtf8();
-        if (!q.equals("status") && !q.equals("digest")) {
+        if (!q.equals("status") && !q.equals("digest") && !q.equals("verify")) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("unknown query '" + q + "'"));
         }
         try {
             return CompletableFuture.completedFuture(
-                    Message.valueOf(ByteString.copyFrom(status(q.equals("digest")), StandardCharsets.UTF_8)));
+                    Message.valueOf(ByteString.copyFrom(status(q), StandardCharsets.UTF_8)));
         } catch (IOException | RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    /** One line: {@code applied=I term=T role=R leader=L commit=C snapshot=S pages=P [digest=HEX]}. */
-    private synchronized String status(boolean digest) throws IOException {
+    /**
+     * One line: {@code applied=I term=T role=R leader=L commit=C start=S conf=P;P;... snapshot=S pages=P
+     * [digest=HEX] [verify=OK|N-problems:FIRST]} ({@code start}: the first index still in this replica's Raft
+     * log; {@code conf}: the peer ids of the group's current configuration as this replica knows it).
+     */
+    private synchronized String status(String q) throws IOException {
+        boolean digest = !q.equals("status");
         RaftServer.Division d = getServer().join().getDivision(getGroupId());
         TermIndex applied = getLastAppliedTermIndex();
         ReplicaSnapshot s = latest;
@@ -217,8 +233,18 @@ final class StoreStateMachine extends BaseStateMachine {
         return "applied=" + (applied == null ? -1 : applied.getIndex()) + " term="
                 + d.getInfo().getCurrentTerm()
                 + " role=" + d.getInfo().getCurrentRole() + " leader=" + (leader == null ? "none" : leader)
-                + " commit=" + d.getRaftLog().getLastCommittedIndex() + " snapshot=" + (s == null ? -1 : s.index())
-                + " pages=" + replica.store().pageCount() + (digest ? " digest=" + replica.digest() : "");
+                + " commit=" + d.getRaftLog().getLastCommittedIndex() + " start="
+                + d.getRaftLog().getStartIndex()
+                + " conf="
+                + String.join(
+                        ";",
+                        d.getRaftConf().getCurrentPeers().stream()
+                                .map(p -> p.getId().toString())
+                                .sorted()
+                                .toList())
+                + " snapshot=" + (s == null ? -1 : s.index())
+                + " pages=" + replica.store().pageCount() + (digest ? " digest=" + replica.digest() : "")
+                + (q.equals("verify") ? " verify=" + replica.verify() : "");
     }
 
     @Override

@@ -3,10 +3,8 @@ package dev.quickstore.replication;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quickstore.testkit.ChildJvm;
-import java.io.IOException;
-import java.net.InetAddress;
+import dev.quickstore.testkit.LoopbackReplicas;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,86 +16,90 @@ import java.util.List;
  */
 final class ReplicaGroupFixture implements AutoCloseable {
     final Path root;
-    final ReplicaGroup group;
+    /** Every member the fixture may start (its directories and ports). */
+    final ReplicaGroup all;
+    /** The members the test asks (awaitLeader, awaitAgreement, clients): the group's current configuration. */
+    ReplicaGroup group;
+
     final List<Path> dirs = new ArrayList<>();
     final ChildJvm.Running[] running;
     private final int checkpointEvery;
+    private final int initial;
+    /** More JVM arguments of every replica started from now on (system properties of {@link ReplicaMain}). */
+    final List<String> jvmArgs = new ArrayList<>();
 
     ReplicaGroupFixture(Path root, Path seed, int n, int checkpointEvery) throws Exception {
+        this(root, seed, n, n, checkpointEvery);
+    }
+
+    /**
+     * {@code n} members of which the first {@code initial} form the group; the others are started with the list of
+     * all {@code n} (to be added with {@link ClusterMembership#add}).
+     */
+    ReplicaGroupFixture(Path root, Path seed, int n, int initial, int checkpointEvery) throws Exception {
         this.root = root;
         this.checkpointEvery = checkpointEvery;
+        this.initial = initial;
         StringBuilder replicas = new StringBuilder();
-        List<Integer> ports = freePortPairs(n);
+        List<Integer> ports = LoopbackReplicas.freePortPairs(n);
         for (int i = 0; i < n; i++) {
             Path d = root.resolve("replica" + (i + 1));
-            Seeds.copy(seed, d);
+            LoopbackReplicas.copySeed(seed, d);
             dirs.add(d);
             replicas.append(i == 0 ? "" : ",").append("127.0.0.1:").append(ports.get(i));
         }
-        this.group = ReplicaGroup.parse(replicas.toString(), "test");
+        this.all = ReplicaGroup.parse(replicas.toString(), "test");
+        this.group = new ReplicaGroup("test", all.members().subList(0, initial));
         this.running = new ChildJvm.Running[n];
     }
 
-    /** Ports p with p and p + 1 free on loopback (a replica's client and Raft ports). */
-    private static List<Integer> freePortPairs(int n) throws IOException {
-        List<Integer> out = new ArrayList<>();
-        while (out.size() < n) {
-            int p;
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                p = s.getLocalPort();
-            }
-            if (p >= 65534 || out.contains(p) || out.contains(p + 1) || out.contains(p - 1)) {
-                continue;
-            }
-            try (ServerSocket s = new ServerSocket()) {
-                s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), p + 1));
-            } catch (IOException e) {
-                continue;
-            }
-            out.add(p);
-        }
-        return out;
-    }
-
+    /** Starts the initial members. */
     void startAll() throws Exception {
-        for (int id = 1; id <= running.length; id++) {
+        for (int id = 1; id <= group.members().size(); id++) {
             start(id);
         }
     }
 
     /** Starts replica {@code id} (1-based) and waits for its "listening" line. */
     void start(int id) throws Exception {
-        ChildJvm.Running r = ChildJvm.main(ReplicaMain.class)
-                .workDir(root)
-                .jvmArgs(
-                        "-Xmx384m",
-                        "-XX:+HeapDumpOnOutOfMemoryError",
-                        "-XX:HeapDumpPath=" + root,
-                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                        "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                        "-XX:TieredStopAtLevel=1",
-                        "-Dqs.replica.group=test",
-                        "-Dqs.replica.checkpointEvery=" + checkpointEvery)
-                .args(dirs.get(id - 1).toString(), groupSpec(), Integer.toString(id))
-                .timeout(Duration.ofSeconds(ChildJvm.longMode() ? 3000 : 600))
-                .start();
-        running[id - 1] = r;
-        String line = r.nextLine(Duration.ofSeconds(120));
-        if (line == null || !line.startsWith("listening qs://127.0.0.1:")) {
-            r.kill();
-            fail("replica " + id + " did not start: " + line + "; " + r.describe());
-        }
+        List<String> args = new ArrayList<>(List.of(
+                "-Xmx384m",
+                "-XX:+HeapDumpOnOutOfMemoryError",
+                "-XX:HeapDumpPath=" + root,
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-XX:TieredStopAtLevel=1",
+                "-Dqs.replica.group=test",
+                "-Dqs.replica.checkpointEvery=" + checkpointEvery));
+        args.addAll(jvmArgs);
+        running[id - 1] = LoopbackReplicas.start(
+                ChildJvm.main(ReplicaMain.class)
+                        .workDir(root)
+                        .jvmArgs(args)
+                        .args(dirs.get(id - 1).toString(), groupSpec(id), Integer.toString(id))
+                        .timeout(Duration.ofSeconds(ChildJvm.longMode() ? 3000 : 600)),
+                "listening " + all.clientUri(id));
     }
 
-    String groupSpec() {
+    /** The {@code --replicas} of member {@code id}: the initial group, or every member for a later one. */
+    String groupSpec(int id) {
         StringBuilder b = new StringBuilder();
-        for (InetSocketAddress a : group.members()) {
+        for (InetSocketAddress a : (id <= initial ? all.members().subList(0, initial) : all.members())) {
             b.append(b.isEmpty() ? "" : ",")
                     .append(a.getHostString())
                     .append(':')
                     .append(a.getPort());
         }
         return b.toString();
+    }
+
+    /** The fixture's number (1-based, in {@link #all}) of a member the current {@link #group} reported. */
+    int index(ClusterStatus.Member m) {
+        int i = all.clientUris().indexOf(m.uri());
+        if (i < 0) {
+            fail("member " + m.uri() + " is not one of the fixture's " + all.clientUris());
+        }
+        return i + 1;
     }
 
     /** SIGKILL of replica {@code id}. */
@@ -149,6 +151,16 @@ final class ReplicaGroupFixture implements AutoCloseable {
                                     .count()
                             == 1;
             if (agree) {
+                // the same pages everywhere; now each replica's store checked as qs verify checks it
+                List<ClusterStatus.Member> checked = ClusterStatus.query(group, "verify", 30_000);
+                for (ClusterStatus.Member m : checked) {
+                    if (!"OK".equals(m.verify()) || !last.getFirst().digest().equals(m.digest())) {
+                        fail("replica " + m.id() + " at applied index " + m.appliedIndex() + ": verify "
+                                + m.verify() + ", digest " + m.digest() + " (expected "
+                                + last.getFirst().digest()
+                                + ")\n" + describe());
+                    }
+                }
                 return last.getFirst().digest();
             }
             Thread.sleep(200);

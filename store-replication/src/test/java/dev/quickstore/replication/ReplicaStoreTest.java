@@ -11,6 +11,7 @@ import dev.quickstore.core.Store;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.remote.CommitMessages;
 import dev.quickstore.core.remote.TransactionConflictException;
+import dev.quickstore.testkit.LoopbackReplicas;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -39,7 +40,7 @@ class ReplicaStoreTest {
         List<Path> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Path r = dir.resolve("r" + i);
-            Seeds.copy(seed, r);
+            LoopbackReplicas.copySeed(seed, r);
             out.add(r);
         }
         return out;
@@ -120,7 +121,7 @@ class ReplicaStoreTest {
 
     private static String digestOfSeed(Path replicaDir) throws IOException {
         Path copy = replicaDir.resolveSibling(replicaDir.getFileName() + "-seedcopy");
-        Seeds.copy(replicaDir, copy);
+        LoopbackReplicas.copySeed(replicaDir, copy);
         ReplicaSnapshot.deleteTree(copy.resolve(ReplicaStore.WORK_DIR));
         try (Store s = Store.open(copy, ReplicaStore.options())) {
             return ReplicaStore.digest(s);

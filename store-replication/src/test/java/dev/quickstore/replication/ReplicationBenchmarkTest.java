@@ -9,6 +9,7 @@ import dev.quickstore.core.remote.ServerSecret;
 import dev.quickstore.core.remote.TransactionConflictException;
 import dev.quickstore.server.PageServerMain;
 import dev.quickstore.testkit.ChildJvm;
+import dev.quickstore.testkit.LoopbackReplicas;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +44,7 @@ class ReplicationBenchmarkTest {
         long[] off = Seeds.build(seed, 4);
         Path secret = seed.resolve(ServerSecret.FILE);
         Path single = dir.resolve("single");
-        Seeds.copy(seed, single);
+        LoopbackReplicas.copySeed(seed, single);
         Result one;
         try (ChildJvm.Running s = ChildJvm.main(PageServerMain.class)
                 .workDir(dir)

@@ -3,12 +3,9 @@ package dev.quickstore.replication;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.remote.ServerSecret;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
-/** Test seeds: a store of zeroed objects, one per page, with its secret, copied to replica directories. */
+/** Test seeds: a store of zeroed objects, one per page, with its secret, copied to replica directories ({@code LoopbackReplicas.copySeed}). */
 final class Seeds {
     private Seeds() {}
 
@@ -26,19 +23,5 @@ final class Seeds {
         }
         ServerSecret.loadOrCreate(db);
         return offsets;
-    }
-
-    /** Copies the directory {@code from} to {@code to} (the seed to a replica's directory). */
-    static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : s.toList()) {
-                Path t = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(t);
-                } else {
-                    Files.copy(p, t);
-                }
-            }
-        }
     }
 }
