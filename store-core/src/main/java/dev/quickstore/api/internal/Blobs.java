@@ -1,9 +1,12 @@
 package dev.quickstore.api.internal;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_CHAR_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -22,6 +25,15 @@ import java.nio.charset.StandardCharsets;
  * A blob of up to {@code maxSmall - 8} bytes is a small object; a longer one is a large object, whose data
  * continues on the following pages of its run after each page's 32-byte header (docs/formats.md, "Large
  * object"); {@link #copy} walks that layout.
+ *
+ * <p><b>Capacity and rewriting in place</b> (issue 13, OO7 T5). A small blob's slot may be longer than
+ * {@code 8 + length}: the bytes after the data are the blob's room (zero). A text field set again is rewritten
+ * in place when the new text's encoding fits the old blob's slot ({@link #rewriteText}): header and data are
+ * stored over the old ones through the view, the bytes the text no longer uses are zeroed, and the field keeps
+ * its address - no allocation, no free, no pointer-map change. Otherwise a new blob is allocated, and a text
+ * that replaces an older one gets {@link #growthRoom} bytes of room, so the next small growth of a text that is
+ * edited (T5 makes a document 3 characters longer, then shorter again) stays in place. Texts written once (a
+ * database build) get no room, so stores built before keep their size.
  */
 public final class Blobs {
     static final int HEADER = 8;
@@ -34,9 +46,16 @@ public final class Blobs {
     private Blobs() {}
 
     static long write(Session s, long near, byte kind, byte[] data) {
+        return write(s, near, kind, data, 0);
+    }
+
+    /** Writes a new blob; a small one gets up to {@code room} zero bytes after its data (capacity). */
+    static long write(Session s, long near, byte kind, byte[] data, int room) {
         long total = HEADER + (long) data.length;
         boolean large = total > s.maxSmall();
-        long a = large ? s.allocateLarge(total, near) : s.allocate((int) total, near, new int[0]);
+        long a = large
+                ? s.allocateLarge(total, near)
+                : s.allocate((int) Math.min(total + room, s.maxSmall()), near, new int[0]);
         byte[] h = new byte[HEADER];
         h[0] = (byte) data.length;
         h[1] = (byte) (data.length >>> 8);
@@ -50,14 +69,69 @@ public final class Blobs {
     }
 
     static long writeText(Session s, long near, CharSequence text) {
+        return writeText(s, near, text, false);
+    }
+
+    /** @param replacing whether the text replaces an older one (then it gets {@link #growthRoom}) */
+    static long writeText(Session s, long near, CharSequence text, boolean replacing) {
         String str = text.toString();
-        boolean latin1 = true;
-        for (int i = 0; i < str.length() && latin1; i++) {
-            latin1 = str.charAt(i) <= 0xff;
+        boolean latin1 = isLatin1(str);
+        byte[] data = latin1 ? str.getBytes(StandardCharsets.ISO_8859_1) : str.getBytes(StandardCharsets.UTF_16LE);
+        return write(s, near, latin1 ? LATIN1 : UTF16, data, replacing ? growthRoom(data.length) : 0);
+    }
+
+    /** Room given to a text that replaces another: 1/16 of its bytes, at least 16 (T5's 2,000 bytes: 124). */
+    static int growthRoom(int bytes) {
+        return Math.max(16, bytes >>> 4);
+    }
+
+    private static boolean isLatin1(CharSequence text) {
+        for (int i = 0, n = text.length(); i < n; i++) {
+            if (text.charAt(i) > 0xff) {
+                return false;
+            }
         }
-        return latin1
-                ? write(s, near, LATIN1, str.getBytes(StandardCharsets.ISO_8859_1))
-                : write(s, near, UTF16, str.getBytes(StandardCharsets.UTF_16LE));
+        return true;
+    }
+
+    private static final ValueLayout.OfInt LE_INT = JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfChar LE_CHAR = JAVA_CHAR_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Stores {@code text} over the text blob at {@code a} if its encoding fits the blob's slot (see the class
+     * comment); returns false, changing nothing, when it does not (a large blob, or not enough room) or when
+     * {@code text} is a view over a stored text (which may be this very blob: the caller copies it first).
+     */
+    static boolean rewriteText(Session s, long a, CharSequence text) {
+        if (text instanceof BlobText || isLarge(a)) {
+            return false;
+        }
+        int n = text.length();
+        boolean latin1 = isLatin1(text);
+        long bytes = latin1 ? n : 2L * n;
+        if (HEADER + bytes > s.slotSize(a)) {
+            return false;
+        }
+        int old = length(a);
+        MemorySegment seg = View.segment();
+        long off = a - View.base();
+        View.markRange(a, HEADER + Math.max(bytes, old));
+        seg.set(LE_INT, off, (int) bytes);
+        seg.set(JAVA_BYTE, off + 4, latin1 ? LATIN1 : UTF16);
+        long at = off + HEADER;
+        if (latin1) {
+            for (int i = 0; i < n; i++) {
+                seg.set(JAVA_BYTE, at + i, (byte) text.charAt(i));
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                seg.set(LE_CHAR, at + 2L * i, text.charAt(i));
+            }
+        }
+        if (old > bytes) {
+            seg.asSlice(at + bytes, old - bytes).fill((byte) 0);
+        }
+        return true;
     }
 
     static boolean isLarge(long a) {
