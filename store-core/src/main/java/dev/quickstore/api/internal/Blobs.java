@@ -32,7 +32,10 @@ import java.nio.charset.StandardCharsets;
  * its address - no allocation, no free, no pointer-map change. Otherwise a new blob is allocated, and a text
  * that replaces an older one gets {@link #growthRoom} bytes of room, so the next small growth of a text that is
  * edited (T5 makes a document 3 characters longer, then shorter again) stays in place. Texts written once (a
- * database build) get no room, so stores built before keep their size.
+ * database build) get no room, so stores built before keep their size. This is QuickStore's update model for
+ * text as for any field: the application updates the object directly in the buffer pool and commit diffs the
+ * page against its pre-image (White and DeWitt 1994, section 3.6), so a rewrite that shifts the text by three
+ * characters logs the changed bytes of one page instead of a new blob, a freed one and their slot entries.
  */
 public final class Blobs {
     static final int HEADER = 8;
