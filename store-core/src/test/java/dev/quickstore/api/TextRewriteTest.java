@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.quickstore.api.internal.View;
+import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import java.nio.file.Path;
@@ -17,7 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Text fields set again are rewritten in place when the new text fits the old blob's slot, else moved to a new
  * blob with room to grow (issue 13, OO7 T5; {@code Blobs.rewriteText}): values, in-place-ness (the field keeps
- * its blob address), zeroed leftovers, durability and abort, under page protection and card marking.
+ * its blob address), zeroed leftovers, durability and abort, under page protection, card marking and the
+ * copying view (FramesMode.EXPLICIT).
  */
 class TextRewriteTest {
     @TempDir
@@ -35,13 +37,15 @@ class TextRewriteTest {
     }
 
     private static StoreOptions options(String detection) {
-        return detection.equals("cards")
-                ? StoreOptions.defaults().withCardMarking(512)
-                : StoreOptions.defaults().withWriteDetection(WriteDetection.PAGE_PROTECTION);
+        return switch (detection) {
+            case "cards" -> StoreOptions.defaults().withCardMarking(512);
+            case "explicit" -> StoreOptions.defaults().withFrames(FramesMode.EXPLICIT); // the copying view
+            default -> StoreOptions.defaults().withWriteDetection(WriteDetection.PAGE_PROTECTION);
+        };
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"pages", "cards"})
+    @ValueSource(strings = {"pages", "cards", "explicit"})
     void rewritesInPlaceWhenItFitsAndMovesWithRoomWhenNot(String detection) throws Exception {
         Path db = dir.resolve("db");
         try (PersistentStore s = PersistentStore.create(db, options(detection), Kinds.class)) {
