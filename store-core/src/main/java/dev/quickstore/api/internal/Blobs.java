@@ -4,6 +4,8 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -22,6 +24,18 @@ import java.nio.charset.StandardCharsets;
  * A blob of up to {@code maxSmall - 8} bytes is a small object; a longer one is a large object, whose data
  * continues on the following pages of its run after each page's 32-byte header (docs/formats.md, "Large
  * object"); {@link #copy} walks that layout.
+ *
+ * <p><b>Capacity and rewriting in place</b> (issue 13, OO7 T5). A small blob's slot may be longer than
+ * {@code 8 + length}: the bytes after the data are the blob's room (zero). A text field set again is rewritten
+ * in place when the new text's encoding fits the old blob's slot ({@link #rewriteText}): header and data are
+ * stored over the old ones through the view, the bytes the text no longer uses are zeroed, and the field keeps
+ * its address - no allocation, no free, no pointer-map change. Otherwise a new blob is allocated, and a text
+ * that replaces an older one gets {@link #growthRoom} bytes of room, so the next small growth of a text that is
+ * edited (T5 makes a document 3 characters longer, then shorter again) stays in place. Texts written once (a
+ * database build) get no room, so stores built before keep their size. This is QuickStore's update model for
+ * text as for any field: the application updates the object directly in the buffer pool and commit diffs the
+ * page against its pre-image (White and DeWitt 1994, section 3.6), so a rewrite that shifts the text by three
+ * characters logs the changed bytes of one page instead of a new blob, a freed one and their slot entries.
  */
 public final class Blobs {
     static final int HEADER = 8;
@@ -34,9 +48,16 @@ public final class Blobs {
     private Blobs() {}
 
     static long write(Session s, long near, byte kind, byte[] data) {
+        return write(s, near, kind, data, 0);
+    }
+
+    /** Writes a new blob; a small one gets up to {@code room} zero bytes after its data (capacity). */
+    static long write(Session s, long near, byte kind, byte[] data, int room) {
         long total = HEADER + (long) data.length;
         boolean large = total > s.maxSmall();
-        long a = large ? s.allocateLarge(total, near) : s.allocate((int) total, near, new int[0]);
+        long a = large
+                ? s.allocateLarge(total, near)
+                : s.allocate((int) Math.min(total + room, s.maxSmall()), near, new int[0]);
         byte[] h = new byte[HEADER];
         h[0] = (byte) data.length;
         h[1] = (byte) (data.length >>> 8);
@@ -50,14 +71,78 @@ public final class Blobs {
     }
 
     static long writeText(Session s, long near, CharSequence text) {
+        return writeText(s, near, text, false);
+    }
+
+    /** @param replacing whether the text replaces an older one (then it gets {@link #growthRoom}) */
+    static long writeText(Session s, long near, CharSequence text, boolean replacing) {
         String str = text.toString();
-        boolean latin1 = true;
-        for (int i = 0; i < str.length() && latin1; i++) {
-            latin1 = str.charAt(i) <= 0xff;
+        boolean latin1 = isLatin1(str);
+        byte[] data = latin1 ? str.getBytes(StandardCharsets.ISO_8859_1) : str.getBytes(StandardCharsets.UTF_16LE);
+        return write(s, near, latin1 ? LATIN1 : UTF16, data, replacing ? growthRoom(data.length) : 0);
+    }
+
+    /** Room given to a text that replaces another: 1/16 of its bytes, at least 16 (T5's 2,000 bytes: 124). */
+    static int growthRoom(int bytes) {
+        return Math.max(16, bytes >>> 4);
+    }
+
+    private static boolean isLatin1(CharSequence text) {
+        for (int i = 0, n = text.length(); i < n; i++) {
+            if (text.charAt(i) > 0xff) {
+                return false;
+            }
         }
-        return latin1
-                ? write(s, near, LATIN1, str.getBytes(StandardCharsets.ISO_8859_1))
-                : write(s, near, UTF16, str.getBytes(StandardCharsets.UTF_16LE));
+        return true;
+    }
+
+    private static final ValueLayout.OfInt LE_INT = JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Stores {@code text} over the text blob at {@code a} if its encoding fits the blob's slot (see the class
+     * comment); returns false, changing nothing, when it does not (a large blob, or not enough room) or when
+     * {@code text} is a view over a stored text (which may be this very blob: the caller copies it first).
+     */
+    static boolean rewriteText(Session s, long a, CharSequence text) {
+        if (text instanceof BlobText || isLarge(a)) {
+            return false;
+        }
+        // encoded on the heap first and stored with one bulk copy: a store per character through the view
+        // kept its checks in the loop (the profile of T5 after the first step, docs/results.md)
+        byte[] data = latin1OrNull(text);
+        boolean latin1 = data != null;
+        if (!latin1) {
+            data = text.toString().getBytes(StandardCharsets.UTF_16LE);
+        }
+        int bytes = data.length;
+        if (HEADER + (long) bytes > s.slotSize(a)) {
+            return false;
+        }
+        int old = length(a);
+        MemorySegment seg = View.segment();
+        long off = a - View.base();
+        View.markRange(a, HEADER + (long) Math.max(bytes, old));
+        seg.set(LE_INT, off, bytes);
+        seg.set(JAVA_BYTE, off + 4, latin1 ? LATIN1 : UTF16);
+        MemorySegment.copy(data, 0, seg, JAVA_BYTE, off + HEADER, bytes);
+        if (old > bytes) {
+            seg.asSlice(off + HEADER + bytes, old - bytes).fill((byte) 0);
+        }
+        return true;
+    }
+
+    /** {@code text} in ISO-8859-1, or null if a character is beyond U+00FF. */
+    private static byte[] latin1OrNull(CharSequence text) {
+        int n = text.length();
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            char c = text.charAt(i);
+            if (c > 0xff) {
+                return null;
+            }
+            b[i] = (byte) c;
+        }
+        return b;
     }
 
     static boolean isLarge(long a) {

@@ -128,11 +128,23 @@ public final class Session {
         }
     }
 
+    /** The size of the small object at {@code a}'s slot (a blob's capacity, header included). */
+    int slotSize(long a) {
+        return tx.sizeOf(a);
+    }
+
+    /**
+     * Sets a text field: in place when the text fits the old blob's slot ({@link Blobs#rewriteText}), else a new
+     * blob (with room to grow, since this text replaces one) and the old one freed.
+     */
     public void setString(long owner, long offset, CharSequence value) {
         checkWritable();
         long slot = owner - View.base() + offset;
         long old = View.segment().get(JAVA_LONG, slot);
-        long now = value == null ? 0 : Blobs.writeText(this, owner, value);
+        if (old != 0 && value != null && Blobs.rewriteText(this, old, value)) {
+            return;
+        }
+        long now = value == null ? 0 : Blobs.writeText(this, owner, value, old != 0);
         View.mark(owner + offset);
         View.segment().set(JAVA_LONG, slot, now);
         if (old != 0) {

@@ -4,6 +4,9 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MutableCallSite;
 import java.util.function.LongConsumer;
 
 /**
@@ -15,6 +18,18 @@ import java.util.function.LongConsumer;
  *
  * <p>The fields are plain statics (not volatile): a hot getter is one static load of the segment, one of the
  * base, and the bounds-checked load itself, which C2 hoists out of loops.
+ *
+ * <p><b>The constant view</b> ({@code -Dqs.api.constantView=true}; issue 13, docs/results.md "Hot path (issue
+ * 13)"). The segment and its base are then also held by one immutable {@link Bound} record that a {@link
+ * MutableCallSite} returns: C2 inlines the call site's current target as a constant and records a dependency on
+ * it, so in compiled code {@link #segment()} and {@link #base()} are constants, the segment's length and its
+ * session fold into compile-time values, and an access is a compare against a constant and the load. With the
+ * plain statics the profile of a hot tree walk spends about 30 % of its samples in the segment's session
+ * and bounds checks, which C2 cannot hoist across recursion or calls. The price: binding another segment (every
+ * store open and close, a grown copying view) sets a new target, which deoptimizes all code compiled against
+ * the old one, so the first run after a reopen is interpreted (OO7's cold runs reopen the store before every
+ * operation and got several times slower). Hence off by default: for processes that keep one store open and
+ * hot.
  *
  * <p><b>Write barrier</b> (Hosking and Moss 1993, section 3, card marking). Every write of the object API
  * calls {@link #mark} (or {@link #markRange}) with the address it is about to store to, before the store:
@@ -32,8 +47,19 @@ public final class View {
      */
     public static final boolean STRICT = Boolean.getBoolean("qs.api.strict");
 
+    /** {@code -Dqs.api.constantView=true}: the view is a JIT-time constant (see the class comment). */
+    public static final boolean CONSTANT = Boolean.getBoolean("qs.api.constantView");
+
     private static MemorySegment segment = MemorySegment.NULL;
     private static long base;
+
+    /** The bound segment and the arena address at its offset 0; a record, so C2 trusts its final fields. */
+    private record Bound(MemorySegment segment, long base) {}
+
+    private static final MutableCallSite BOUND =
+            new MutableCallSite(MethodHandles.constant(Bound.class, new Bound(MemorySegment.NULL, 0)));
+    private static final MethodHandle CURRENT = BOUND.dynamicInvoker();
+
     private static int pageSize = 8192;
     private static Object owner;
 
@@ -95,12 +121,33 @@ public final class View {
         slowPath = a -> {};
     }
 
+    private static Bound current() {
+        try {
+            return (Bound) CURRENT.invokeExact();
+        } catch (Throwable impossible) { // a constant method handle throws nothing
+            throw new AssertionError(impossible);
+        }
+    }
+
+    /**
+     * Publishes a new binding; under {@link #CONSTANT} compiled code that folded the old one is deoptimized (see
+     * the class comment).
+     */
+    private static void publish(MemorySegment seg, long arenaBase) {
+        segment = seg;
+        base = arenaBase;
+        if (CONSTANT) {
+            BOUND.setTarget(MethodHandles.constant(Bound.class, new Bound(seg, arenaBase)));
+            MutableCallSite.syncAll(new MutableCallSite[] {BOUND});
+        }
+    }
+
     public static MemorySegment segment() {
-        return segment;
+        return CONSTANT ? current().segment() : segment;
     }
 
     public static long base() {
-        return base;
+        return CONSTANT ? current().base() : base;
     }
 
     static int pageSize() {
@@ -114,23 +161,21 @@ public final class View {
                     + "); one application view per process: close it first");
         }
         owner = newOwner;
-        base = arenaBase;
         pageSize = pages;
-        segment = seg;
+        publish(seg, arenaBase);
     }
 
     /** Replaces the segment of the bound store (the copying view grows by copying). */
     static synchronized void rebind(Object currentOwner, MemorySegment seg) {
-        if (owner == currentOwner) {
-            segment = seg;
+        if (owner == currentOwner && seg != segment()) {
+            publish(seg, base());
         }
     }
 
     public static synchronized void unbind(Object currentOwner) {
         if (owner == currentOwner) {
             owner = null;
-            segment = MemorySegment.NULL;
-            base = 0;
+            publish(MemorySegment.NULL, 0);
             resetBarrier();
         }
     }
