@@ -43,10 +43,10 @@
 /* counters, in the order of dev.quickstore.mmu.TexasCounters */
 enum qs_tx_counter {
     QS_TX_FRAMES_RESERVED, /* frames reserved for pages (fault path and control plane alike)        */
-    QS_TX_RESERVED_AT_FAULT, /* of those, reserved one step ahead by the fault path                    */
-    QS_TX_PAGES_SWIZZLED,  /* pages loaded with at least one persistent pointer                      */
-    QS_TX_PAGES_LOADED,    /* slotted pages loaded by the fault path (swizzled or not)              */
-    QS_TX_WORDS_SWIZZLED,  /* pointer words rewritten to virtual addresses at fault time            */
+    QS_TX_RESERVED_AHEAD,  /* of those, reserved one step ahead while a loaded page was swizzled     */
+    QS_TX_PAGES_SWIZZLED,  /* slotted pages loaded with at least one persistent pointer              */
+    QS_TX_PAGES_LOADED,    /* slotted pages loaded (fault path and the store's own reads)           */
+    QS_TX_WORDS_SWIZZLED,  /* pointer words rewritten to virtual addresses on load                  */
     QS_TX_WORDS_UNSWIZZLED, /* words rewritten back to persistent form (write-back, commit, log)     */
     QS_TX_RACES,           /* reservations that lost the CAS race for a page's entry                */
     QS_TX_UNRESOLVED,      /* words left persistent: page beyond the table or arena out of frames    */
@@ -74,7 +74,7 @@ static void bump_hwm(struct qs_arena *a, uint64_t end) {
 /* The frame of `page`, reserving one (RESERVED, PROT_NONE: address space only) if it has none and
  * `reserve` is set. Returns the frame, -ENOENT (none, not reserving), -ERANGE (page beyond the table),
  * -ENOSPC (the arena has no frame left). [signal-safe] */
-static int64_t frame_of(struct qs_arena *a, struct qs_texas *t, uint64_t page, int reserve, int at_fault) {
+static int64_t frame_of(struct qs_arena *a, struct qs_texas *t, uint64_t page, int reserve, int ahead) {
     if (page >= t->max_pages) return -ERANGE;
     uint64_t e = atomic_load_explicit(&t->p2f[page], memory_order_acquire);
     if (e != 0) return (int64_t)(e - 1);
@@ -96,7 +96,7 @@ static int64_t frame_of(struct qs_arena *a, struct qs_texas *t, uint64_t page, i
     if (atomic_compare_exchange_strong_explicit(&t->p2f[page], &expected, f + 1, memory_order_acq_rel,
                                                 memory_order_acquire)) {
         tx_count(t, QS_TX_FRAMES_RESERVED, 1);
-        if (at_fault) tx_count(t, QS_TX_RESERVED_AT_FAULT, 1);
+        if (ahead) tx_count(t, QS_TX_RESERVED_AHEAD, 1);
         return (int64_t)f;
     }
     atomic_store_explicit(&fr->state, QS_FREE, memory_order_release);
@@ -105,11 +105,11 @@ static int64_t frame_of(struct qs_arena *a, struct qs_texas *t, uint64_t page, i
 }
 
 /* A persistent word to its virtual address (reserving the target's frame); other values unchanged. */
-static uint64_t to_runtime(struct qs_arena *a, struct qs_texas *t, uint64_t v, int at_fault, int *resolved) {
+static uint64_t to_runtime(struct qs_arena *a, struct qs_texas *t, uint64_t v, int ahead, int *resolved) {
     *resolved = 0;
     if ((v >> TX_TAG_SHIFT) != TX_TAG) return v;
     uint64_t low = v & TX_LOW;
-    int64_t f = frame_of(a, t, low >> a->frame_shift, 1, at_fault);
+    int64_t f = frame_of(a, t, low >> a->frame_shift, 1, ahead);
     if (f < 0) {
         tx_count(t, QS_TX_UNRESOLVED, 1);
         return v;
@@ -132,7 +132,7 @@ static uint64_t to_disk(struct qs_arena *a, uint64_t v, int *changed) {
 
 /* Rewrites the pointer words of a slotted page image (its own pointer map) in one direction; returns the
  * number of words changed. Other page types carry no pointer words. [signal-safe] */
-static int64_t rewrite(struct qs_arena *a, struct qs_texas *t, uint8_t *page, uint64_t len, int swizzle, int at_fault) {
+static int64_t rewrite(struct qs_arena *a, struct qs_texas *t, uint8_t *page, uint64_t len, int swizzle, int ahead) {
     if (len < PH_SIZE + len / 64 || page[PH_TYPE] != PH_SLOTTED) return 0;
     const uint8_t *bits = page + PH_SIZE;
     uint64_t words = len / 8, changed = 0;
@@ -144,7 +144,7 @@ static int64_t rewrite(struct qs_arena *a, struct qs_texas *t, uint8_t *page, ui
             uint64_t v, n;
             int c;
             memcpy(&v, page + 8 * k, 8);
-            n = swizzle ? to_runtime(a, t, v, at_fault, &c) : to_disk(a, v, &c);
+            n = swizzle ? to_runtime(a, t, v, ahead, &c) : to_disk(a, v, &c);
             if (c && n != v) {
                 memcpy(page + 8 * k, &n, 8);
                 changed++;
@@ -157,16 +157,20 @@ static int64_t rewrite(struct qs_arena *a, struct qs_texas *t, uint8_t *page, ui
 /* Called by qs_load_frame_locked after the page's bytes are in the alias view and verified, before the
  * application view is unprotected: swizzles every persistent pointer of the page, reserving frames for
  * the pages they refer to ("one step ahead"). [signal-safe] */
-void qs_texas_swizzle_loaded(struct qs_arena *a, uint64_t i) {
-    struct qs_texas *t = atomic_load_explicit(&a->texas, memory_order_acquire);
-    uint8_t *page = qs_alias_addr(a, i);
-    if (t == NULL || page[PH_TYPE] != PH_SLOTTED) return;
+static int64_t swizzle_loaded(struct qs_arena *a, struct qs_texas *t, uint8_t *page, uint64_t len) {
+    if (len < PH_SIZE + len / 64 || page[PH_TYPE] != PH_SLOTTED) return 0;
     tx_count(t, QS_TX_PAGES_LOADED, 1);
-    int64_t n = rewrite(a, t, page, a->frame_size, 1, 1);
+    int64_t n = rewrite(a, t, page, len, 1, 1);
     if (n > 0) {
         tx_count(t, QS_TX_PAGES_SWIZZLED, 1);
         tx_count(t, QS_TX_WORDS_SWIZZLED, (uint64_t)n);
     }
+    return n;
+}
+
+void qs_texas_swizzle_loaded(struct qs_arena *a, uint64_t i) {
+    struct qs_texas *t = atomic_load_explicit(&a->texas, memory_order_acquire);
+    if (t != NULL) swizzle_loaded(a, t, qs_alias_addr(a, i), a->frame_size);
 }
 
 void qs_texas_destroy(struct qs_arena *a) {
@@ -215,11 +219,11 @@ QS_EXPORT int64_t qs_texas_frame(struct qs_arena *a, uint64_t page, int reserve)
     return t == NULL ? -EINVAL : frame_of(a, t, page, reserve, 0);
 }
 
-/* Swizzles a slotted page image (the store's own reads, recovery) as the fault path does; returns words
- * changed or -EINVAL. */
+/* Swizzles a slotted page image the store read itself (its own reads, an abort's restored image) exactly as the
+ * fault path does, frames reserved one step ahead and counted alike; returns words changed or -EINVAL. */
 QS_EXPORT int64_t qs_texas_swizzle(struct qs_arena *a, void *image, uint64_t len) {
     struct qs_texas *t = atomic_load_explicit(&a->texas, memory_order_acquire);
-    return t == NULL ? -EINVAL : rewrite(a, t, image, len, 1, 0);
+    return t == NULL ? -EINVAL : swizzle_loaded(a, t, image, len);
 }
 
 /* Unswizzles a slotted page image: every pointer word holding an address inside a reserved frame becomes

@@ -634,6 +634,16 @@ public final class Store implements AutoCloseable {
         return pool.frames().residentCount();
     }
 
+    /**
+     * Texas mode's counters for this handle's arena (frames reserved, pages and words swizzled at fault time; docs
+     * /texas-mode.md), or null if the store is not a Texas store.
+     */
+    public dev.quickstore.mmu.TexasCounters texasCounters() {
+        return mappedFrames != null && mappedFrames.texas() != null
+                ? mappedFrames.texas().counters()
+                : null;
+    }
+
     MappedFrames mappedFrames() {
         return mappedFrames;
     }

@@ -61,7 +61,7 @@ class TexasModeTest {
                     check(g, s, "reopened (seed " + seed + ", pool " + pool + ")");
                     TexasCounters c = s.mappedFrames().texas().counters();
                     assertTrue(c.pagesSwizzled() > 0 && c.wordsSwizzled() > 0, "pointers swizzled at fault: " + c);
-                    assertTrue(c.reservedAtFault() > 0, "frames reserved one step ahead: " + c);
+                    assertTrue(c.reservedAhead() > 0, "frames reserved one step ahead: " + c);
                     g.update(s, seed * 41, 150, true);
                     check(g, s, "updated after reopen");
                     assertTrue(s.verify().ok(), s.verify().toString());
@@ -121,10 +121,10 @@ class TexasModeTest {
             TexasCounters after = s.mappedFrames().texas().counters();
             long faulted = s.mappedFrames().arena().counters().readFaults();
             assertTrue(faulted >= 1 && faulted <= 4, "a few pages faulted in: " + faulted);
-            assertTrue(after.reservedAtFault() > before.reservedAtFault(), "B targets reserved at fault: " + after);
+            assertTrue(after.reservedAhead() > before.reservedAhead(), "B targets reserved at fault: " + after);
             // every B reference of a faulted page may lead to a new page; nothing else is reserved by faults
             assertTrue(
-                    after.reservedAtFault() - before.reservedAtFault() <= after.wordsSwizzled(),
+                    after.reservedAhead() - before.reservedAhead() <= after.wordsSwizzled(),
                     "at most one frame per swizzled word: " + after);
             assertTrue(
                     after.framesReserved() < pages,

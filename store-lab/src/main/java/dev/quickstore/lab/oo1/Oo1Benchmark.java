@@ -53,7 +53,9 @@ public final class Oo1Benchmark {
             long lookupColdPagesRead,
             long lookupHotCpuNanos,
             long lookupChecksum,
-            long insertWallNanos) {
+            long insertWallNanos,
+            long framesAfterTraversals,
+            long framesAfterColdLookups) {
 
         /** Mean CPU time of the traversals of {@code phase} ({@code cold}, {@code warm}, {@code hot}). */
         public double meanCpuNanos(String phase) {
@@ -113,6 +115,7 @@ public final class Oo1Benchmark {
             db.commit();
             runs.add(new TraversalRun(i + 1, phase(i), c1 - c0, w1 - w0, f1 - f0, g1 - g0, t.visits, t.checksum));
         }
+        long framesAfterTraversals = db.framesReserved();
         progress.accept(db.name() + ": traversal set done");
 
         db.makeCold();
@@ -123,6 +126,7 @@ public final class Oo1Benchmark {
         long c1 = THREADS.getCurrentThreadCpuTime();
         long coldPages = db.pagesRead() - f0;
         db.commit();
+        long framesAfterLookups = db.framesReserved();
         db.begin();
         long c2 = THREADS.getCurrentThreadCpuTime();
         long hotSum = Oo1Operations.lookup(db, parts, LOOKUPS, new SplittableRandom(seed + 1));
@@ -136,6 +140,16 @@ public final class Oo1Benchmark {
         long w0 = System.nanoTime();
         Oo1Operations.insert(db, parts + 1, INSERTS, new SplittableRandom(seed + 2));
         long insert = System.nanoTime() - w0;
-        return new Result(db.name(), parts, List.copyOf(runs), c1 - c0, coldPages, c3 - c2, sum, insert);
+        return new Result(
+                db.name(),
+                parts,
+                List.copyOf(runs),
+                c1 - c0,
+                coldPages,
+                c3 - c2,
+                sum,
+                insert,
+                framesAfterTraversals,
+                framesAfterLookups);
     }
 }
