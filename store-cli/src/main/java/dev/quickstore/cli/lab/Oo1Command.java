@@ -135,12 +135,12 @@ public final class Oo1Command implements Callable<Integer> {
             doc.put("runs", runs);
             out.println(Json.object(doc));
         } else if (csv) {
-            out.println("system,parts,traversal,phase,cpu_us,wall_us,pages_read,faults,visits,checksum");
+            out.println("system,parts,traversal,phase,cpu_us,wall_us,pages_read,faults,visits,checksum,frames");
             for (Run r : runs) {
                 for (Oo1Benchmark.TraversalRun t : r.result().traversals()) {
                     out.printf(
                             Locale.ROOT,
-                            "%s,%d,%d,%s,%.1f,%.1f,%d,%d,%d,%d%n",
+                            "%s,%d,%d,%s,%.1f,%.1f,%d,%d,%d,%d,%d%n",
                             r.result().system(),
                             n,
                             t.index(),
@@ -150,7 +150,8 @@ public final class Oo1Command implements Callable<Integer> {
                             t.pagesRead(),
                             t.faults(),
                             t.visits(),
-                            t.checksum());
+                            t.checksum(),
+                            t.framesReserved());
                 }
             }
         } else {

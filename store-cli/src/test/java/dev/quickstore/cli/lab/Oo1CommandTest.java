@@ -35,7 +35,8 @@ class Oo1CommandTest {
         Run csv = QsCommandTest.qs("lab", "oo1", "--parts", "600", "--quiet", "--in-process", "--csv", "--seed", "9");
         assertEquals(0, csv.code(), csv.err());
         List<String> lines = csv.out().lines().toList();
-        assertEquals("system,parts,traversal,phase,cpu_us,wall_us,pages_read,faults,visits,checksum", lines.get(0));
+        assertEquals(
+                "system,parts,traversal,phase,cpu_us,wall_us,pages_read,faults,visits,checksum,frames", lines.get(0));
         assertEquals(1 + 2 * 45, lines.size(), csv.out());
         for (int i = 1; i <= 45; i++) {
             String[] heap = lines.get(i).split(",");
@@ -82,6 +83,11 @@ class Oo1CommandTest {
             assertEquals("texas", texas[0]);
             assertEquals("3280", texas[8], "visits of a depth-7 traversal");
             assertEquals(heap[9], texas[9], "checksum of traversal " + i);
+            assertEquals("0", heap[10], "the heap holds no frames");
+            long qsFrames = Long.parseLong(lines.get(45 + i).split(",")[10]); // identity: every page of the volume
+            long texasFrames = Long.parseLong(texas[10]);
+            assertTrue(
+                    texasFrames > 0 && texasFrames <= qsFrames, "texas frames " + texasFrames + " vs qs " + qsFrames);
         }
         Run table = QsCommandTest.qs("lab", "texas", "--parts", "600", "--quiet", "--in-process");
         assertEquals(0, table.code(), table.err());

@@ -33,7 +33,10 @@ public final class Oo1Benchmark {
 
     private Oo1Benchmark() {}
 
-    /** One traversal of the set: its place, phase, CPU and wall time, pages read, visits and checksum. */
+    /**
+     * One traversal of the set: its place, phase, CPU and wall time, pages read, faults, visits, checksum and the
+     * frames (address space) the system holds after it ({@link Oo1Database#framesReserved}).
+     */
     public record TraversalRun(
             int index,
             String phase,
@@ -42,7 +45,8 @@ public final class Oo1Benchmark {
             long pagesRead,
             long faults,
             int visits,
-            long checksum) {}
+            long checksum,
+            long framesReserved) {}
 
     /** A system's whole run. */
     public record Result(
@@ -113,7 +117,8 @@ public final class Oo1Benchmark {
             long f1 = db.pagesRead();
             long g1 = db.faults();
             db.commit();
-            runs.add(new TraversalRun(i + 1, phase(i), c1 - c0, w1 - w0, f1 - f0, g1 - g0, t.visits, t.checksum));
+            runs.add(new TraversalRun(
+                    i + 1, phase(i), c1 - c0, w1 - w0, f1 - f0, g1 - g0, t.visits, t.checksum, db.framesReserved()));
         }
         long framesAfterTraversals = db.framesReserved();
         progress.accept(db.name() + ": traversal set done");
