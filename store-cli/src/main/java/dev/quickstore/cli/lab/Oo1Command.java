@@ -306,11 +306,17 @@ public final class Oo1Command implements Callable<Integer> {
         for (Run r : runs) {
             out.printf(Locale.ROOT, " %12s", r.result().system());
         }
-        out.println(
-                runs.size() > 1
+        out.println((runs.size() > 1
                         ? String.format(
                                 Locale.ROOT, " %12s", runs.get(1).result().system() + "/" + base.system())
-                        : "");
+                        : "")
+                + (runs.size() > 2
+                        ? String.format(
+                                Locale.ROOT,
+                                " %12s",
+                                runs.get(2).result().system() + "/"
+                                        + runs.get(1).result().system())
+                        : ""));
         for (String phase : List.of("cold", "warm", "hot")) {
             row(out, "traversal " + phase + " (mean)", runs, r -> r.result().meanCpuNanos(phase) / 1e3);
         }
@@ -343,6 +349,9 @@ public final class Oo1Command implements Callable<Integer> {
         }
         if (runs.size() > 1) {
             out.printf(Locale.ROOT, " %11.2fx", f.applyAsDouble(runs.get(1)) / f.applyAsDouble(runs.get(0)));
+        }
+        if (runs.size() > 2) { // e.g. texas/qs: the two mapped designs side by side
+            out.printf(Locale.ROOT, " %11.2fx", f.applyAsDouble(runs.get(2)) / f.applyAsDouble(runs.get(1)));
         }
         out.println();
     }
