@@ -154,6 +154,12 @@ class TexasModeTest {
         assertTrue(e.getMessage().contains("virtual addresses"), e.getMessage());
         e = assertThrows(StoreException.class, () -> Store.open(texas, opts(64).withFrames(FramesMode.EXPLICIT)));
         assertTrue(e.getMessage().contains("FramesMode.MAPPED"), e.getMessage());
+        try (Store s = Store.open(texas, opts(64));
+                Transaction tx = s.begin()) { // multi-page objects need consecutive frames (docs/texas-mode.md)
+            e = assertThrows(StoreException.class, () -> tx.allocateLarge(3 * 8192, 0));
+            assertTrue(e.getMessage().contains("not supported in Texas mode"), e.getMessage());
+            assertTrue(tx.allocateLarge(1000, 0) != 0, "a one-page large object is fine");
+        }
     }
 
     /** A child JVM commits updates, then steals uncommitted ones to disk, and is SIGKILLed (TexasCrashChild). */
