@@ -303,6 +303,7 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
         if (t) munmap(t, sizeof *t + t->n * sizeof(struct qs_xrange));
     }
     qs_preimage_destroy(a);
+    qs_texas_destroy(a);
     if (a->cards) munmap(a->cards, a->size >> a->card_shift);
     qs_vma_reserve_release(a, QS_VMA_RESERVE);
     munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));

@@ -225,6 +225,9 @@ struct qs_arena {
     void *_Atomic vma_reserve[QS_VMA_RESERVE];
     uint32_t vma_reserve_bytes;
     _Atomic uint32_t test_fail_scratch; /* tests: the next n scratch mappings fail with ENOMEM */
+
+    /* Texas mode (qs_texas.c; Kakkad & Wilson 1999): NULL unless qs_texas_enable was called */
+    struct qs_texas *_Atomic texas;
 };
 
 /* ---- internal functions (hidden) -------------------------------------------------------------- */
@@ -287,6 +290,11 @@ int qs_page_verify(const uint8_t *page, size_t n);
 /* xlate */
 void qs_xlate_page(struct qs_arena *a, uint64_t i);
 uint64_t qs_xlate_value(const struct qs_xtable *t, uint64_t v);
+/* texas (qs_texas.c): swizzle the persistent pointers of a loaded page, reserving frames one step
+ * ahead [signal-safe]; release the table at close */
+struct qs_texas;
+void qs_texas_swizzle_loaded(struct qs_arena *a, uint64_t i);
+void qs_texas_destroy(struct qs_arena *a);
 /* preimages */
 int qs_preimage_capture(struct qs_arena *a, uint64_t i);
 void qs_preimage_free(struct qs_arena *a, struct qs_frame *f);

@@ -96,6 +96,7 @@ int qs_load_frame_locked(struct qs_arena *a, uint64_t i, int mode, int *err) {
         return QS_R_CHECKSUM;
     }
     if (atomic_load_explicit(&f->flags, memory_order_relaxed) & QS_F_RELOCATED) qs_xlate_page(a, i);
+    if (atomic_load_explicit(&a->texas, memory_order_acquire) != NULL) qs_texas_swizzle_loaded(a, i);
     atomic_fetch_add_explicit(&f->loads, 1, memory_order_relaxed);
     return 0;
 }

@@ -19,6 +19,7 @@ import dev.quickstore.core.events.RecoveryEvent;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.recovery.Checkpointer;
@@ -138,7 +139,18 @@ public final class Store implements AutoCloseable {
             this.pageSize = header.pageSize();
             PageFrames frames;
             PlacementFile placement = null;
-            if (options.frames() == FramesMode.MAPPED) {
+            boolean texas = TexasMode.check(dir, header, options);
+            if (texas) {
+                mf = MappedFrames.openTexas(
+                        io.nativePath(VolumeFile.volumePath(dir)),
+                        pageSize,
+                        options.bufferPoolPages(),
+                        options.arenaBytes(),
+                        Math.max(header.pageCount(), (vol.fileSize() + pageSize - 1) / pageSize));
+                frames = mf;
+                this.addresses = new Addresses(mf.arena().base(), pageSize);
+                this.addresses.texas(mf.texas());
+            } else if (options.frames() == FramesMode.MAPPED) {
                 long pages = Math.max(header.pageCount(), (vol.fileSize() + pageSize - 1) / pageSize);
                 placement = PlacementFile.read(io, dir);
                 mf = MappedFrames.open(
@@ -224,7 +236,14 @@ public final class Store implements AutoCloseable {
                 pool.unpinAll();
             }
             checkpointer.checkpoint();
-            if (mf != null && (mf.movedArena() || (options.relocateFraction() > 0 && !created) || placement != null)) {
+            if (texas) {
+                // recovery and bootstrap worked on persistent-form images; from here on the store's own reads
+                // swizzle and its write-backs unswizzle, so the pool starts empty (everything is clean now)
+                pool.unpinAll();
+                pool.evictAll();
+                mf.startSwizzling();
+            } else if (mf != null
+                    && (mf.movedArena() || (options.relocateFraction() > 0 && !created) || placement != null)) {
                 relocatedPages = new ArenaPlacement(dir, io, volume, pool, mf, addresses)
                         .place(
                                 options.relocation(),
@@ -257,6 +276,10 @@ public final class Store implements AutoCloseable {
         this.options = options;
         this.fileLock = () -> {};
         RemotePages remote = client.pages();
+        if (remote.header().pointerFormat() == VolumeHeader.POINTERS_TEXAS) {
+            throw new StoreException("page server " + name + " serves a Texas store (persistent pointers swizzled at"
+                    + " fault time); Texas mode runs only on a local volume");
+        }
         if (!remote.atPreferredBase()) {
             throw new StoreException("page server " + name + ": this process could not map the store's arena at its"
                     + " preferred base " + String.format("0x%x", remote.header().preferredArenaBase())
@@ -409,7 +432,11 @@ public final class Store implements AutoCloseable {
     }
 
     static Store create(FileIO io, Path dir, int pageSize, StoreOptions options) throws IOException {
-        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize);
+        VolumeFile.create(
+                LocatingFileIO.of(io),
+                dir,
+                pageSize,
+                options.relocation() == Relocation.TEXAS ? VolumeHeader.POINTERS_TEXAS : VolumeHeader.POINTERS_VIRTUAL);
         return opened(new Store(dir, options, io));
     }
 
@@ -605,6 +632,16 @@ public final class Store implements AutoCloseable {
     /** Frames holding bytes (tests). */
     int residentPagesForTest() {
         return pool.frames().residentCount();
+    }
+
+    /**
+     * Texas mode's counters for this handle's arena (frames reserved, pages and words swizzled at fault time; docs
+     * /texas-mode.md), or null if the store is not a Texas store.
+     */
+    public dev.quickstore.mmu.TexasCounters texasCounters() {
+        return mappedFrames != null && mappedFrames.texas() != null
+                ? mappedFrames.texas().counters()
+                : null;
     }
 
     MappedFrames mappedFrames() {

@@ -179,6 +179,14 @@ public final class Transaction implements AutoCloseable {
     // ---- large objects ----
 
     public long allocateLarge(long size, long nearHint) {
+        if (store.mappedFrames() != null
+                && store.mappedFrames().texas() != null
+                && size > store.pageSize() - dev.quickstore.core.space.LargeObjects.HEAD_DATA) {
+            // a multi-page object is read through the view as one run of frames; Texas reserves frames page by
+            // page (docs/texas-mode.md, section 6)
+            throw new StoreException("store " + store.dir + " is a Texas store: objects of more than one page (" + size
+                    + " bytes) are not supported in Texas mode yet");
+        }
         return mutate(() -> store.largeObjects.allocate(size, nearHint));
     }
 

@@ -55,6 +55,7 @@ public final class MappedArena implements AutoCloseable {
     private final ReplacementClock clock;
     private final CardTable cardTable;
     private final PointerTranslation translation;
+    private final TexasSwizzling texas;
     private volatile boolean closed;
 
     private MappedArena(long handle, long size, int frameSize) {
@@ -77,6 +78,7 @@ public final class MappedArena implements AutoCloseable {
         this.clock = new ReplacementClock(this, handle);
         this.cardTable = new CardTable(this, handle, views);
         this.translation = new PointerTranslation(this, handle);
+        this.texas = new TexasSwizzling(this, handle);
     }
 
     /**
@@ -153,6 +155,11 @@ public final class MappedArena implements AutoCloseable {
     /** Pointer relocation at load time ({@code qs_xlate.c}). */
     public PointerTranslation translation() {
         return translation;
+    }
+
+    /** Texas mode: persistent pointers swizzled at fault time ({@code qs_texas.c}); off until enabled. */
+    public TexasSwizzling texas() {
+        return texas;
     }
 
     // ---- geometry ------------------------------------------------------------------------------------

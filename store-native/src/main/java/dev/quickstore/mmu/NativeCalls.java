@@ -118,6 +118,21 @@ final class NativeCalls {
             h("qs_frame_set_relocation", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_INT));
     static final MethodHandle COUNTERS =
             h("qs_counters", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_INT), CRITICAL);
+    // Texas mode (qs_texas.c): frame lookups and word conversions never block; image rewrites run on heap arrays
+    static final MethodHandle TEXAS_ENABLE =
+            h("qs_texas_enable", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle TEXAS_FRAME =
+            h("qs_texas_frame", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle TEXAS_SWIZZLE =
+            h("qs_texas_swizzle", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG), CRITICAL_HEAP);
+    static final MethodHandle TEXAS_UNSWIZZLE =
+            h("qs_texas_unswizzle", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG), CRITICAL_HEAP);
+    static final MethodHandle TEXAS_TO_RUNTIME =
+            h("qs_texas_to_runtime", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle TEXAS_TO_DISK =
+            h("qs_texas_to_disk", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle TEXAS_COUNTERS =
+            h("qs_texas_counters", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, JAVA_INT), CRITICAL);
     static final MethodHandle REFUSAL_TAKE = h("qs_refusal_take", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS));
     static final MethodHandle GETTID = h("qs_gettid_export", FunctionDescriptor.of(JAVA_INT), CRITICAL);
 

@@ -2,6 +2,7 @@ package dev.quickstore.cli.lab;
 
 import dev.quickstore.cli.Json;
 import dev.quickstore.cli.oo7.QsJvm;
+import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.lab.oo1.HeapOo1Database;
 import dev.quickstore.lab.oo1.MappedOo1Database;
@@ -50,7 +51,8 @@ import picocli.CommandLine.Spec;
             "  qs lab oo1                      small database (20,000 parts), heap and qs",
             "  qs lab oo1 --size large         200,000 parts (Figure 3's database)",
             "  qs lab oo1 --csv > oo1.csv      one row per system and traversal",
-            "  qs lab oo1 --json               every figure as JSON"
+            "  qs lab oo1 --json               every figure as JSON",
+            "  qs lab oo1 --systems heap,qs,texas   add Texas mode (or: qs lab texas)"
         })
 public final class Oo1Command implements Callable<Integer> {
     @Spec
@@ -68,7 +70,9 @@ public final class Oo1Command implements Callable<Integer> {
     @Option(
             names = "--systems",
             split = ",",
-            description = "systems to run; default ${DEFAULT-VALUE}",
+            description = "systems to run: heap, qs (QuickStore: virtual addresses, identity placement), texas (Texas"
+                    + " mode: persistent pointers swizzled at fault time, frames reserved one step ahead); default"
+                    + " ${DEFAULT-VALUE}",
             defaultValue = "heap,qs")
     List<String> systems;
 
@@ -112,8 +116,8 @@ public final class Oo1Command implements Callable<Integer> {
             throw new IllegalArgumentException("--parts " + n + ": OO1 needs at least 100 parts");
         }
         for (String s : systems) {
-            if (!s.equals("heap") && !s.equals("qs")) {
-                throw new IllegalArgumentException("unknown system '" + s + "' (known: heap, qs)");
+            if (!s.equals("heap") && !s.equals("qs") && !s.equals("texas")) {
+                throw new IllegalArgumentException("unknown system '" + s + "' (known: heap, qs, texas)");
             }
         }
         if (json && csv) {
@@ -131,12 +135,12 @@ public final class Oo1Command implements Callable<Integer> {
             doc.put("runs", runs);
             out.println(Json.object(doc));
         } else if (csv) {
-            out.println("system,parts,traversal,phase,cpu_us,wall_us,pages_read,faults,visits,checksum");
+            out.println("system,parts,traversal,phase,cpu_us,wall_us,pages_read,faults,visits,checksum,frames");
             for (Run r : runs) {
                 for (Oo1Benchmark.TraversalRun t : r.result().traversals()) {
                     out.printf(
                             Locale.ROOT,
-                            "%s,%d,%d,%s,%.1f,%.1f,%d,%d,%d,%d%n",
+                            "%s,%d,%d,%s,%.1f,%.1f,%d,%d,%d,%d,%d%n",
                             r.result().system(),
                             n,
                             t.index(),
@@ -146,7 +150,8 @@ public final class Oo1Command implements Callable<Integer> {
                             t.pagesRead(),
                             t.faults(),
                             t.visits(),
-                            t.checksum());
+                            t.checksum(),
+                            t.framesReserved());
                 }
             }
         } else {
@@ -172,7 +177,14 @@ public final class Oo1Command implements Callable<Integer> {
                 storeDir = Files.createTempDirectory("qs-oo1-").resolve("db");
                 temporary = true;
             }
-            db = MappedOo1Database.create(storeDir, StoreOptions.defaults(), dropCache);
+            if (system.equals("texas") && dir != null) {
+                storeDir = Path.of(dir + "-texas"); // qs and texas in one run need two stores
+            }
+            StoreOptions o = StoreOptions.defaults();
+            if (system.equals("texas")) {
+                o = o.withRelocation(Relocation.TEXAS, 0);
+            }
+            db = MappedOo1Database.create(storeDir, o, dropCache);
         }
         try (db) {
             long t0 = System.nanoTime();
@@ -216,7 +228,7 @@ public final class Oo1Command implements Callable<Integer> {
         if (dropCache) {
             args.add("--drop-cache");
         }
-        if (dir != null && system.equals("qs")) {
+        if (dir != null && !system.equals("heap")) {
             args.addAll(List.of("--dir", dir.toString()));
         }
         Process p = new ProcessBuilder(QsJvm.command(List.of("-Xm", "-XX:"), List.of(), args))
@@ -294,11 +306,17 @@ public final class Oo1Command implements Callable<Integer> {
         for (Run r : runs) {
             out.printf(Locale.ROOT, " %12s", r.result().system());
         }
-        out.println(
-                runs.size() > 1
+        out.println((runs.size() > 1
                         ? String.format(
                                 Locale.ROOT, " %12s", runs.get(1).result().system() + "/" + base.system())
-                        : "");
+                        : "")
+                + (runs.size() > 2
+                        ? String.format(
+                                Locale.ROOT,
+                                " %12s",
+                                runs.get(2).result().system() + "/"
+                                        + runs.get(1).result().system())
+                        : ""));
         for (String phase : List.of("cold", "warm", "hot")) {
             row(out, "traversal " + phase + " (mean)", runs, r -> r.result().meanCpuNanos(phase) / 1e3);
         }
@@ -310,13 +328,16 @@ public final class Oo1Command implements Callable<Integer> {
             if (!r.result().system().equals("heap")) {
                 out.printf(
                         Locale.ROOT,
-                        "%s: %,d pages in the volume; pages read: cold traversal %d, warm %d, hot %d, cold lookups %d%n",
+                        "%s: %,d pages in the volume; pages read: cold traversal %d, warm %d, hot %d, cold lookups %d;"
+                                + " frames reserved: after the traversal set %,d, after the cold lookups %,d%n",
                         r.result().system(),
                         r.pages(),
                         r.result().pagesRead("cold"),
                         r.result().pagesRead("warm"),
                         r.result().pagesRead("hot"),
-                        r.result().lookupColdPagesRead());
+                        r.result().lookupColdPagesRead(),
+                        r.result().framesAfterTraversals(),
+                        r.result().framesAfterColdLookups());
             }
         }
     }
@@ -328,6 +349,9 @@ public final class Oo1Command implements Callable<Integer> {
         }
         if (runs.size() > 1) {
             out.printf(Locale.ROOT, " %11.2fx", f.applyAsDouble(runs.get(1)) / f.applyAsDouble(runs.get(0)));
+        }
+        if (runs.size() > 2) { // e.g. texas/qs: the two mapped designs side by side
+            out.printf(Locale.ROOT, " %11.2fx", f.applyAsDouble(runs.get(2)) / f.applyAsDouble(runs.get(1)));
         }
         out.println();
     }

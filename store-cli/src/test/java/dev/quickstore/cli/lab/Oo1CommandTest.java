@@ -35,7 +35,8 @@ class Oo1CommandTest {
         Run csv = QsCommandTest.qs("lab", "oo1", "--parts", "600", "--quiet", "--in-process", "--csv", "--seed", "9");
         assertEquals(0, csv.code(), csv.err());
         List<String> lines = csv.out().lines().toList();
-        assertEquals("system,parts,traversal,phase,cpu_us,wall_us,pages_read,faults,visits,checksum", lines.get(0));
+        assertEquals(
+                "system,parts,traversal,phase,cpu_us,wall_us,pages_read,faults,visits,checksum,frames", lines.get(0));
         assertEquals(1 + 2 * 45, lines.size(), csv.out());
         for (int i = 1; i <= 45; i++) {
             String[] heap = lines.get(i).split(",");
@@ -57,14 +58,47 @@ class Oo1CommandTest {
 
     @Test
     void badInputIsRefusedInOneLine() {
-        Run r = QsCommandTest.qs("lab", "oo1", "--systems", "heap,texas");
+        Run r = QsCommandTest.qs("lab", "oo1", "--systems", "heap,exodus");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("unknown system 'texas' (known: heap, qs)"), r.err());
+        assertTrue(r.err().contains("unknown system 'exodus' (known: heap, qs, texas)"), r.err());
         Run small = QsCommandTest.qs("lab", "oo1", "--parts", "10");
         assertEquals(2, small.code());
         assertTrue(small.err().contains("--parts 10: OO1 needs at least 100 parts"), small.err());
         Run help = QsCommandTest.qs("lab", "oo1", "--help");
         assertEquals(0, help.code());
         assertTrue(help.out().contains("45 depth-7 traversals"), help.out());
+    }
+
+    @Test
+    void labTexasRunsHeapQsAndTexasOnTheSameWork() {
+        Run csv = QsCommandTest.qs("lab", "texas", "--parts", "600", "--quiet", "--in-process", "--csv", "--seed", "3");
+        assertEquals(0, csv.code(), csv.err());
+        List<String> lines = csv.out().lines().toList();
+        assertEquals(1 + 3 * 45, lines.size(), csv.out());
+        for (int i = 1; i <= 45; i++) {
+            String[] heap = lines.get(i).split(",");
+            String[] texas = lines.get(90 + i).split(",");
+            assertEquals("heap", heap[0]);
+            assertEquals("qs", lines.get(45 + i).split(",")[0]);
+            assertEquals("texas", texas[0]);
+            assertEquals("3280", texas[8], "visits of a depth-7 traversal");
+            assertEquals(heap[9], texas[9], "checksum of traversal " + i);
+            assertEquals("0", heap[10], "the heap holds no frames");
+            long qsFrames = Long.parseLong(lines.get(45 + i).split(",")[10]); // identity: every page of the volume
+            long texasFrames = Long.parseLong(texas[10]);
+            assertTrue(
+                    texasFrames > 0 && texasFrames <= qsFrames, "texas frames " + texasFrames + " vs qs " + qsFrames);
+        }
+        Run table = QsCommandTest.qs("lab", "texas", "--parts", "600", "--quiet", "--in-process");
+        assertEquals(0, table.code(), table.err());
+        assertTrue(
+                table.out().lines().anyMatch(l -> l.startsWith("texas: ") && l.contains("frames reserved")),
+                table.out());
+        Run help = QsCommandTest.qs("lab", "texas", "--help");
+        assertEquals(0, help.code());
+        assertTrue(
+                help.out().contains("swizzles them when their page")
+                        && help.out().contains("heap,qs,texas"),
+                help.out());
     }
 }

@@ -11,6 +11,9 @@ public final class Addresses {
     /** Set when pages are relocated: page to frame, and disk/runtime address translation. */
     private MappingManager mapping;
 
+    /** Texas mode: page to frame through the native table, stored references in persistent form. */
+    private dev.quickstore.mmu.TexasSwizzling texas;
+
     private final int pageShift;
     private final int pageSize;
 
@@ -31,14 +34,29 @@ public final class Addresses {
         this.mapping = m;
     }
 
+    /** Texas mode: frames come from the native page-id to frame table ({@link MappedFrames#texas}). */
+    public void texas(dev.quickstore.mmu.TexasSwizzling t) {
+        this.texas = t;
+    }
+
     public long address(long pageId, int offset) {
         assert offset >= 0 && offset < pageSize;
+        if (texas != null) {
+            return arenaBase + (texas.frameOf(pageId) << pageShift) + offset;
+        }
         return arenaBase + ((mapping == null ? pageId : mapping.frameOf(pageId)) << pageShift) + offset;
     }
 
     public long pageOf(long address) {
         check(address);
         long frame = (address - arenaBase) >>> pageShift;
+        if (texas != null) {
+            long p = texas.pageOfFrame(frame);
+            if (p < 0) {
+                throw new IllegalArgumentException(String.format("address 0x%x lies in no page's frame", address));
+            }
+            return p;
+        }
         if (mapping == null) {
             return frame;
         }
@@ -51,11 +69,17 @@ public final class Addresses {
 
     /** A runtime reference as stored on disk (roots, index values) under continual relocation. */
     public long toDisk(long ref) {
+        if (texas != null) {
+            return ref == 0 ? 0 : texas.toDisk(ref);
+        }
         return mapping == null || ref == 0 ? ref : mapping.toDisk(ref);
     }
 
     /** A stored reference (root, index value) as a runtime address. */
     public long toRuntime(long stored) {
+        if (texas != null) {
+            return stored == 0 ? 0 : texas.toRuntime(stored);
+        }
         return mapping == null || stored == 0 ? stored : mapping.toRuntime(stored);
     }
 

@@ -6,6 +6,7 @@ import dev.quickstore.core.volume.Volume;
 import dev.quickstore.mmu.FrameState;
 import dev.quickstore.mmu.MappedArena;
 import dev.quickstore.mmu.ReplacementClock;
+import dev.quickstore.mmu.TexasSwizzling;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -65,6 +66,15 @@ public final class MappedFrames implements PageFrames {
 
     private int table = -1;
 
+    /**
+     * Texas mode (null otherwise): frames come from the native page-id to frame table, reserved one step ahead by
+     * the fault path; page images are swizzled/unswizzled through it once {@link #startSwizzling} ran.
+     */
+    private TexasSwizzling texas;
+
+    /** Texas mode: whether the store's own reads and write-backs convert pointers (off during recovery). */
+    private boolean swizzling;
+
     public MappedFrames(MappedArena arena, int pageSize, int capacity, int source) {
         this.arena = arena;
         this.pageSize = pageSize;
@@ -101,6 +111,51 @@ public final class MappedFrames implements PageFrames {
         }
     }
 
+    /**
+     * As {@link #open} for a Texas store (docs/texas-mode.md; Kakkad and Wilson 1999, section 3): no frame is
+     * reserved in advance; the native page-id to frame table hands out frames as pages are first referred to (by
+     * the fault path, one step ahead, or by the store's own reads). Pointer conversion of the store's own page
+     * images starts with {@link #startSwizzling}, after recovery.
+     */
+    public static MappedFrames openTexas(Path volumeFile, int pageSize, int capacity, long arenaBytes, long pages) {
+        long size = Math.max(arenaBytes / pageSize, 1) * pageSize;
+        MappedArena a = MappedArena.open(size, pageSize, 0);
+        boolean ok = false;
+        try {
+            int src = a.addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
+            MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
+            f.texas = a.texas();
+            f.texas.enable(src, a.frameCount(), 0);
+            f.reserveThrough(Math.max(pages, 1));
+            ok = true;
+            return f;
+        } finally {
+            if (!ok) {
+                a.close();
+            }
+        }
+    }
+
+    /** Texas mode's swizzling (null in the other modes). */
+    public TexasSwizzling texas() {
+        return texas;
+    }
+
+    /**
+     * Texas mode, once recovery has run and the pool is empty: from now on the store's own reads swizzle and its
+     * write-backs, diffs and log records unswizzle (before, images stay in persistent form, as on disk).
+     */
+    public void startSwizzling() {
+        if (texas == null) {
+            throw new IllegalStateException("not a Texas store");
+        }
+        if (arena.residentFrames() != 0) {
+            throw new IllegalStateException("Texas swizzling starts with an empty arena, not with "
+                    + arena.residentFrames() + " resident frames");
+        }
+        swizzling = true;
+    }
+
     public MappedArena arena() {
         return arena;
     }
@@ -115,10 +170,16 @@ public final class MappedFrames implements PageFrames {
     }
 
     private long frame(long pageId) {
+        if (texas != null) {
+            return texas.frameOf(pageId);
+        }
         return mapping == null ? pageId : mapping.frameOf(pageId);
     }
 
     private long pageOfFrame(long frame) {
+        if (texas != null) {
+            return texas.pageOfFrame(frame);
+        }
         return mapping == null ? frame : mapping.pageOfFrame(frame);
     }
 
@@ -242,6 +303,9 @@ public final class MappedFrames implements PageFrames {
     /** Disk form to runtime form (swizzle) of a page image, in place. */
     @Override
     public MemorySegment toRuntime(MemorySegment image) {
+        if (swizzling) {
+            texas.swizzle(image);
+        }
         if (mapping != null) {
             mapping.translate(image, true);
         }
@@ -251,6 +315,9 @@ public final class MappedFrames implements PageFrames {
     @Override
     public MemorySegment toDisk(MemorySegment image) {
         unswizzledWords = 0;
+        if (swizzling) {
+            texas.unswizzle(image);
+        }
         if (mapping != null && oneTime == null) {
             unswizzledWords = mapping.translate(image, false);
         }
@@ -275,6 +342,10 @@ public final class MappedFrames implements PageFrames {
     /** Reserves frames up to (excluding) {@code pages}, in steps, with the volume as page source. */
     public void reserveThrough(long pages) {
         if (pages <= reservedUpTo) {
+            return;
+        }
+        if (texas != null) {
+            reservedUpTo = pages; // the volume's extent; frames are reserved as pages are referred to
             return;
         }
         if (pages > arena.frameCount()) {
@@ -321,6 +392,9 @@ public final class MappedFrames implements PageFrames {
     public MemorySegment resident(long pageId) {
         if (pageId < 0 || pageId >= reservedUpTo) {
             return null;
+        }
+        if (texas != null && texas.frameIfReserved(pageId) < 0) {
+            return null; // no frame yet: not resident (and no frame reserved just for asking)
         }
         long f = frame(pageId);
         FrameState s = stableState(f);
@@ -453,7 +527,7 @@ public final class MappedFrames implements PageFrames {
     /** One {@code mprotect} per run of nearby frames (identity placement), else page by page. */
     @Override
     public void clearDirty(long[] pages, int from, int count) {
-        if (mapping != null || table >= 0) {
+        if (mapping != null || table >= 0 || texas != null) {
             PageFrames.super.clearDirty(pages, from, count); // relocated: frames are not in page order
             return;
         }
@@ -485,13 +559,13 @@ public final class MappedFrames implements PageFrames {
     }
 
     private long[] pages(long[] frames) {
-        if (mapping == null) {
+        if (mapping == null && texas == null) {
             return frames;
         }
         long[] out = new long[frames.length];
         int n = 0;
         for (long f : frames) {
-            long p = mapping.pageOfFrame(f);
+            long p = pageOfFrame(f);
             if (p >= 0) {
                 out[n++] = p;
             }
@@ -590,7 +664,12 @@ public final class MappedFrames implements PageFrames {
 
     /** Ends refusals: REFUSED frames get their shared mapping back without losing bytes. */
     public void repairRefused() {
-        if (reservedUpTo > 0) {
+        if (texas != null) {
+            long next = texas.counters().nextFrame();
+            if (next > 0) {
+                arena.repairRefused(0, next);
+            }
+        } else if (reservedUpTo > 0) {
             arena.repairRefused(0, reservedUpTo);
         }
         if (mapping != null) {

@@ -18,7 +18,7 @@ import java.util.function.Function;
  *   <tr><td>qs.cardBytes</td><td>a power of two</td><td>{@link StoreOptions#cardBytes()}</td></tr>
  *   <tr><td>qs.poolPages</td><td>frames (at least 8)</td><td>{@link StoreOptions#bufferPoolPages()}</td></tr>
  *   <tr><td>qs.replacement</td><td>{@link Replacement} names</td><td>{@link StoreOptions#replacement()}</td></tr>
- *   <tr><td>qs.relocation</td><td>continual, one-time</td><td>{@link StoreOptions#relocation()}</td></tr>
+ *   <tr><td>qs.relocation</td><td>continual, one-time, texas</td><td>{@link StoreOptions#relocation()}</td></tr>
  *   <tr><td>qs.relocateFraction</td><td>0..1</td><td>{@link StoreOptions#relocateFraction()}</td></tr>
  * </table>
  *

@@ -64,6 +64,11 @@ public final class VolumeFile {
     }
 
     public static VolumeHeader create(FileIO io, Path dir, int pageSize) throws IOException {
+        return create(io, dir, pageSize, VolumeHeader.POINTERS_VIRTUAL);
+    }
+
+    /** As {@link #create(FileIO, Path, int)} with the pointer format of the volume's slotted pages. */
+    public static VolumeHeader create(FileIO io, Path dir, int pageSize, int pointerFormat) throws IOException {
         io.createDirectories(dir);
         Path vol = volumePath(dir);
         if (io.exists(vol)) {
@@ -78,7 +83,8 @@ public final class VolumeFile {
                 System.currentTimeMillis(),
                 VolumeHeader.DEFAULT_EXTENT_PAGES,
                 0,
-                0);
+                0,
+                pointerFormat);
         try (FileIO.Handle h = io.open(vol, true)) {
             h.write(ByteBuffer.wrap(header.encode()), 0);
             h.force();

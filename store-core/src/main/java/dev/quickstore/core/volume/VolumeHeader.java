@@ -24,7 +24,10 @@ import java.util.UUID;
  *                                   pages past its end have never been written back and read as zero)
  *     80    8 createdMillis         creation time, ms since the epoch
  *     88    4 extentPages           pages per extent (allocation and growth unit), {@value #DEFAULT_EXTENT_PAGES}
- *     92    4 reserved              zero
+ *     92    4 pointerFormat         how slotted pages store references: {@link #POINTERS_VIRTUAL} (0, QuickStore:
+ *                                   virtual addresses, relocated only when needed) or {@link #POINTERS_TEXAS}
+ *                                   (1, Texas: persistent pointers, dev.quickstore.mmu.TexasPointers, swizzled at
+ *                                   page-fault time); fixed at creation (zero in stores made before the field)
  *     96    8 rootsMetaPage         meta page of the named-root directory B+tree (0 = not yet created)
  *    104    8 indexesMetaPage       meta page of the index catalog B+tree (0 = not yet created)
  *    112   16 reserved              zero
@@ -43,7 +46,8 @@ public record VolumeHeader(
         long createdMillis,
         int extentPages,
         long rootsMetaPage,
-        long indexesMetaPage) {
+        long indexesMetaPage,
+        int pointerFormat) {
 
     /** Bytes of page 0 that carry header fields (the rest of the page is zero). */
     public static final int SIZE = 128;
@@ -62,6 +66,46 @@ public record VolumeHeader(
     public static final int EXTENT_PAGES_OFFSET = 88;
     public static final int ROOTS_META_OFFSET = 96;
     public static final int INDEXES_META_OFFSET = 104;
+    public static final int POINTER_FORMAT_OFFSET = 92;
+
+    /** Pointer format 0: references are virtual addresses (QuickStore; relocated only when needed). */
+    public static final int POINTERS_VIRTUAL = 0;
+
+    /** Pointer format 1: references are Texas persistent pointers, swizzled at page-fault time. */
+    public static final int POINTERS_TEXAS = 1;
+
+    /** A header with virtual-address pointers (the format of every store made before the field). */
+    public VolumeHeader(
+            int formatVersion,
+            int pageSize,
+            UUID creationId,
+            long preferredArenaBase,
+            long pageCount,
+            long createdMillis,
+            int extentPages,
+            long rootsMetaPage,
+            long indexesMetaPage) {
+        this(
+                formatVersion,
+                pageSize,
+                creationId,
+                preferredArenaBase,
+                pageCount,
+                createdMillis,
+                extentPages,
+                rootsMetaPage,
+                indexesMetaPage,
+                POINTERS_VIRTUAL);
+    }
+
+    /** The name of a pointer format in messages. */
+    public static String pointerFormatName(int format) {
+        return switch (format) {
+            case POINTERS_VIRTUAL -> "virtual addresses (QuickStore)";
+            case POINTERS_TEXAS -> "Texas persistent pointers";
+            default -> "unknown (" + format + ")";
+        };
+    }
 
     public VolumeHeader {
         if (Integer.bitCount(pageSize) != 1 || pageSize < 4096 || pageSize > 65536) {
@@ -69,6 +113,9 @@ public record VolumeHeader(
         }
         if (extentPages < 1 || Integer.bitCount(extentPages) != 1) {
             throw new IllegalArgumentException("extent pages " + extentPages + " is not a power of two");
+        }
+        if (pointerFormat != POINTERS_VIRTUAL && pointerFormat != POINTERS_TEXAS) {
+            throw new IllegalArgumentException("pointer format " + pointerFormat + " is not 0 or 1");
         }
     }
 
@@ -95,6 +142,7 @@ public record VolumeHeader(
         page.set(PageHeader.INT, EXTENT_PAGES_OFFSET, extentPages);
         page.set(PageHeader.LONG, ROOTS_META_OFFSET, rootsMetaPage);
         page.set(PageHeader.LONG, INDEXES_META_OFFSET, indexesMetaPage);
+        page.set(PageHeader.INT, POINTER_FORMAT_OFFSET, pointerFormat);
     }
 
     /** Reads the fields from an in-memory page 0 already validated (no checksum check). */
@@ -110,7 +158,8 @@ public record VolumeHeader(
                 page.get(PageHeader.LONG, CREATED_OFFSET),
                 page.get(PageHeader.INT, EXTENT_PAGES_OFFSET),
                 page.get(PageHeader.LONG, ROOTS_META_OFFSET),
-                page.get(PageHeader.LONG, INDEXES_META_OFFSET));
+                page.get(PageHeader.LONG, INDEXES_META_OFFSET),
+                page.get(PageHeader.INT, POINTER_FORMAT_OFFSET));
     }
 
     /** The page size field of a (not yet validated) page 0 prefix, or -1 if too short. */
@@ -207,6 +256,16 @@ public record VolumeHeader(
         if (extent < 1 || Integer.bitCount(extent) != 1) {
             throw new StoreFormatException(
                     file, 0, EXTENT_PAGES_OFFSET, "extent pages", "a power of two", String.valueOf(extent));
+        }
+        int pointers = seg.get(PageHeader.INT, POINTER_FORMAT_OFFSET);
+        if (pointers != POINTERS_VIRTUAL && pointers != POINTERS_TEXAS) {
+            throw new StoreFormatException(
+                    file,
+                    0,
+                    POINTER_FORMAT_OFFSET,
+                    "pointer format",
+                    "0 (virtual addresses) or 1 (Texas persistent pointers)",
+                    String.valueOf(pointers));
         }
         return readFrom(whole);
     }

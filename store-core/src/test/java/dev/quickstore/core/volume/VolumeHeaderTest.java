@@ -25,6 +25,24 @@ class VolumeHeaderTest {
     }
 
     @Test
+    void thePointerFormatRoundTripsAndAnUnknownOneIsRefusedAtItsOffset() {
+        VolumeHeader texas =
+                new VolumeHeader(2, 8192, UUID.randomUUID(), 0, 1, 0, 16, 0, 0, VolumeHeader.POINTERS_TEXAS);
+        byte[] enc = texas.encode();
+        assertEquals(1, enc[VolumeHeader.POINTER_FORMAT_OFFSET]);
+        assertEquals(VolumeHeader.POINTERS_TEXAS, VolumeHeader.decode("t", enc).pointerFormat());
+        assertEquals(
+                VolumeHeader.POINTERS_VIRTUAL,
+                VolumeHeader.decode("v", new VolumeHeader(2, 8192, UUID.randomUUID(), 0, 1, 0, 16, 0, 0).encode())
+                        .pointerFormat());
+        java.lang.foreign.MemorySegment seg = java.lang.foreign.MemorySegment.ofArray(enc);
+        seg.set(dev.quickstore.core.page.PageHeader.INT, VolumeHeader.POINTER_FORMAT_OFFSET, 2);
+        dev.quickstore.core.page.PageHeader.seal(seg);
+        StoreFormatException e = assertThrows(StoreFormatException.class, () -> VolumeHeader.decode("vol", enc));
+        assertTrue(e.getMessage().contains("pointer format") && e.getMessage().contains("92"), e.getMessage());
+    }
+
+    @Test
     void everySingleBitFlipIsDetected() {
         byte[] enc = new VolumeHeader(2, 8192, UUID.randomUUID(), 0, 1, 0, 16, 0, 0).encode();
         // every bit of the header fields and page header, and a sample of the rest of the page

@@ -13,7 +13,8 @@ import java.nio.file.Path;
 
 /**
  * OO1 on the mapped store (QuickStore's coarse-grained address translation: stored references are virtual
- * addresses, pages come in by protection faults): generated {@code Oo1Part$Impl}/{@code Oo1Connection$Impl}
+ * addresses, pages come in by protection faults; or, with {@code Relocation.TEXAS}, Texas's: stored references are
+ * persistent pointers swizzled when their page is faulted in, frames reserved one step ahead, docs/texas-mode.md): generated {@code Oo1Part$Impl}/{@code Oo1Connection$Impl}
  * objects, each part's connections allocated near it, and a unique B+tree index on part ids ({@value #ID_INDEX}).
  * {@link #makeCold} closes and reopens the store (an empty arena; with {@code dropOsCache} the operating system's
  * page cache is emptied too where the process may).
@@ -58,9 +59,21 @@ public final class MappedOo1Database implements Oo1Database {
         return new MappedOo1Database(dir, options, dropOsCache, PersistentStore.open(dir, options, TYPES));
     }
 
+    /** {@code texas} for a Texas store ({@code Relocation.TEXAS}: swizzling at fault time), else {@code qs}. */
     @Override
     public String name() {
-        return "qs";
+        return options.relocation() == dev.quickstore.core.options.Relocation.TEXAS ? "texas" : "qs";
+    }
+
+    @Override
+    public long framesReserved() {
+        var t = db.storageManager().texasCounters();
+        return t != null ? t.framesReserved() : db.storageManager().pageCount();
+    }
+
+    /** Texas mode's counters of the current session (null for {@code qs}). */
+    public dev.quickstore.mmu.TexasCounters texasCounters() {
+        return db.storageManager().texasCounters();
     }
 
     @Override

@@ -33,7 +33,10 @@ public final class Oo1Benchmark {
 
     private Oo1Benchmark() {}
 
-    /** One traversal of the set: its place, phase, CPU and wall time, pages read, visits and checksum. */
+    /**
+     * One traversal of the set: its place, phase, CPU and wall time, pages read, faults, visits, checksum and the
+     * frames (address space) the system holds after it ({@link Oo1Database#framesReserved}).
+     */
     public record TraversalRun(
             int index,
             String phase,
@@ -42,7 +45,8 @@ public final class Oo1Benchmark {
             long pagesRead,
             long faults,
             int visits,
-            long checksum) {}
+            long checksum,
+            long framesReserved) {}
 
     /** A system's whole run. */
     public record Result(
@@ -53,7 +57,9 @@ public final class Oo1Benchmark {
             long lookupColdPagesRead,
             long lookupHotCpuNanos,
             long lookupChecksum,
-            long insertWallNanos) {
+            long insertWallNanos,
+            long framesAfterTraversals,
+            long framesAfterColdLookups) {
 
         /** Mean CPU time of the traversals of {@code phase} ({@code cold}, {@code warm}, {@code hot}). */
         public double meanCpuNanos(String phase) {
@@ -111,8 +117,10 @@ public final class Oo1Benchmark {
             long f1 = db.pagesRead();
             long g1 = db.faults();
             db.commit();
-            runs.add(new TraversalRun(i + 1, phase(i), c1 - c0, w1 - w0, f1 - f0, g1 - g0, t.visits, t.checksum));
+            runs.add(new TraversalRun(
+                    i + 1, phase(i), c1 - c0, w1 - w0, f1 - f0, g1 - g0, t.visits, t.checksum, db.framesReserved()));
         }
+        long framesAfterTraversals = db.framesReserved();
         progress.accept(db.name() + ": traversal set done");
 
         db.makeCold();
@@ -123,6 +131,7 @@ public final class Oo1Benchmark {
         long c1 = THREADS.getCurrentThreadCpuTime();
         long coldPages = db.pagesRead() - f0;
         db.commit();
+        long framesAfterLookups = db.framesReserved();
         db.begin();
         long c2 = THREADS.getCurrentThreadCpuTime();
         long hotSum = Oo1Operations.lookup(db, parts, LOOKUPS, new SplittableRandom(seed + 1));
@@ -136,6 +145,16 @@ public final class Oo1Benchmark {
         long w0 = System.nanoTime();
         Oo1Operations.insert(db, parts + 1, INSERTS, new SplittableRandom(seed + 2));
         long insert = System.nanoTime() - w0;
-        return new Result(db.name(), parts, List.copyOf(runs), c1 - c0, coldPages, c3 - c2, sum, insert);
+        return new Result(
+                db.name(),
+                parts,
+                List.copyOf(runs),
+                c1 - c0,
+                coldPages,
+                c3 - c2,
+                sum,
+                insert,
+                framesAfterTraversals,
+                framesAfterLookups);
     }
 }

@@ -47,6 +47,16 @@ public interface Oo1Database extends AutoCloseable {
      */
     long faults();
 
+    /**
+     * Virtual frames (address space) the system holds for the database's pages in the current session: every page
+     * of the volume under QuickStore's identity placement (each has its frame before the first fault), the frames
+     * reserved so far under Texas (one step ahead of the pages faulted in, since the last {@link #makeCold}); 0 on
+     * the heap.
+     */
+    default long framesReserved() {
+        return 0;
+    }
+
     @Override
     void close();
 }
