@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 8), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (ABI 9: Texas swizzling added), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
@@ -82,7 +82,7 @@ int qs_xlate_table_add(struct qs_arena *a, const uint64_t *lo, const uint64_t *h
 int qs_frame_set_relocation(struct qs_arena *a, uint64_t i, const uint8_t *bitmap, int table);
 uint64_t qs_xlate_lookup(struct qs_arena *a, int table, uint64_t v);
 int qs_counters(struct qs_arena *a, uint64_t *out, int n);
-/* Texas mode (qs_texas.c): persistent pointers swizzled at fault time, frames reserved one step ahead */
+/* Texas mode (qs_texas.c, ABI 9): persistent pointers swizzled at fault time, frames reserved one step ahead */
 int qs_texas_enable(struct qs_arena *a, uint32_t source, uint64_t max_pages, uint64_t first_frame);
 int64_t qs_texas_frame(struct qs_arena *a, uint64_t page, int reserve);
 int64_t qs_texas_swizzle(struct qs_arena *a, void *image, uint64_t len);
