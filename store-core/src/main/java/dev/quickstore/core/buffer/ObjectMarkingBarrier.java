@@ -7,8 +7,7 @@ import dev.quickstore.core.page.SlottedPage;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
 
 /**
  * Object marking ({@link WriteDetection#OBJECT_MARKING}; Hosking and Moss, "Lightweight write detection and
@@ -41,8 +40,14 @@ public final class ObjectMarkingBarrier implements WriteBarrier {
     private final int pageSize;
     private final int pageShift;
     private final MemorySegment alwaysSlow = Arena.global().allocate(1); // one byte, always 0
-    /** Marked granules per frame of the transaction: bit g = bytes [8g, 8g + 8) belong to a marked object. */
-    private final Map<Long, long[]> marked = new HashMap<>();
+    /**
+     * Marked granules per frame of the transaction (bit g = bytes [8g, 8g + 8) belong to a marked object): an
+     * open-addressing map from frame + 1 (0 = empty) to the frame's bitmap.
+     */
+    private long[] keys = new long[64];
+
+    private long[][] maps = new long[64][];
+    private int frameCount;
 
     private long lastFrame = -1;
     private long[] lastBits;
@@ -137,10 +142,57 @@ public final class ObjectMarkingBarrier implements WriteBarrier {
 
     private long[] bits(long frame) {
         if (frame != lastFrame) {
-            lastBits = marked.computeIfAbsent(frame, f -> new long[pageSize / 8 / 64 + 1]);
+            long[] b = lookup(frame);
+            if (b == null) {
+                b = insert(frame);
+            }
+            lastBits = b;
             lastFrame = frame;
         }
         return lastBits;
+    }
+
+    private int slot(long frame) {
+        long h = (frame + 1) * 0x9E3779B97F4A7C15L;
+        return (int) (h >>> 40) & (keys.length - 1);
+    }
+
+    private long[] lookup(long frame) {
+        for (int i = slot(frame); ; i = (i + 1) & (keys.length - 1)) {
+            if (keys[i] == frame + 1) {
+                return maps[i];
+            }
+            if (keys[i] == 0) {
+                return null;
+            }
+        }
+    }
+
+    private long[] insert(long frame) {
+        if (2 * (frameCount + 1) > keys.length) {
+            long[] oldKeys = keys;
+            long[][] oldMaps = maps;
+            keys = new long[oldKeys.length * 2];
+            maps = new long[oldKeys.length * 2][];
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldKeys[i] != 0) {
+                    int j = slot(oldKeys[i] - 1);
+                    while (keys[j] != 0) {
+                        j = (j + 1) & (keys.length - 1);
+                    }
+                    keys[j] = oldKeys[i];
+                    maps[j] = oldMaps[i];
+                }
+            }
+        }
+        int i = slot(frame);
+        while (keys[i] != 0) {
+            i = (i + 1) & (keys.length - 1);
+        }
+        keys[i] = frame + 1;
+        maps[i] = new long[pageSize / 8 / 64 + 1];
+        frameCount++;
+        return maps[i];
     }
 
     /** Marks the object holding granule {@code g} of the frame (the whole page if no slotted object holds it). */
@@ -172,7 +224,7 @@ public final class ObjectMarkingBarrier implements WriteBarrier {
 
     @Override
     public boolean regions(long pageId, PageDiff.Ranges out) {
-        long[] bits = marked.get(frames.frameOfPage(pageId));
+        long[] bits = lookup(frames.frameOfPage(pageId));
         if (bits == null) {
             return false;
         }
@@ -194,7 +246,11 @@ public final class ObjectMarkingBarrier implements WriteBarrier {
 
     @Override
     public void end() {
-        marked.clear();
+        if (frameCount > 0) {
+            Arrays.fill(keys, 0);
+            Arrays.fill(maps, null);
+            frameCount = 0;
+        }
         lastFrame = -1;
         lastBits = null;
     }
