@@ -195,6 +195,9 @@ struct qs_arena {
     int clean_prot;
     uint32_t card_shift;        /* 0 = page protection (no card table)                  */
     uint8_t *cards;             /* (size >> card_shift) bytes, mmap'ed NORESERVE         */
+    /* scanning (Hosking & Moss's "scan" scheme, qs_cards.c): a frame loaded by a fault in a transaction
+     * gets its pre-image at load time (it becomes DIRTY), so commit can diff every resident page */
+    int preimage_on_load;
 
     struct qs_frame *frames;    /* nframes descriptors, mmap'ed                          */
     uint8_t *ptrmaps;           /* nframes * (frame_size / 64) bytes of pointer bitmaps  */

@@ -20,12 +20,25 @@
 #include "qs_arena.h"
 #include "qs_export.h"
 
+/* Flag of qs_arena_set_write_detection's argument: scanning (Hosking & Moss's "scan" scheme). */
+#define QS_WD_PREIMAGE_ON_LOAD 0x100u
+
 /* Selects the write detection of an arena before any frame is resident: card_shift 0 = page
  * protection (clean frames PROT_READ, the default), else card marking with 2^card_shift-byte cards
  * (64 <= card size <= frame size; at most 64 cards per frame so that Java can hold a frame's cards in one
  * long). Returns 0, -EINVAL for a bad shift, -EBUSY if frames are resident or it was set already,
- * -errno if the table could not be mapped. */
+ * -errno if the table could not be mapped. card_shift QS_WD_PREIMAGE_ON_LOAD alone selects scanning: page
+ * protection plus a pre-image for every frame a fault loads in a transaction. */
 QS_EXPORT int qs_arena_set_write_detection(struct qs_arena *a, uint32_t card_shift) {
+    if (card_shift & QS_WD_PREIMAGE_ON_LOAD) {
+        /* scanning: no card table, clean frames stay write-protected (a page the store installed itself
+         * is still caught by a write fault); a fault that loads a frame in a transaction captures its
+         * pre-image at once (qs_fault.c), so the application's stores never fault on it */
+        if ((card_shift & ~QS_WD_PREIMAGE_ON_LOAD) != 0) return -EINVAL;
+        if (a->cards || atomic_load(&a->resident) != 0 || a->mode != QS_MODE_STORE) return -EBUSY;
+        a->preimage_on_load = 1;
+        return 0;
+    }
     if (card_shift == 0) return a->cards ? -EBUSY : 0;
     if (card_shift < 6 || card_shift > a->frame_shift || a->frame_shift - card_shift > 6) return -EINVAL;
     if (a->cards || atomic_load(&a->resident) != 0 || a->mode != QS_MODE_STORE) return -EBUSY;

@@ -127,15 +127,18 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
                 return refuse(a, i, QS_RESERVED, (uint32_t)r, err, addr, 0);
             }
             if (is_write) return upgrade_to_dirty(a, i, QS_CLEAN, addr); /* bytes are resident now */
-            int e = qs_protect_frame(a, i, a->clean_prot);
+            /* scanning (qs_cards.c): the pre-image at load; the frame is DIRTY and writable from the start */
+            int scan = a->preimage_on_load && qs_preimage_capture(a, i) == 0;
+            int e = qs_protect_frame(a, i, scan ? PROT_READ | PROT_WRITE : a->clean_prot);
             if (e) {
+                if (scan) qs_preimage_free(a, f);
                 qs_punch(a, i, 1);
                 atomic_fetch_sub(&a->resident, 1);
                 return refuse(a, i, QS_RESERVED, QS_R_VMA_LIMIT, e, addr, 0);
             }
             atomic_fetch_or(&f->flags, QS_F_REF);
             qs_count(a, QS_C_READ_FAULTS, 1);
-            qs_frame_unlock(f, QS_CLEAN);
+            qs_frame_unlock(f, scan ? QS_DIRTY : QS_CLEAN);
             return 1;
         }
         case QS_CLEAN:

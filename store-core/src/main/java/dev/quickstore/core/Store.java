@@ -6,11 +6,15 @@ import dev.quickstore.core.buffer.ArenaPlacement;
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.buffer.CardBarrier;
 import dev.quickstore.core.buffer.MappedFrames;
+import dev.quickstore.core.buffer.ObjectMarkingBarrier;
 import dev.quickstore.core.buffer.OffHeapFrames;
 import dev.quickstore.core.buffer.PageFrames;
 import dev.quickstore.core.buffer.PlacementFile;
+import dev.quickstore.core.buffer.RememberedSetBarrier;
 import dev.quickstore.core.buffer.Replacer;
+import dev.quickstore.core.buffer.ScanningDetection;
 import dev.quickstore.core.buffer.SoftwareFrames;
+import dev.quickstore.core.buffer.WriteBarrier;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreLockedException;
@@ -104,6 +108,7 @@ public final class Store implements AutoCloseable {
     final RecoveryStats recovery;
     private final MappedFrames mappedFrames; // null in EXPLICIT mode
     private final CardBarrier cards;
+    private final WriteBarrier barrier; // the write-detection scheme: cards, or one built on them (WriteBarrier)
     private final Refusals refusals;
     /** Null for the embedded store; the page server underneath a client ({@link #connect}). */
     final PageServerClient client;
@@ -168,6 +173,12 @@ public final class Store implements AutoCloseable {
                                 + "-byte pages");
                     }
                     mf.arena().cardTable().select(Integer.numberOfTrailingZeros(options.cardBytes()));
+                } else if (options.writeDetection() == WriteDetection.OBJECT_MARKING
+                        || options.writeDetection() == WriteDetection.REMEMBERED_SETS) {
+                    // their barriers capture pre-images through native cards of one page each
+                    mf.arena().cardTable().select(Integer.numberOfTrailingZeros(pageSize));
+                } else if (options.writeDetection() == WriteDetection.SCANNING) {
+                    mf.arena().cardTable().selectScanning();
                 }
                 frames = mf;
                 this.addresses = new Addresses(mf.arena().base(), pageSize);
@@ -196,6 +207,14 @@ public final class Store implements AutoCloseable {
             this.logReader = reader;
             this.mappedFrames = mf;
             this.cards = new CardBarrier(mf, dir, pageSize);
+            this.barrier = mf == null
+                    ? cards
+                    : switch (options.writeDetection()) {
+                        case OBJECT_MARKING -> new ObjectMarkingBarrier(mf, cards);
+                        case REMEMBERED_SETS -> new RememberedSetBarrier(mf, cards);
+                        case SCANNING -> new ScanningDetection(mf);
+                        case PAGE_PROTECTION, CARD_MARKING -> cards;
+                    };
             this.refusals = new Refusals(mf, addresses, dir, null);
             this.pool = new BufferPool(
                     frames,
@@ -206,6 +225,7 @@ public final class Store implements AutoCloseable {
                     dir.toString());
             this.txns = new TransactionManager(pool, lw, reader, analysis.maxTxnId + 1, options.commitLogging());
             pool.setStealer(txns);
+            txns.writeBarrier(barrier);
             long redone = Recovery.redo(reader, analysis, pool);
             pool.unpinAll();
             int losers = Recovery.undo(reader, analysis, pool, lw);
@@ -296,6 +316,7 @@ public final class Store implements AutoCloseable {
         this.log = null;
         this.logReader = null;
         this.cards = new CardBarrier(mf, dir, pageSize);
+        this.barrier = cards;
         this.refusals = new Refusals(mf, addresses, dir, remote);
         this.pool = new BufferPool(mf, volume, null, null, Replacer.of(Replacement.STORE_CLOCK, mf), name);
         this.txns = new TransactionManager(pool, null, null, 1);
@@ -484,11 +505,9 @@ public final class Store implements AutoCloseable {
         return addresses.arenaBase();
     }
 
-    /** The write detection in effect: CARD_MARKING only in MAPPED mode with that option. */
+    /** The write detection in effect: PAGE_PROTECTION unless MAPPED mode with another option. */
     public WriteDetection writeDetection() {
-        return mappedFrames != null && mappedFrames.arena().cardTable().shift() != 0
-                ? WriteDetection.CARD_MARKING
-                : WriteDetection.PAGE_PROTECTION;
+        return barrier.detection();
     }
 
     /**
@@ -496,17 +515,20 @@ public final class Store implements AutoCloseable {
      * this transaction), or {@link MemorySegment#NULL} under page protection.
      */
     public MemorySegment cardTable() {
-        return cards.table();
+        return barrier.table();
     }
 
     /** log2 of the card size, 0 under page protection. */
     public int cardShift() {
-        return cards.shift();
+        return barrier.shift();
     }
 
-    /** Slow-path card marks taken (a page's or card's first mark in a transaction). */
+    /**
+     * Slow-path marks taken: a page's or card's first mark in a transaction (card marking), an object's first
+     * (object marking), every recorded store (remembered sets), pages given a pre-image at begin (scanning).
+     */
     public long cardMarks() {
-        return cards.marks();
+        return barrier.marks();
     }
 
     /**
@@ -515,7 +537,17 @@ public final class Store implements AutoCloseable {
      * @throws StoreException under page protection, or if the page cannot be made resident
      */
     public void markCard(long address) {
-        cards.mark(address);
+        barrier.mark(address);
+    }
+
+    /** Whether the barrier needs range stores whole ({@link #markRange}): object marking, remembered sets. */
+    public boolean barrierTakesRanges() {
+        return barrier.takesRanges();
+    }
+
+    /** The write barrier's slow path for a store of {@code length} bytes from {@code address}. */
+    public void markRange(long address, long length) {
+        barrier.markRange(address, length);
     }
 
     /**

@@ -50,6 +50,22 @@ public final class CardTable {
         }
     }
 
+    /** {@code QS_WD_PREIMAGE_ON_LOAD} of qs_cards.c: the argument of {@code qs_arena_set_write_detection}. */
+    private static final int PREIMAGE_ON_LOAD = 0x100;
+
+    /**
+     * Switches the arena to scanning (Hosking and Moss's "scan" scheme) before any frame is resident: no card
+     * table; clean frames stay write-protected, but a fault that loads a frame in a transaction captures its
+     * pre-image at once and leaves the frame DIRTY and writable, so the application's stores to it never fault
+     * and commit can diff every resident page against its pre-image.
+     *
+     * @throws ArenaException with EBUSY if frames are resident or card marking is on
+     */
+    public synchronized void selectScanning() {
+        Downcall.checkedInt("qs_arena_set_write_detection", () -> "selecting scanning (pre-images at load)", () ->
+                (int) NativeCalls.SET_WRITE_DETECTION.invokeExact(handle, PREIMAGE_ON_LOAD));
+    }
+
     /** log2 of the card size, or 0 under page protection. */
     public int shift() {
         return shift;

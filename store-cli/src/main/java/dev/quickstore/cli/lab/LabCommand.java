@@ -14,7 +14,13 @@ import picocli.CommandLine.Spec;
         header = "The seed papers' experiments, regenerated on this machine.",
         description = "The seed papers' experiments (Texas, Cricket, Moss, Hosking and Moss), each regenerating its"
                 + " paper's tables on this machine next to the paper's numbers.",
-        subcommands = {Oo1Command.class, TexasCommand.class, CricketCommand.class, MossCommand.class})
+        subcommands = {
+            Oo1Command.class,
+            TexasCommand.class,
+            CricketCommand.class,
+            MossCommand.class,
+            HoskingMossCommand.class
+        })
 public final class LabCommand implements Runnable {
     @Spec
     CommandSpec spec;

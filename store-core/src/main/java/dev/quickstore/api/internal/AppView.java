@@ -62,7 +62,13 @@ public interface AppView extends AutoCloseable {
             this.store = store;
             View.bind(owner, view, store.arenaBase(), store.pageSize());
             // card marking: the barrier of every object-API write marks the store's card table
-            View.bindBarrier(owner, store.cardTable(), store.arenaBase(), store.cardShift(), store::markCard);
+            View.bindBarrier(
+                    owner,
+                    store.cardTable(),
+                    store.arenaBase(),
+                    store.cardShift(),
+                    store::markCard,
+                    store.barrierTakesRanges() ? store::markRange : null);
         }
 
         @Override

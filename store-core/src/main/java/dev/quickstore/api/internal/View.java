@@ -70,6 +70,14 @@ public final class View {
     private static long cardBase;
     private static int cardShift = 63;
     private static LongConsumer slowPath = a -> {};
+    /** Null: {@link #markRange} marks card by card; else the scheme takes range stores whole. */
+    private static RangeBarrier rangeSlowPath;
+
+    /** A scheme's slow path for range stores (object marking, remembered sets: they need the length). */
+    @FunctionalInterface
+    public interface RangeBarrier {
+        void mark(long address, long length);
+    }
 
     private View() {}
 
@@ -83,6 +91,11 @@ public final class View {
     /** The write barrier for a store of {@code length} bytes from {@code address}: marks every card covered. */
     public static void markRange(long address, long length) {
         if (length <= 0) {
+            return;
+        }
+        RangeBarrier r = rangeSlowPath;
+        if (r != null) {
+            r.mark(address, length);
             return;
         }
         long first = (address - cardBase) >>> cardShift;
@@ -101,12 +114,24 @@ public final class View {
      */
     public static synchronized void bindBarrier(
             Object currentOwner, MemorySegment table, long tableBase, int shift, LongConsumer slow) {
+        bindBarrier(currentOwner, table, tableBase, shift, slow, null);
+    }
+
+    /** {@link #bindBarrier}, range stores going to {@code ranges} whole when it is not null. */
+    public static synchronized void bindBarrier(
+            Object currentOwner,
+            MemorySegment table,
+            long tableBase,
+            int shift,
+            LongConsumer slow,
+            RangeBarrier ranges) {
         if (owner != currentOwner) {
             return;
         }
         if (table == null || table.equals(MemorySegment.NULL) || shift == 0) {
             resetBarrier();
         } else {
+            rangeSlowPath = ranges;
             slowPath = slow;
             cardBase = tableBase;
             cardShift = shift;
@@ -119,6 +144,7 @@ public final class View {
         cardBase = 0;
         cardShift = 63;
         slowPath = a -> {};
+        rangeSlowPath = null;
     }
 
     private static Bound current() {

@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * the object API's fast path ({@code View.mark}) tests the card byte and calls {@link #mark} only when it is 0.
  * Under page protection the table is {@link MemorySegment#NULL} and the shift 0; {@link #mark} then refuses.
  */
-public final class CardBarrier {
+public final class CardBarrier implements WriteBarrier {
     private final MappedFrames frames; // null in EXPLICIT mode
     private final Path dir;
     private final int pageSize;
@@ -24,17 +24,25 @@ public final class CardBarrier {
         this.pageSize = pageSize;
     }
 
+    @Override
+    public WriteDetection detection() {
+        return shift() == 0 ? WriteDetection.PAGE_PROTECTION : WriteDetection.CARD_MARKING;
+    }
+
     /** One byte per card of the view (1 = marked in this transaction), or NULL under page protection. */
+    @Override
     public MemorySegment table() {
         return frames == null ? MemorySegment.NULL : frames.arena().cardTable().bytes();
     }
 
     /** log2 of the card size, 0 under page protection. */
+    @Override
     public int shift() {
         return frames == null ? 0 : frames.arena().cardTable().shift();
     }
 
     /** Slow-path marks taken (a page's or card's first mark in a transaction). */
+    @Override
     public long marks() {
         return marks;
     }
@@ -47,6 +55,7 @@ public final class CardBarrier {
      *
      * @throws StoreException under page protection, or if the page cannot be made resident
      */
+    @Override
     public void mark(long address) {
         if (frames == null || frames.arena().cardTable().shift() == 0) {
             throw new StoreException("markCard: store " + dir + " does not use card marking");

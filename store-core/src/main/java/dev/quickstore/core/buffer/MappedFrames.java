@@ -176,6 +176,11 @@ public final class MappedFrames implements PageFrames {
         return mapping == null ? pageId : mapping.frameOf(pageId);
     }
 
+    /** The arena frame that holds page {@code pageId} (the page itself unless the store was relocated). */
+    public long frameOfPage(long pageId) {
+        return frame(pageId);
+    }
+
     private long pageOfFrame(long frame) {
         if (texas != null) {
             return texas.pageOfFrame(frame);

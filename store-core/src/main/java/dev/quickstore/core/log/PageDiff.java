@@ -158,6 +158,36 @@ public final class PageDiff {
         return out;
     }
 
+    /**
+     * {@link #diff} restricted to {@code regions} (page offsets, ascending and disjoint), for the write-detection
+     * schemes that record finer than cards (Hosking and Moss, section 3: object marking diffs the marked objects,
+     * remembered sets the recorded words). Bytes outside the regions are assumed equal; ranges of neighbouring
+     * regions are merged by the gap rule, so the postconditions of {@link #diff} hold for the regions.
+     */
+    public static Ranges diffRegions(
+            MemorySegment before, MemorySegment after, Ranges regions, int maxGap, Ranges out) {
+        out.count = 0;
+        Ranges run = new Ranges();
+        for (int r = 0; r < regions.count; r++) {
+            long lo = regions.start(r);
+            long hi = Math.min(regions.end(r), before.byteSize());
+            if (lo >= hi) {
+                continue;
+            }
+            diff(before.asSlice(lo, hi - lo), after.asSlice(lo, hi - lo), maxGap, run);
+            for (int i = 0; i < run.count; i++) {
+                int s = (int) lo + run.start(i);
+                int e = (int) lo + run.end(i);
+                if (out.count > 0 && s - out.end(out.count - 1) <= maxGap) {
+                    out.bounds[2 * out.count - 1] = e;
+                } else {
+                    out.add(s, e);
+                }
+            }
+        }
+        return out;
+    }
+
     /** A reusable list of [start, end) ranges. */
     public static final class Ranges {
         public int[] bounds = new int[64];

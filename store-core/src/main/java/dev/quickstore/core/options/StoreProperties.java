@@ -14,7 +14,7 @@ import java.util.function.Function;
  *   <caption>System properties</caption>
  *   <tr><th>property</th><th>values</th><th>sets</th></tr>
  *   <tr><td>qs.frames</td><td>MAPPED, EXPLICIT, SOFTWARE</td><td>{@link StoreOptions#frames()}</td></tr>
- *   <tr><td>qs.writeDetection</td><td>pages, cards</td><td>{@link StoreOptions#writeDetection()}</td></tr>
+ *   <tr><td>qs.writeDetection</td><td>pages, cards, objects, remsets, scan</td><td>{@link StoreOptions#writeDetection()}</td></tr>
  *   <tr><td>qs.cardBytes</td><td>a power of two</td><td>{@link StoreOptions#cardBytes()}</td></tr>
  *   <tr><td>qs.poolPages</td><td>frames (at least 8)</td><td>{@link StoreOptions#bufferPoolPages()}</td></tr>
  *   <tr><td>qs.replacement</td><td>{@link Replacement} names</td><td>{@link StoreOptions#replacement()}</td></tr>
@@ -83,7 +83,7 @@ public final class StoreProperties {
         }
     }
 
-    /** {@code qs.writeDetection}: pages (default) or cards. */
+    /** {@code qs.writeDetection}: pages (default), cards, objects, remsets or scan. */
     public static WriteDetection writeDetection() {
         return writeDetection(System.getProperty("qs.writeDetection", "pages"));
     }
@@ -93,9 +93,12 @@ public final class StoreProperties {
         return switch (v) {
             case "pages", "page_protection" -> WriteDetection.PAGE_PROTECTION;
             case "cards", "card_marking" -> WriteDetection.CARD_MARKING;
+            case "objects", "object_marking" -> WriteDetection.OBJECT_MARKING;
+            case "remsets", "remembered_sets" -> WriteDetection.REMEMBERED_SETS;
+            case "scan", "scanning" -> WriteDetection.SCANNING;
             default ->
                 throw new IllegalArgumentException(
-                        "system property qs.writeDetection=" + v + ": expected cards or pages");
+                        "system property qs.writeDetection=" + v + ": expected pages, cards, objects, remsets or scan");
         };
     }
 

@@ -2,6 +2,7 @@ package dev.quickstore.core.txn;
 
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.buffer.PageFrames;
+import dev.quickstore.core.buffer.WriteBarrier;
 import dev.quickstore.core.crashpoint.CrashPoints;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.events.AbortEvent;
@@ -40,6 +41,10 @@ public final class TransactionManager implements BufferPool.Stealer {
     private final LogWriter log;
     private final LogReader reader;
     private final PageDiff.Ranges ranges = new PageDiff.Ranges();
+    private final PageDiff.Ranges regions = new PageDiff.Ranges();
+    /** The write-detection scheme when it records finer than cards (object marking, remembered sets), or null. */
+    private WriteBarrier barrier;
+
     private long txnId;
     /** Dirty pages whose dirty state a commit ends together (one reprotection per run of nearby pages). */
     private static final int RUN = 64;
@@ -87,6 +92,14 @@ public final class TransactionManager implements BufferPool.Stealer {
         this.log = log;
         this.reader = reader;
         this.nextTxnId = nextTxnId;
+    }
+
+    /**
+     * The store's write-detection scheme: told when a transaction begins and ends, and asked at commit which bytes
+     * of each dirty page to diff ({@link WriteBarrier#regions}).
+     */
+    public void writeBarrier(WriteBarrier b) {
+        this.barrier = b;
     }
 
     /** The id the next transaction will get (checkpoints record it). */
@@ -146,6 +159,9 @@ public final class TransactionManager implements BufferPool.Stealer {
         firstLsn = 0;
         lastLsn = 0;
         active = true;
+        if (barrier != null) {
+            barrier.begin(); // scanning: every resident page gets its pre-image
+        }
         return txnId;
     }
 
@@ -260,6 +276,9 @@ public final class TransactionManager implements BufferPool.Stealer {
                 if (commitLogging == CommitLogging.FULL_PAGES) {
                     ranges.count = 0;
                     ranges.add(FULL_PAGE_START, ps);
+                } else if (cards[k] != -1L && barrier != null && barrier.regions(p, regions)) {
+                    // object marking, remembered sets: only the marked objects or recorded words
+                    PageDiff.diffRegions(preCopies[k], cur, regions, PageDiff.mergeGap(1), ranges);
                 } else {
                     PageDiff.diffCards(preCopies[k], cur, cards[k], cardBytes, PageDiff.mergeGap(1), ranges);
                 }
@@ -290,6 +309,9 @@ public final class TransactionManager implements BufferPool.Stealer {
                 CrashPoints.reach(CrashPoints.Point.COMMIT_DURABLE);
             }
             commitFlushNanos += System.nanoTime() - t0;
+        }
+        if (barrier != null) {
+            barrier.end();
         }
         active = false;
         if (ev != null && ev.shouldCommit()) {
@@ -329,6 +351,9 @@ public final class TransactionManager implements BufferPool.Stealer {
         if (logged) {
             lastLsn = undo(pool, log, reader, txnId, lastLsn, lastLsn);
             log.append(LogRecord.encodeEnd(txnId, lastLsn));
+        }
+        if (barrier != null) {
+            barrier.end();
         }
         active = false;
         aborts++;

@@ -325,16 +325,23 @@ public final class MappedOo7Store implements Oo7Store {
     }
 
     /**
-     * {@code "qs"} (page protection, QuickStore), {@code "qs-cards"} (card marking, Hosking and Moss), {@code
-     * "qs-b"} for a store with padded objects (White and DeWitt 1994 section 4; {@code "qs-b-cards"} with both).
+     * {@code "qs"} (page protection, QuickStore), {@code "qs-cards"} (card marking, Hosking and Moss; likewise
+     * {@code -objects}, {@code -remsets}, {@code -scan} for their other schemes), {@code "qs-b"} for a store with
+     * padded objects (White and DeWitt 1994 section 4; {@code "qs-b-cards"} with both).
      */
     @Override
     public String name() {
         if (serverUri != null) {
             return padding.isNone() ? "qs-cs" : "qs-b-cs";
         }
-        boolean cards = effective(options).writeDetection() == WriteDetection.CARD_MARKING;
-        return (padding.isNone() ? "qs" : "qs-b") + (cards ? "-cards" : "");
+        String scheme = switch (effective(options).writeDetection()) {
+            case PAGE_PROTECTION -> "";
+            case CARD_MARKING -> "-cards";
+            case OBJECT_MARKING -> "-objects";
+            case REMEMBERED_SETS -> "-remsets";
+            case SCANNING -> "-scan";
+        };
+        return (padding.isNone() ? "qs" : "qs-b") + scheme;
     }
 
     private static StoreOptions effective(StoreOptions o) {
