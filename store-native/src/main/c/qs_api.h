@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 9: Texas swizzling added), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (ABI 9: Texas swizzling, the scanning flag of qs_arena_set_write_detection), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
