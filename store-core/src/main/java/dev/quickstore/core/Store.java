@@ -13,6 +13,7 @@ import dev.quickstore.core.buffer.Replacer;
 import dev.quickstore.core.buffer.SoftwareFrames;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.events.RecoveryEvent;
@@ -135,6 +136,8 @@ public final class Store implements AutoCloseable {
             dw = new DoubleWriteBuffer(io.open(dir.resolve(VolumeFile.DOUBLE_WRITE_FILE), true), vol.pageSize());
             List<Long> restored = dw.restore(vol);
             VolumeHeader header = VolumeFile.readHeader(io, dir);
+            checkReferenceForm(
+                    header, options.frames(), VolumeFile.volumePath(dir).toString());
             this.pageSize = header.pageSize();
             PageFrames frames;
             PlacementFile placement = null;
@@ -387,6 +390,26 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /**
+     * A volume whose references are OIDs (format {@value VolumeHeader#SOFTWARE_FORMAT_VERSION}) opens only with
+     * FramesMode.SOFTWARE, one whose references are virtual addresses only with the hardware modes.
+     */
+    static void checkReferenceForm(VolumeHeader header, FramesMode mode, String file) {
+        if (header.softwareReferences() == (mode == FramesMode.SOFTWARE)) {
+            return;
+        }
+        String expected = mode == FramesMode.SOFTWARE
+                ? VolumeHeader.SOFTWARE_FORMAT_VERSION + " (FramesMode.SOFTWARE: references are OIDs)"
+                : VolumeHeader.FORMAT_VERSION + " (FramesMode." + mode + ": references are virtual addresses)";
+        String actual = header.softwareReferences()
+                ? header.formatVersion() + " (a FramesMode.SOFTWARE store: references are OIDs); open it with"
+                        + " FramesMode.SOFTWARE (-Dqs.frames=SOFTWARE)"
+                : header.formatVersion() + " (a FramesMode.MAPPED/EXPLICIT store: references are virtual"
+                        + " addresses); open it with FramesMode.MAPPED or EXPLICIT";
+        throw new StoreFormatException(
+                file, 0, VolumeHeader.FORMAT_VERSION_OFFSET, "volume mode (format version)", expected, actual);
+    }
+
     private static int peekPageSize(FileIO io, Path dir) throws IOException {
         try (FileIO.Handle h = io.open(VolumeFile.volumePath(dir), false)) {
             byte[] prefix = new byte[VolumeHeader.SIZE];
@@ -409,7 +432,7 @@ public final class Store implements AutoCloseable {
     }
 
     static Store create(FileIO io, Path dir, int pageSize, StoreOptions options) throws IOException {
-        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize);
+        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize, options.frames() == FramesMode.SOFTWARE);
         return opened(new Store(dir, options, io));
     }
 

@@ -64,13 +64,22 @@ public final class VolumeFile {
     }
 
     public static VolumeHeader create(FileIO io, Path dir, int pageSize) throws IOException {
+        return create(io, dir, pageSize, false);
+    }
+
+    /**
+     * Creates a new, empty store; {@code softwareReferences}: its references will be OIDs (software persistence,
+     * format version {@value VolumeHeader#SOFTWARE_FORMAT_VERSION}).
+     */
+    public static VolumeHeader create(FileIO io, Path dir, int pageSize, boolean softwareReferences)
+            throws IOException {
         io.createDirectories(dir);
         Path vol = volumePath(dir);
         if (io.exists(vol)) {
             throw new FileAlreadyExistsException(vol.toString(), null, "a QuickStore/J volume already exists there");
         }
         VolumeHeader header = new VolumeHeader(
-                VolumeHeader.FORMAT_VERSION,
+                softwareReferences ? VolumeHeader.SOFTWARE_FORMAT_VERSION : VolumeHeader.FORMAT_VERSION,
                 pageSize,
                 UUID.randomUUID(),
                 DEFAULT_ARENA_BASE,

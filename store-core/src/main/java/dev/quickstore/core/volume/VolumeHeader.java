@@ -16,7 +16,10 @@ import java.util.UUID;
  * offset size field
  *      0   32 page header           checksum, type 1, page format version 1, page id 0, page LSN, aux 0
  *     32    8 magic                 "QSVOLUME" (ASCII)
- *     40    4 formatVersion         {@value #FORMAT_VERSION} (version 1 had its own checksum at 124)
+ *     40    4 formatVersion         {@value #FORMAT_VERSION}: references are virtual addresses (FramesMode MAPPED,
+ *                                   EXPLICIT); {@value #SOFTWARE_FORMAT_VERSION}: references are OIDs (FramesMode
+ *                                   SOFTWARE, docs/software-mode.md); the layout is the same (version 1 had its
+ *                                   own checksum at 124)
  *     44    4 pageSize              bytes per page, a power of two, 4096..65536
  *     48   16 creationId            UUID (most significant 8 bytes first), fixed at creation
  *     64    8 preferredArenaBase    virtual address the store asks to be mapped at (0 = anywhere)
@@ -49,6 +52,14 @@ public record VolumeHeader(
     public static final int SIZE = 128;
 
     public static final int FORMAT_VERSION = 2;
+
+    /**
+     * The format version of a software-persistence volume (FramesMode.SOFTWARE): the same layout, but every
+     * stored reference is an OID, so the hardware modes must never open it (nor may software mode open a
+     * version {@value #FORMAT_VERSION} volume, whose references are virtual addresses).
+     */
+    public static final int SOFTWARE_FORMAT_VERSION = 3;
+
     public static final int DEFAULT_EXTENT_PAGES = 16;
     public static final byte[] MAGIC = "QSVOLUME".getBytes(StandardCharsets.US_ASCII);
 
@@ -70,6 +81,11 @@ public record VolumeHeader(
         if (extentPages < 1 || Integer.bitCount(extentPages) != 1) {
             throw new IllegalArgumentException("extent pages " + extentPages + " is not a power of two");
         }
+    }
+
+    /** Whether the volume's references are OIDs (format {@value #SOFTWARE_FORMAT_VERSION}, software persistence). */
+    public boolean softwareReferences() {
+        return formatVersion == SOFTWARE_FORMAT_VERSION;
     }
 
     /** Encodes the whole of page 0 (page header, fields, zeros), checksum included. */
@@ -123,7 +139,7 @@ public record VolumeHeader(
 
     /** A format version as an error names it: a newer one says so (this build cannot open that store). */
     private static String versionText(int version) {
-        return version > FORMAT_VERSION
+        return version > SOFTWARE_FORMAT_VERSION
                 ? version + " (written by a newer QuickStore/J: open it with that version)"
                 : String.valueOf(version);
     }
@@ -156,13 +172,13 @@ public record VolumeHeader(
         int pageSize = seg.get(PageHeader.INT, PAGE_SIZE_OFFSET);
         int version = seg.get(PageHeader.INT, FORMAT_VERSION_OFFSET);
         if (Integer.bitCount(pageSize) != 1 || pageSize < 4096 || pageSize > 65536) {
-            if (version != FORMAT_VERSION) {
+            if (version != FORMAT_VERSION && version != SOFTWARE_FORMAT_VERSION) {
                 throw new StoreFormatException(
                         file,
                         0,
                         FORMAT_VERSION_OFFSET,
                         "format version",
-                        String.valueOf(FORMAT_VERSION),
+                        FORMAT_VERSION + " or " + SOFTWARE_FORMAT_VERSION,
                         versionText(version));
             }
             throw new StoreFormatException(
@@ -189,13 +205,13 @@ public record VolumeHeader(
                     hex(stored),
                     hex(actual) + " computed over bytes 4.." + (pageSize - 1));
         }
-        if (version != FORMAT_VERSION) {
+        if (version != FORMAT_VERSION && version != SOFTWARE_FORMAT_VERSION) {
             throw new StoreFormatException(
                     file,
                     0,
                     FORMAT_VERSION_OFFSET,
                     "format version",
-                    String.valueOf(FORMAT_VERSION),
+                    FORMAT_VERSION + " or " + SOFTWARE_FORMAT_VERSION,
                     versionText(version));
         }
         PageHeader.check(file, 0, whole);

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.error.StoreException;
@@ -220,14 +219,35 @@ class SwizzlingStoreTest {
         }
     }
 
-    /** Until the processor generates software accessors, the object API refuses the mode (and releases the store). */
+    /**
+     * The volume records the mode (format version 3: references are OIDs): a software store is never opened by a
+     * hardware mode and a hardware store never by software mode; the error names the file and both modes, and the
+     * refused open releases the store.
+     */
     @Test
-    void theObjectApiRefusesASoftwareStore() throws Exception {
-        Path db = dir.resolve("db");
-        Store.create(db, 8192, software(64)).close();
-        StoreException e = assertThrows(StoreException.class, () -> PersistentStore.open(db, software(64)));
-        assertTrue(e.getMessage().contains("FramesMode.SOFTWARE"), e.getMessage());
-        try (Store again = Store.open(db, software(64))) { // the refused open released the store's lock
+    void aVolumeOpensOnlyInTheModeOfItsReferences() throws Exception {
+        Path soft = dir.resolve("soft");
+        Store.create(soft, 8192, software(64)).close();
+        assertEquals(3, dev.quickstore.core.volume.VolumeFile.readHeader(soft).formatVersion());
+        for (FramesMode hardware : new FramesMode[] {FramesMode.MAPPED, FramesMode.EXPLICIT}) {
+            StoreOptions o = StoreOptions.builder().frames(hardware).build();
+            var e = assertThrows(dev.quickstore.core.error.StoreFormatException.class, () -> Store.open(soft, o));
+            assertTrue(e.getMessage().contains("volume.qs"), e.getMessage());
+            assertTrue(e.getMessage().contains("FramesMode." + hardware), e.getMessage());
+            assertTrue(e.getMessage().contains("a FramesMode.SOFTWARE store"), e.getMessage());
+        }
+        Path hard = dir.resolve("hard");
+        Store.create(
+                        hard,
+                        8192,
+                        StoreOptions.builder().frames(FramesMode.EXPLICIT).build())
+                .close();
+        assertEquals(2, dev.quickstore.core.volume.VolumeFile.readHeader(hard).formatVersion());
+        var e = assertThrows(
+                dev.quickstore.core.error.StoreFormatException.class, () -> Store.open(hard, software(64)));
+        assertTrue(e.getMessage().contains("expected 3 (FramesMode.SOFTWARE"), e.getMessage());
+        assertTrue(e.getMessage().contains("open it with FramesMode.MAPPED or EXPLICIT"), e.getMessage());
+        try (Store again = Store.open(soft, software(64))) { // the refused opens released the store's lock
             assertThrows(StoreException.class, again::view);
         }
     }
