@@ -2,6 +2,7 @@ package dev.quickstore.cli.oo7;
 
 import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.cli.ExitCodes;
+import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.volume.VolumeFile;
@@ -82,6 +83,13 @@ public final class Oo7Command implements Runnable {
          */
         qs_b("qs-b", ObjectPadding.OID_LAYOUT, false),
         /**
+         * E / EPVM 3.0 (White and DeWitt 1994 section 4.5): software persistence, FramesMode.SOFTWARE
+         * (docs/software-mode.md): references are OIDs, pages read explicitly into the buffer pool, an in-line
+         * residency check per dereference and a software write barrier; the same OO7 code through the
+         * generated {@code $Soft} classes.
+         */
+        e("e", ObjectPadding.NONE, false),
+        /**
          * {@code qs-cs}: the mapped store as a page server's client (White and DeWitt 1994 ran QuickStore on the
          * EXODUS server): the same objects and operations, every page faulted in over a socket from {@code qs
          * serve} in another process ({@code --server}, or a server this run starts over a store it builds).
@@ -140,10 +148,13 @@ public final class Oo7Command implements Runnable {
          * system's write detection. No system property is set.
          */
         StoreOptions storeOptions(Map<String, String> properties) {
-            return StoreOptions.defaults().toBuilder()
+            StoreOptions.Builder b = StoreOptions.defaults().toBuilder()
                     .fromProperties(properties)
-                    .writeDetection(cards ? WriteDetection.CARD_MARKING : WriteDetection.PAGE_PROTECTION)
-                    .build();
+                    .writeDetection(cards ? WriteDetection.CARD_MARKING : WriteDetection.PAGE_PROTECTION);
+            if (this == e) {
+                b.frames(FramesMode.SOFTWARE);
+            }
+            return b.build();
         }
 
         /** The name on the command line and in reports (also {@link Oo7Store#name()}). */
