@@ -350,8 +350,9 @@ public final class Oo7Command implements Runnable {
                 names = "--system",
                 defaultValue = "qs",
                 converter = SystemConverter.class,
-                description = "qs, qs-cards (same layout as qs; card marking when run), or qs-b for objects padded"
-                        + " to an OID-based layout (default: ${DEFAULT-VALUE})")
+                description = "qs, qs-cards (same layout as qs; card marking when run), qs-b for objects padded"
+                        + " to an OID-based layout, or e (software persistence: references stored as OIDs)"
+                        + " (default: ${DEFAULT-VALUE})")
         SystemUnderTest system;
 
         @Option(
@@ -465,6 +466,7 @@ public final class Oo7Command implements Runnable {
                 "  qs oo7 run --cold process --reps 3 --json cold.json   cold operations in fresh JVMs",
                 "  qs oo7 run --system heap --size medium --reps 3",
                 "  qs oo7 run --system heap,qs,qs-cs --ops T1,T6     embedded vs client-server (a server is started)",
+                "  qs oo7 run --system heap,qs,e --ops T1,T6,Q1    QuickStore vs E: hardware faults vs software checks",
                 "  qs oo7 run --system heap,qs,eclipsestore,lmdb,mvstore --json peers.json   against the peers",
                 "  qs oo7 run --server qs://127.0.0.1:7420 --secret db/server.secret   heap vs that server's database",
                 "  qs oo7 build /tmp/oo7 && qs oo7 run --system qs --store /tmp/oo7",
@@ -477,7 +479,8 @@ public final class Oo7Command implements Runnable {
                 converter = SystemConverter.class,
                 description =
                         "systems to measure, the first is the baseline: heap, qs (page protection), qs-cards (card"
-                                + " marking), qs-b (padded objects), qs-cs (page-server client), peers eclipsestore,"
+                                + " marking), qs-b (padded objects), qs-cs (page-server client), e (software"
+                                + " persistence: OIDs and residency checks, E / EPVM 3.0), peers eclipsestore,"
                                 + " lmdb, mvstore (default: heap,qs,qs-cards,qs-b; with --store: heap and the system"
                                 + " the database was built for)")
         List<SystemUnderTest> systems;

@@ -89,6 +89,7 @@ public final class Swizzler {
             }
             at = frames.enter(oid, frame);
         }
+        frames.referenced(at); // the clock's reference bit (not in the in-line path)
         if (field >= 0
                 && frames.pageAt(field) == sourcePage
                 && region.get(WORD, field) == oid

@@ -68,6 +68,7 @@ public final class SwizzlingFrames implements AutoCloseable {
     private long unswizzledAtEviction;
     private final char[][] slotIndex; // frame -> (in-page offset / 8) -> slot + 1 of an entered object, 0 unknown
     private long evictions;
+    private final byte[] frameReferenced; // frame -> 1 when an OID in it was resolved since the clock's hand passed
 
     public SwizzlingFrames(int pageSize, int capacity) {
         if (Integer.bitCount(pageSize) != 1) {
@@ -90,6 +91,7 @@ public final class SwizzlingFrames implements AutoCloseable {
         this.entered = new long[capacity][];
         this.enteredCount = new int[capacity];
         this.slotIndex = new char[capacity][];
+        this.frameReferenced = new byte[capacity];
     }
 
     /** The frame region: the segment generated accessors read in software mode (object = region offset). */
@@ -132,6 +134,24 @@ public final class SwizzlingFrames implements AutoCloseable {
      */
     public long evictions() {
         return evictions;
+    }
+
+    /**
+     * Sets the reference bit of the frame holding region offset {@code at}: what the out-of-line resolution of an
+     * OID does (one store), so the buffer pool's clock sees pages used through the residency check.
+     */
+    public void referenced(long at) {
+        frameReferenced[(int) (at / pageSize)] = 1;
+    }
+
+    /** Reads and clears the reference bit of {@code pageId}'s frame (the clock's hand); false if not resident. */
+    public boolean takeReference(long pageId) {
+        Integer f = frameOf.get(pageId);
+        if (f == null || frameReferenced[f] == 0) {
+            return false;
+        }
+        frameReferenced[f] = 0;
+        return true;
     }
 
     /** Resident objects entered in the OID table. */
@@ -279,6 +299,7 @@ public final class SwizzlingFrames implements AutoCloseable {
         entered[f] = null;
         enteredCount[f] = 0;
         slotIndex[f] = null;
+        frameReferenced[f] = 0;
         evictions++;
         pageOf[f] = -1;
         freeFrames[freeCount++] = f;

@@ -3,6 +3,7 @@ package dev.quickstore.core.software;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -200,6 +201,33 @@ class SwizzlingStoreTest {
             tx.commit();
         }
         assertVolumeHoldsOnlyOids(db, oids);
+    }
+
+    /**
+     * The clock sees dereferences: an out-of-line resolution (an OID-table hit included) sets its page's frame
+     * reference bit, which the clock's hand reads and clears once ({@code ClockReplacerTest} gives it its second
+     * chance); an eviction clears it.
+     */
+    @Test
+    void aResolutionSetsItsFramesReferenceBitForTheClock() throws Exception {
+        Path db = dir.resolve("db");
+        long[] oids = build(db);
+        try (Store s = Store.open(db, software(SMALL_POOL));
+                Transaction tx = s.begin()) {
+            Swizzler sw = s.swizzler();
+            long page = Oid.page(oids[0]);
+            sw.resolve(-1, oids[0]); // a page read
+            assertTrue(sw.frames().takeReference(page), "set by the resolution that read the page");
+            assertFalse(sw.frames().takeReference(page), "read and cleared by the hand");
+            sw.resolve(-1, oids[1]); // an OID-table hit on the same page
+            assertTrue(sw.frames().takeReference(page), "set by a table hit too");
+            sw.resolve(-1, oids[1]);
+            for (int i = 0; i < N && sw.frames().frameOffset(page) != SwizzlingFrames.NOT_RESIDENT; i++) {
+                sw.resolve(-1, oids[i]); // read other pages until this one is evicted
+            }
+            assertFalse(sw.frames().takeReference(page), "an evicted page has no reference bit");
+            tx.commit();
+        }
     }
 
     @Test
