@@ -41,8 +41,14 @@ int main(void) {
     CHECK(!qs_page_verify(bad, sizeof bad), "fault path rejects it too");
     memcpy(bad, page, sizeof bad); bad[33] = 'X';
     CHECK(qs_volume_decode(bad, sizeof bad, &h, NULL) == QS_VOL_MAGIC, "magic");
-    memcpy(bad, page, sizeof bad); bad[40] = 3;
+    memcpy(bad, page, sizeof bad); bad[40] = 4;
     CHECK(qs_volume_decode(bad, sizeof bad, &h, NULL) == QS_VOL_VERSION, "version");
+    memcpy(bad, page, sizeof bad); bad[40] = 3;
+    CHECK(qs_volume_decode(bad, sizeof bad, &h, NULL) == QS_VOL_VERSION, "version 3 without a pointer format");
+    bad[92] = 1;
+    CHECK(qs_volume_decode(bad, sizeof bad, &h, NULL) == QS_VOL_OK && h.pointer_format == 1, "version 3, Texas");
+    memcpy(bad, page, sizeof bad); bad[92] = 2;
+    CHECK(qs_volume_decode(bad, sizeof bad, &h, NULL) == QS_VOL_VERSION, "version 2 with OIDs");
     memcpy(bad, page, sizeof bad); bad[45] = 0x21;
     CHECK(qs_volume_decode(bad, sizeof bad, &h, NULL) == QS_VOL_PAGE_SIZE, "page size");
     CHECK(qs_volume_decode(page, 100, &h, NULL) == QS_VOL_SHORT, "short");

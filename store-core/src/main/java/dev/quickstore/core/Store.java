@@ -17,6 +17,7 @@ import dev.quickstore.core.buffer.SoftwareFrames;
 import dev.quickstore.core.buffer.WriteBarrier;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
+import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.events.RecoveryEvent;
@@ -141,6 +142,8 @@ public final class Store implements AutoCloseable {
             dw = new DoubleWriteBuffer(io.open(dir.resolve(VolumeFile.DOUBLE_WRITE_FILE), true), vol.pageSize());
             List<Long> restored = dw.restore(vol);
             VolumeHeader header = VolumeFile.readHeader(io, dir);
+            checkReferenceForm(
+                    header, options.frames(), VolumeFile.volumePath(dir).toString());
             this.pageSize = header.pageSize();
             PageFrames frames;
             PlacementFile placement = null;
@@ -431,6 +434,26 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /**
+     * A volume whose references are OIDs (pointer format {@value VolumeHeader#POINTERS_OID}) opens only with
+     * FramesMode.SOFTWARE, one whose references are virtual addresses only with the hardware modes.
+     */
+    static void checkReferenceForm(VolumeHeader header, FramesMode mode, String file) {
+        if (header.softwareReferences() == (mode == FramesMode.SOFTWARE)) {
+            return;
+        }
+        String expected = mode == FramesMode.SOFTWARE
+                ? VolumeHeader.POINTERS_OID + " (FramesMode.SOFTWARE: references are OIDs)"
+                : "not " + VolumeHeader.POINTERS_OID + " (FramesMode." + mode + ": references are not OIDs)";
+        String actual = header.softwareReferences()
+                ? header.pointerFormat() + " (a FramesMode.SOFTWARE store: references are OIDs); open it with"
+                        + " FramesMode.SOFTWARE (-Dqs.frames=SOFTWARE)"
+                : header.pointerFormat() + " (" + VolumeHeader.pointerFormatName(header.pointerFormat())
+                        + ": a FramesMode.MAPPED/EXPLICIT store); open it with FramesMode.MAPPED or EXPLICIT";
+        throw new StoreFormatException(
+                file, 0, VolumeHeader.POINTER_FORMAT_OFFSET, "volume mode (pointer format)", expected, actual);
+    }
+
     private static int peekPageSize(FileIO io, Path dir) throws IOException {
         try (FileIO.Handle h = io.open(VolumeFile.volumePath(dir), false)) {
             byte[] prefix = new byte[VolumeHeader.SIZE];
@@ -453,11 +476,12 @@ public final class Store implements AutoCloseable {
     }
 
     static Store create(FileIO io, Path dir, int pageSize, StoreOptions options) throws IOException {
-        VolumeFile.create(
-                LocatingFileIO.of(io),
-                dir,
-                pageSize,
-                options.relocation() == Relocation.TEXAS ? VolumeHeader.POINTERS_TEXAS : VolumeHeader.POINTERS_VIRTUAL);
+        int pointers = options.frames() == FramesMode.SOFTWARE
+                ? VolumeHeader.POINTERS_OID
+                : options.relocation() == Relocation.TEXAS
+                        ? VolumeHeader.POINTERS_TEXAS
+                        : VolumeHeader.POINTERS_VIRTUAL;
+        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize, pointers);
         return opened(new Store(dir, options, io));
     }
 

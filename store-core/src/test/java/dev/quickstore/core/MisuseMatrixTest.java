@@ -46,7 +46,7 @@ class MisuseMatrixTest {
             ByteBuffer page = ByteBuffer.allocate(8192);
             ch.read(page, 0);
             MemorySegment seg = MemorySegment.ofArray(page.array());
-            seg.set(PageHeader.INT, VolumeHeader.FORMAT_VERSION_OFFSET, VolumeHeader.FORMAT_VERSION + 1);
+            seg.set(PageHeader.INT, VolumeHeader.FORMAT_VERSION_OFFSET, VolumeHeader.POINTER_FORMAT_VERSION + 1);
             PageHeader.seal(seg); // a well-formed page of a later format, not a damaged one
             ch.write(ByteBuffer.wrap(page.array()), 0);
         }
@@ -55,7 +55,7 @@ class MisuseMatrixTest {
         String m = e.getMessage();
         assertTrue(m.contains(volume.getFileName().toString()), m);
         assertTrue(m.contains("format version"), m);
-        assertTrue(m.contains(String.valueOf(VolumeHeader.FORMAT_VERSION + 1)), m);
+        assertTrue(m.contains(String.valueOf(VolumeHeader.POINTER_FORMAT_VERSION + 1)), m);
         assertTrue(m.contains("newer"), m);
     }
 

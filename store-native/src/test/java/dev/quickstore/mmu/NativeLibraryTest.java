@@ -35,7 +35,8 @@ class NativeLibraryTest {
     @Test
     void abiVersionConstantMatchesTheLibrary() throws Throwable {
         int library = (int) NativeLibrary.downcall(
-                        "qs_abi_version", java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_INT))
+                        "qs_abi_version",
+                        java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_INT))
                 .invokeExact();
         assertEquals(library, NativeLibrary.ABI_VERSION);
         assertTrue(NativeLibrary.buildInfo().contains("abi " + library), NativeLibrary.buildInfo());

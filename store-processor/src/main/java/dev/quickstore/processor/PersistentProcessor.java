@@ -333,5 +333,10 @@ public final class PersistentProcessor extends AbstractProcessor {
         try (Writer w = filer.createSourceFile(fqcn, origin).openWriter()) {
             w.write(source);
         }
+        // software persistence (docs/software-mode.md): a second implementation of the same interface
+        String soft = SoftSourceWriter.softName(fqcn);
+        try (Writer w = filer.createSourceFile(soft, origin).openWriter()) {
+            w.write(SoftSourceWriter.generate(model, subtypes));
+        }
     }
 }

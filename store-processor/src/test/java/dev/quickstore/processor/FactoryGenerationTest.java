@@ -64,12 +64,21 @@ class FactoryGenerationTest {
                 "RefList",
                 "RefSet",
                 "RefBag",
-                "TypeDescriptor")) {
-            String params = name.startsWith("Ref") || name.equals("TypeDescriptor") ? "<T>" : "";
+                "TypeDescriptor",
+                "SoftObject",
+                "SoftObjects",
+                "SoftView",
+                "SoftRefList",
+                "SoftRefSet")) {
+            String params =
+                    name.startsWith("Ref") || name.startsWith("SoftRef") || name.equals("TypeDescriptor") ? "<T>" : "";
             write(
                     src.resolve("dev/quickstore/api/internal/" + name + ".java"),
                     "package dev.quickstore.api.internal; public class " + name + params + " {}");
         }
+        write(
+                src.resolve("dev/quickstore/core/software/Oid.java"),
+                "package dev.quickstore.core.software; public class Oid {}");
         write(src.resolve("h/Shapes.java"), SOURCES);
         Path out = dir.resolve("gen");
         Files.createDirectories(out);
@@ -140,5 +149,34 @@ class FactoryGenerationTest {
         assertTrue(box.contains("public static final class BagRefs extends RefBag<h.Box>"), box);
         assertTrue(shape.contains("new FieldDescriptor(\"boxes\", FieldKind.SET"), shape);
         assertTrue(shape.contains("new FieldDescriptor(\"bag\", FieldKind.BAG"), shape);
+    }
+
+    /**
+     * The software implementation ({@code $Soft}, docs/software-mode.md) is generated next to {@code $Impl}: same
+     * offsets, its factory registered on {@code $Impl.TYPE}, the same subtype cases in {@code of}, reference
+     * getters with the in-line residency check, setters behind the software write barrier.
+     */
+    @Test
+    void aSoftwareImplementationIsGeneratedNextToEachImpl() throws IOException {
+        Path h = generate();
+        String shape = Files.readString(h.resolve("Shape$Soft.java"));
+        String impl = Files.readString(h.resolve("Shape$Impl.java"));
+        String cube = Files.readString(h.resolve("Cube$Impl.java"));
+        assertTrue(Files.exists(h.resolve("Other$Soft.java")));
+        assertTrue(shape.contains("public final class Shape$Soft extends SoftObject implements h.Shape {"), shape);
+        assertTrue(shape.contains("h.Shape$Impl.TYPE.software(Shape$Soft::new);"), shape);
+        Matcher off = Pattern.compile("static final long OFF_NEXT = (\\d+);").matcher(impl);
+        assertTrue(off.find(), impl);
+        assertTrue(shape.contains("static final long OFF_NEXT = " + off.group(1) + ";"), shape);
+        Matcher tag = Pattern.compile("public static final int TAG = (0x[0-9a-f]{8});")
+                .matcher(cube);
+        assertTrue(tag.find(), cube);
+        assertTrue(shape.contains("case " + tag.group(1) + " -> new h.Cube$Soft(session, oid, at);"), shape);
+        assertTrue(shape.contains("default -> SoftObjects.resolve(h.Shape$Impl.TYPE, session, oid, at);"), shape);
+        assertTrue(shape.contains("return h.Shape$Soft.of(session, w, SoftView.resolve(field, w));"), shape);
+        assertTrue(shape.contains("SoftView.region().set(JAVA_INT, writable(OFF_ID), value);"), shape);
+        assertTrue(shape.contains("SoftView.region().set(JAVA_LONG, writable(OFF_NEXT), oid);"), shape);
+        assertTrue(shape.contains("return new h.Box$Soft.SetRefs(session, this, OFF_BOXES);"), shape);
+        assertTrue(shape.contains("return new h.Shape$Soft.Refs(session, this, OFF_BAG);"), shape);
     }
 }

@@ -2,6 +2,7 @@ package dev.quickstore.cli.oo7;
 
 import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.cli.ExitCodes;
+import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.volume.VolumeFile;
@@ -82,6 +83,13 @@ public final class Oo7Command implements Runnable {
          */
         qs_b("qs-b", ObjectPadding.OID_LAYOUT, false),
         /**
+         * E / EPVM 3.0 (White and DeWitt 1994 section 4.5): software persistence, FramesMode.SOFTWARE
+         * (docs/software-mode.md): references are OIDs, pages read explicitly into the buffer pool, an in-line
+         * residency check per dereference and a software write barrier; the same OO7 code through the
+         * generated {@code $Soft} classes.
+         */
+        e("e", ObjectPadding.NONE, false),
+        /**
          * {@code qs-cs}: the mapped store as a page server's client (White and DeWitt 1994 ran QuickStore on the
          * EXODUS server): the same objects and operations, every page faulted in over a socket from {@code qs
          * serve} in another process ({@code --server}, or a server this run starts over a store it builds).
@@ -140,10 +148,13 @@ public final class Oo7Command implements Runnable {
          * system's write detection. No system property is set.
          */
         StoreOptions storeOptions(Map<String, String> properties) {
-            return StoreOptions.defaults().toBuilder()
+            StoreOptions.Builder b = StoreOptions.defaults().toBuilder()
                     .fromProperties(properties)
-                    .writeDetection(cards ? WriteDetection.CARD_MARKING : WriteDetection.PAGE_PROTECTION)
-                    .build();
+                    .writeDetection(cards ? WriteDetection.CARD_MARKING : WriteDetection.PAGE_PROTECTION);
+            if (this == e) {
+                b.frames(FramesMode.SOFTWARE);
+            }
+            return b.build();
         }
 
         /** The name on the command line and in reports (also {@link Oo7Store#name()}). */
@@ -339,8 +350,9 @@ public final class Oo7Command implements Runnable {
                 names = "--system",
                 defaultValue = "qs",
                 converter = SystemConverter.class,
-                description = "qs, qs-cards (same layout as qs; card marking when run), or qs-b for objects padded"
-                        + " to an OID-based layout (default: ${DEFAULT-VALUE})")
+                description = "qs, qs-cards (same layout as qs; card marking when run), qs-b for objects padded"
+                        + " to an OID-based layout, or e (software persistence: references stored as OIDs)"
+                        + " (default: ${DEFAULT-VALUE})")
         SystemUnderTest system;
 
         @Option(
@@ -454,6 +466,7 @@ public final class Oo7Command implements Runnable {
                 "  qs oo7 run --cold process --reps 3 --json cold.json   cold operations in fresh JVMs",
                 "  qs oo7 run --system heap --size medium --reps 3",
                 "  qs oo7 run --system heap,qs,qs-cs --ops T1,T6     embedded vs client-server (a server is started)",
+                "  qs oo7 run --system heap,qs,e --ops T1,T6,Q1    QuickStore vs E: hardware faults vs software checks",
                 "  qs oo7 run --system heap,qs,eclipsestore,lmdb,mvstore --json peers.json   against the peers",
                 "  qs oo7 run --server qs://127.0.0.1:7420 --secret db/server.secret   heap vs that server's database",
                 "  qs oo7 build /tmp/oo7 && qs oo7 run --system qs --store /tmp/oo7",
@@ -466,7 +479,8 @@ public final class Oo7Command implements Runnable {
                 converter = SystemConverter.class,
                 description =
                         "systems to measure, the first is the baseline: heap, qs (page protection), qs-cards (card"
-                                + " marking), qs-b (padded objects), qs-cs (page-server client), peers eclipsestore,"
+                                + " marking), qs-b (padded objects), qs-cs (page-server client), e (software"
+                                + " persistence: OIDs and residency checks, E / EPVM 3.0), peers eclipsestore,"
                                 + " lmdb, mvstore (default: heap,qs,qs-cards,qs-b; with --store: heap and the system"
                                 + " the database was built for)")
         List<SystemUnderTest> systems;

@@ -11,6 +11,7 @@ import dev.quickstore.cli.QsCommandTest.Run;
 import dev.quickstore.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -175,6 +176,44 @@ class Oo7CommandTest {
         Run c = QsCommandTest.qs("oo7", "run", "--cold", "sometimes");
         assertEquals(ExitCodes.USAGE, c.code());
         assertTrue(c.err().contains("--cold: unknown value 'sometimes'"), c.err());
+    }
+
+    /**
+     * {@code e} (software persistence, docs/software-mode.md) runs beside heap and qs, hot and cold (a fresh JVM
+     * per cold operation opens the store in FramesMode.SOFTWARE), with the same counts, and takes no fault.
+     */
+    @Test
+    void eRunsBesideQsWithTheSameCountsAndNoFault() throws Exception {
+        Path json = tmp.resolve("e.json");
+        Run r = QsCommandTest.qs(
+                "oo7",
+                "run",
+                "--system",
+                "heap,qs,e",
+                "--cold",
+                "process",
+                "--ops",
+                "T1,T2A,Q1",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--json",
+                json.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(pages(r.out(), "e") > 0, r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("T1\\s+cold\\s+43740\\s.*")), r.out());
+        assertTrue(
+                r.out().lines().anyMatch(l -> l.matches("T1\\s+hot\\s+43740\\s.*\\d\\.\\d\\dx\\s.*\\d\\.\\d\\dx\\s.*")),
+                "hot T1 with qs/heap and e/heap: " + r.out());
+        assertTrue(r.err().contains("cold e T2A run 1/1 (fresh JVM"), r.err());
+        JsonNode e = Json.MAPPER.readTree(Files.readString(json)).get(2);
+        assertEquals("e", e.get("store").asText());
+        assertEquals("process", e.get("cold").asText());
+        List<JsonNode> faults = new java.util.ArrayList<>(e.findValues("readFaults"));
+        faults.addAll(e.findValues("writeFaults"));
+        assertTrue(faults.size() >= 6, "fault counters of every result: " + e);
+        assertTrue(faults.stream().allMatch(f -> f.asLong() == 0), "software persistence takes no fault: " + e);
     }
 
     @Test

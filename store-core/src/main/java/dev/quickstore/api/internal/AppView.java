@@ -39,9 +39,7 @@ public interface AppView extends AutoCloseable {
      */
     static AppView of(Object owner, Store store) {
         if (store.options().frames() == FramesMode.SOFTWARE) {
-            // its reference words are OIDs: the object API's generated accessors for it are not built yet
-            throw new StoreException("the persistent object API does not run on FramesMode.SOFTWARE yet"
-                    + " (docs/software-mode.md, \"Status\"); open the store with FramesMode.MAPPED or EXPLICIT");
+            return new Software(owner, store);
         }
         MemorySegment mapped;
         try {
@@ -99,6 +97,50 @@ public interface AppView extends AutoCloseable {
         @Override
         public void close() {
             View.unbind(owner);
+        }
+    }
+
+    /**
+     * Software persistence (FramesMode.SOFTWARE, docs/software-mode.md): the generated {@code $Soft} classes
+     * read the store's frame region through {@link SoftView}; writes are marked by their software barrier, so
+     * there is nothing to copy, announce or write back here.
+     */
+    final class Software implements AppView {
+        private final Object owner;
+
+        Software(Object owner, Store store) {
+            this.owner = owner;
+            SoftView.bind(owner, store.swizzler(), store.arenaBase(), store.pageSize());
+        }
+
+        @Override
+        public void allocated(long ref, int size) {
+            // the storage manager zero-fills new objects in their frame
+        }
+
+        @Override
+        public void allocatedLarge(long ref, long size) {
+            // idem
+        }
+
+        @Override
+        public void beforeCommit(Transaction tx) {
+            // every store went through Swizzler.markWrite: the pages are dirty with disk-form pre-images
+        }
+
+        @Override
+        public void afterAbort() {
+            // abort restored the frames' pages (OIDs); they are swizzled again lazily
+        }
+
+        @Override
+        public void checkPending() {
+            // explicit page reads: nothing is ever refused
+        }
+
+        @Override
+        public void close() {
+            SoftView.unbind(owner);
         }
     }
 

@@ -55,7 +55,8 @@ public final class Catalog {
         Catalog c = new Catalog();
         c.blob = tx.root(ROOT);
         if (c.blob != 0) {
-            for (TypeRecord r : decode(Blobs.readBytes(c.blob), c.blob)) {
+            byte[] bytes = SoftView.bound() ? SoftObjects.readBlob(tx, c.blob, new byte[1]) : Blobs.readBytes(c.blob);
+            for (TypeRecord r : decode(bytes, c.blob)) {
                 c.committed.put(r.name(), r);
             }
         }
@@ -203,7 +204,9 @@ public final class Catalog {
         if (pending.isEmpty()) {
             return;
         }
-        long fresh = Blobs.write(s, 0, Blobs.BYTES, encode(all()));
+        long fresh = s.software() != null
+                ? s.software().writeBlob(0, Blobs.BYTES, encode(all()))
+                : Blobs.write(s, 0, Blobs.BYTES, encode(all()));
         s.storeTransaction().setRoot(ROOT, fresh);
         if (blob != 0) {
             s.freeBlob(blob);

@@ -20,6 +20,9 @@ public final class Session {
     private final int maxSmall;
     private final ObjectPadding padding;
     private final int refShift;
+    /** Software persistence's object operations, or null (hardware modes). */
+    private final SoftObjects software;
+
     private boolean active = true;
     private String endedAs;
 
@@ -36,6 +39,12 @@ public final class Session {
         // docs/formats.md, slotted page: data from 40 + pageSize/64, a 4-byte slot, 8-byte units
         this.maxSmall = (pageSize - (40 + pageSize / 64) - 4) & ~7;
         this.refShift = RefArray.shift(maxSmall);
+        this.software = view instanceof AppView.Software ? new SoftObjects(this, tx) : null;
+    }
+
+    /** Software persistence's object operations (null unless the store runs FramesMode.SOFTWARE). */
+    SoftObjects software() {
+        return software;
     }
 
     public Transaction storeTransaction() {
@@ -121,6 +130,10 @@ public final class Session {
     }
 
     void freeBlob(long a) {
+        if (software != null) {
+            software.freeOut(a);
+            return;
+        }
         if (Blobs.isLarge(a)) {
             tx.deleteLarge(a);
         } else {
@@ -169,6 +182,9 @@ public final class Session {
     public <T> T create(TypeDescriptor<T> type, long near) {
         checkWritable();
         catalog.ensure(type);
+        if (software != null) {
+            return software.create(type, near);
+        }
         int[] pointers = type.pointerOffsetsShared();
         long a = allocate(type.size() + padding.objectExtra(pointers.length), near, pointers);
         View.mark(a);
@@ -183,6 +199,9 @@ public final class Session {
             return null;
         }
         catalog.check(type);
+        if (software != null) {
+            return software.get(address, type, what);
+        }
         try {
             tx.sizeOf(address); // a live small object?
         } catch (IllegalArgumentException e) {
@@ -207,12 +226,19 @@ public final class Session {
         if (View.STRICT) {
             checkReadable();
         }
+        if (software != null) {
+            return software.get(address, type, "reference");
+        }
         return address == 0 ? null : type.resolve(this, address);
     }
 
     public void delete(Object object) {
         checkWritable();
         long a = addressOf(object, true, "delete");
+        if (software != null) {
+            software.delete((dev.quickstore.api.PersistentObject) object);
+            return;
+        }
         int tag = View.segment().get(JAVA_INT, a - View.base());
         TypeDescriptor<?> type = Types.byTag(tag);
         if (type == null) {

@@ -32,6 +32,14 @@ public final class TypeDescriptor<T> {
     private final List<FieldDescriptor> fields;
     private final int[] pointerOffsets;
     private final Factory<? extends T> factory;
+    /** Software persistence's proxies ({@code <Name>$Soft}; address = OID), registered when that class loads. */
+    private volatile SoftwareFactory<? extends T> softwareFactory;
+
+    /** Creates the software-mode proxy of the object {@code oid}, resident at region offset {@code at}. */
+    @FunctionalInterface
+    public interface SoftwareFactory<T> {
+        T create(Session session, long oid, long at);
+    }
 
     public TypeDescriptor(
             Class<T> type, long id, int size, List<FieldDescriptor> fields, Factory<? extends T> factory) {
@@ -115,6 +123,24 @@ public final class TypeDescriptor<T> {
 
     int[] pointerOffsetsShared() {
         return pointerOffsets;
+    }
+
+    /**
+     * Registers the software-mode factory (the static initialiser of {@code <Name>$Soft} calls it; docs/
+     * software-mode.md). The first registration stays.
+     */
+    public void software(SoftwareFactory<? extends T> f) {
+        if (softwareFactory == null) {
+            softwareFactory = f;
+        }
+    }
+
+    SoftwareFactory<? extends T> softwareFactory() {
+        return softwareFactory;
+    }
+
+    T createSoftware(Session session, long oid, long at) {
+        return softwareFactory.create(session, oid, at);
     }
 
     public T create(Session session, long address) {

@@ -11,9 +11,23 @@ import java.util.function.LongPredicate;
  * Second-chance clock over resident page ids. A reference sets the page's bit; the hand clears bits
  * until it finds an unreferenced page the caller accepts. References are the store's own fixes only
  * (accesses through the application view are not seen): {@link Replacement#STORE_CLOCK}, the policy
- * of EXPLICIT mode; with the mapped arena, {@link DataPlaneReplacer} uses page protection instead.
+ * of EXPLICIT mode; with the mapped arena, {@link DataPlaneReplacer} uses page protection instead. In software
+ * mode the frames also keep a reference bit per frame that the out-of-line resolution of an OID sets
+ * ({@code SwizzlingFrames.takeReference}): the hand gives such a page its second chance too, so a page used only
+ * through the residency check is not chosen while hot (docs/software-mode.md).
  */
 final class ClockReplacer implements Replacer {
+    /** The frames' own reference bit of a page, read and cleared (never set when there is none). */
+    private final LongPredicate takeFrameReference;
+
+    ClockReplacer() {
+        this(p -> false);
+    }
+
+    ClockReplacer(LongPredicate takeFrameReference) {
+        this.takeFrameReference = takeFrameReference;
+    }
+
     private final List<Long> ring = new ArrayList<>();
     private final Map<Long, Integer> index = new HashMap<>();
     private final List<Boolean> referenced = new ArrayList<>();
@@ -59,17 +73,19 @@ final class ClockReplacer implements Replacer {
         }
     }
 
-    /** A victim accepted by {@code acceptable}, or -1 after two full sweeps without one. */
+    /** A victim accepted by {@code acceptable}, or -1 after three full sweeps without one. */
     @Override
     public long victim(LongPredicate acceptable) {
         int n = ring.size();
-        for (int step = 0; step < 2 * n + 1 && n > 0; step++) {
+        for (int step = 0; step < 3 * n + 1 && n > 0; step++) { // two bits per page to clear at most
             if (hand >= n) {
                 hand = 0;
             }
             long p = ring.get(hand);
             if (referenced.get(hand)) {
                 referenced.set(hand, Boolean.FALSE);
+            } else if (takeFrameReference.test(p)) {
+                // referenced through the residency check since the hand last passed: its second chance
             } else if (acceptable.test(p)) {
                 hand++;
                 return p;

@@ -50,6 +50,9 @@ public interface Replacer {
     default void hold(long pageId, int bits, boolean on) {}
 
     static Replacer of(Replacement policy, PageFrames frames) {
+        if (frames instanceof SoftwareFrames software) {
+            return new ClockReplacer(software.swizzling()::takeReference);
+        }
         if (!policy.inDataPlane() || !(frames instanceof MappedFrames mf)) {
             return new ClockReplacer();
         }

@@ -89,6 +89,7 @@ public final class Swizzler {
             }
             at = frames.enter(oid, frame);
         }
+        frames.referenced(at); // the clock's reference bit (not in the in-line path)
         if (field >= 0
                 && frames.pageAt(field) == sourcePage
                 && region.get(WORD, field) == oid
@@ -109,6 +110,27 @@ public final class Swizzler {
         if (!frames.isFrameDirty(at)) {
             access.writing(frames.pageAt(at));
         }
+    }
+
+    /**
+     * The OID of the object at byte {@code offset} of page {@code pageId} (read if not resident): how the object
+     * API names an object the storage manager just allocated, or a blob it just wrote.
+     */
+    public long oidOf(long pageId, int offset) {
+        long frame = frames.frameOffset(pageId);
+        if (frame == SwizzlingFrames.NOT_RESIDENT) {
+            frame = access.read(pageId);
+            pageReads++;
+        }
+        return frames.oidAt(frame + offset);
+    }
+
+    /**
+     * The eviction count of the frames ({@link SwizzlingFrames#evictions}): a region offset obtained while it had
+     * some value is valid while it still has it.
+     */
+    public long epoch() {
+        return frames.evictions();
     }
 
     /** OIDs resolved out of line (table probes) since this swizzler was made. */

@@ -66,6 +66,9 @@ public final class SwizzlingFrames implements AutoCloseable {
     private final long[][] entered; // frame -> OIDs entered into the table for it
     private final int[] enteredCount;
     private long unswizzledAtEviction;
+    private final char[][] slotIndex; // frame -> (in-page offset / 8) -> slot + 1 of an entered object, 0 unknown
+    private long evictions;
+    private final byte[] frameReferenced; // frame -> 1 when an OID in it was resolved since the clock's hand passed
 
     public SwizzlingFrames(int pageSize, int capacity) {
         if (Integer.bitCount(pageSize) != 1) {
@@ -87,6 +90,8 @@ public final class SwizzlingFrames implements AutoCloseable {
         this.referrerCount = new int[capacity];
         this.entered = new long[capacity][];
         this.enteredCount = new int[capacity];
+        this.slotIndex = new char[capacity][];
+        this.frameReferenced = new byte[capacity];
     }
 
     /** The frame region: the segment generated accessors read in software mode (object = region offset). */
@@ -120,6 +125,33 @@ public final class SwizzlingFrames implements AutoCloseable {
     /** Region offset of the resident object {@code oid}, or {@link #NOT_RESIDENT} (one table probe). */
     public long lookup(long oid) {
         return oids.get(oid);
+    }
+
+    /**
+     * Pages evicted since the frames were made: every region offset handed out before an eviction may now
+     * name another page's bytes, so a holder of one (an object API proxy) compares this count with the one it
+     * saw and resolves its OID again when they differ.
+     */
+    public long evictions() {
+        return evictions;
+    }
+
+    /**
+     * Sets the reference bit of the frame holding region offset {@code at}: what the out-of-line resolution of an
+     * OID does (one store), so the buffer pool's clock sees pages used through the residency check.
+     */
+    public void referenced(long at) {
+        frameReferenced[(int) (at / pageSize)] = 1;
+    }
+
+    /** Reads and clears the reference bit of {@code pageId}'s frame (the clock's hand); false if not resident. */
+    public boolean takeReference(long pageId) {
+        Integer f = frameOf.get(pageId);
+        if (f == null || frameReferenced[f] == 0) {
+            return false;
+        }
+        frameReferenced[f] = 0;
+        return true;
     }
 
     /** Resident objects entered in the OID table. */
@@ -162,7 +194,16 @@ public final class SwizzlingFrames implements AutoCloseable {
         int f = (int) (frame / pageSize);
         oids.put(oid, at);
         entered[f] = append(entered[f], enteredCount[f]++, oid);
+        if (slotIndex[f] == null) {
+            slotIndex[f] = new char[pageSize / 8];
+        }
+        slotIndex[f][off >>> 3] = (char) (slot + 1);
         return at;
+    }
+
+    /** A deleted object leaves the OID table (its slot may be reused by another object). */
+    public void forget(long oid) {
+        oids.remove(oid);
     }
 
     /** The OID of the live object at region offset {@code at} (its page resident), for storing a reference. */
@@ -175,7 +216,11 @@ public final class SwizzlingFrames implements AutoCloseable {
         long frame = (long) f * pageSize;
         MemorySegment page = region.asSlice(frame, pageSize);
         int off = (int) (at - frame);
-        int slot = SlottedPage.slotAt(page, off);
+        char[] index = slotIndex[f];
+        int slot = index == null ? 0 : index[off >>> 3] - 1;
+        if (slot < 0 || SlottedPage.slotOffset(page, slot) != off) { // not entered, or its slot was reused
+            slot = SlottedPage.slotAt(page, off);
+        }
         if (slot < 0) {
             throw new IllegalArgumentException("no live object at offset " + off + " of page " + pageId);
         }
@@ -253,6 +298,9 @@ public final class SwizzlingFrames implements AutoCloseable {
         referrerCount[f] = 0;
         entered[f] = null;
         enteredCount[f] = 0;
+        slotIndex[f] = null;
+        frameReferenced[f] = 0;
+        evictions++;
         pageOf[f] = -1;
         freeFrames[freeCount++] = f;
     }

@@ -75,7 +75,7 @@ public final class VolumeFile {
             throw new FileAlreadyExistsException(vol.toString(), null, "a QuickStore/J volume already exists there");
         }
         VolumeHeader header = new VolumeHeader(
-                VolumeHeader.FORMAT_VERSION,
+                VolumeHeader.versionFor(pointerFormat),
                 pageSize,
                 UUID.randomUUID(),
                 DEFAULT_ARENA_BASE,

@@ -16,7 +16,11 @@ import java.util.UUID;
  * offset size field
  *      0   32 page header           checksum, type 1, page format version 1, page id 0, page LSN, aux 0
  *     32    8 magic                 "QSVOLUME" (ASCII)
- *     40    4 formatVersion         {@value #FORMAT_VERSION} (version 1 had its own checksum at 124)
+ *     40    4 formatVersion         {@value #FORMAT_VERSION}: references are virtual addresses (pointerFormat 0);
+ *                                   {@value #POINTER_FORMAT_VERSION}: references are not addresses (pointerFormat 1
+ *                                   or 2), so a build that knows only version 2 refuses the volume instead of
+ *                                   reading its references as addresses; the layout is the same (version 1 had its
+ *                                   own checksum at 124)
  *     44    4 pageSize              bytes per page, a power of two, 4096..65536
  *     48   16 creationId            UUID (most significant 8 bytes first), fixed at creation
  *     64    8 preferredArenaBase    virtual address the store asks to be mapped at (0 = anywhere)
@@ -24,10 +28,12 @@ import java.util.UUID;
  *                                   pages past its end have never been written back and read as zero)
  *     80    8 createdMillis         creation time, ms since the epoch
  *     88    4 extentPages           pages per extent (allocation and growth unit), {@value #DEFAULT_EXTENT_PAGES}
- *     92    4 pointerFormat         how slotted pages store references: {@link #POINTERS_VIRTUAL} (0, QuickStore:
- *                                   virtual addresses, relocated only when needed) or {@link #POINTERS_TEXAS}
- *                                   (1, Texas: persistent pointers, dev.quickstore.mmu.TexasPointers, swizzled at
- *                                   page-fault time); fixed at creation (zero in stores made before the field)
+ *     92    4 pointerFormat         how slotted pages store references, fixed at creation: {@link #POINTERS_VIRTUAL}
+ *                                   (0, QuickStore: virtual addresses, relocated only when needed; version 2, zero
+ *                                   in stores made before the field), {@link #POINTERS_TEXAS} (1, Texas: persistent
+ *                                   pointers, dev.quickstore.mmu.TexasPointers, swizzled at page-fault time;
+ *                                   version 3) or {@link #POINTERS_OID} (2, software persistence: OIDs,
+ *                                   dev.quickstore.core.software.Oid, docs/software-mode.md; version 3)
  *     96    8 rootsMetaPage         meta page of the named-root directory B+tree (0 = not yet created)
  *    104    8 indexesMetaPage       meta page of the index catalog B+tree (0 = not yet created)
  *    112   16 reserved              zero
@@ -53,6 +59,14 @@ public record VolumeHeader(
     public static final int SIZE = 128;
 
     public static final int FORMAT_VERSION = 2;
+
+    /**
+     * The format version of a volume whose references are not virtual addresses (Texas persistent pointers or
+     * OIDs; {@link #pointerFormat} says which): the same layout, a different version so that a build knowing only
+     * version {@value #FORMAT_VERSION} refuses it. Version {@value #FORMAT_VERSION} volumes have pointer format 0.
+     */
+    public static final int POINTER_FORMAT_VERSION = 3;
+
     public static final int DEFAULT_EXTENT_PAGES = 16;
     public static final byte[] MAGIC = "QSVOLUME".getBytes(StandardCharsets.US_ASCII);
 
@@ -73,6 +87,14 @@ public record VolumeHeader(
 
     /** Pointer format 1: references are Texas persistent pointers, swizzled at page-fault time. */
     public static final int POINTERS_TEXAS = 1;
+
+    /** Pointer format 2: references are OIDs (software persistence, E / EPVM 3.0; FramesMode.SOFTWARE). */
+    public static final int POINTERS_OID = 2;
+
+    /** The format version a new volume with this pointer format gets. */
+    public static int versionFor(int pointerFormat) {
+        return pointerFormat == POINTERS_VIRTUAL ? FORMAT_VERSION : POINTER_FORMAT_VERSION;
+    }
 
     /** A header with virtual-address pointers (the format of every store made before the field). */
     public VolumeHeader(
@@ -103,6 +125,7 @@ public record VolumeHeader(
         return switch (format) {
             case POINTERS_VIRTUAL -> "virtual addresses (QuickStore)";
             case POINTERS_TEXAS -> "Texas persistent pointers";
+            case POINTERS_OID -> "OIDs (software persistence)";
             default -> "unknown (" + format + ")";
         };
     }
@@ -114,9 +137,14 @@ public record VolumeHeader(
         if (extentPages < 1 || Integer.bitCount(extentPages) != 1) {
             throw new IllegalArgumentException("extent pages " + extentPages + " is not a power of two");
         }
-        if (pointerFormat != POINTERS_VIRTUAL && pointerFormat != POINTERS_TEXAS) {
-            throw new IllegalArgumentException("pointer format " + pointerFormat + " is not 0 or 1");
+        if (pointerFormat < POINTERS_VIRTUAL || pointerFormat > POINTERS_OID) {
+            throw new IllegalArgumentException("pointer format " + pointerFormat + " is not 0, 1 or 2");
         }
+    }
+
+    /** Whether the volume's references are OIDs (pointer format {@value #POINTERS_OID}, software persistence). */
+    public boolean softwareReferences() {
+        return pointerFormat == POINTERS_OID;
     }
 
     /** Encodes the whole of page 0 (page header, fields, zeros), checksum included. */
@@ -172,7 +200,7 @@ public record VolumeHeader(
 
     /** A format version as an error names it: a newer one says so (this build cannot open that store). */
     private static String versionText(int version) {
-        return version > FORMAT_VERSION
+        return version > POINTER_FORMAT_VERSION
                 ? version + " (written by a newer QuickStore/J: open it with that version)"
                 : String.valueOf(version);
     }
@@ -205,13 +233,13 @@ public record VolumeHeader(
         int pageSize = seg.get(PageHeader.INT, PAGE_SIZE_OFFSET);
         int version = seg.get(PageHeader.INT, FORMAT_VERSION_OFFSET);
         if (Integer.bitCount(pageSize) != 1 || pageSize < 4096 || pageSize > 65536) {
-            if (version != FORMAT_VERSION) {
+            if (version != FORMAT_VERSION && version != POINTER_FORMAT_VERSION) {
                 throw new StoreFormatException(
                         file,
                         0,
                         FORMAT_VERSION_OFFSET,
                         "format version",
-                        String.valueOf(FORMAT_VERSION),
+                        FORMAT_VERSION + " or " + POINTER_FORMAT_VERSION,
                         versionText(version));
             }
             throw new StoreFormatException(
@@ -238,13 +266,13 @@ public record VolumeHeader(
                     hex(stored),
                     hex(actual) + " computed over bytes 4.." + (pageSize - 1));
         }
-        if (version != FORMAT_VERSION) {
+        if (version != FORMAT_VERSION && version != POINTER_FORMAT_VERSION) {
             throw new StoreFormatException(
                     file,
                     0,
                     FORMAT_VERSION_OFFSET,
                     "format version",
-                    String.valueOf(FORMAT_VERSION),
+                    FORMAT_VERSION + " or " + POINTER_FORMAT_VERSION,
                     versionText(version));
         }
         PageHeader.check(file, 0, whole);
@@ -258,13 +286,18 @@ public record VolumeHeader(
                     file, 0, EXTENT_PAGES_OFFSET, "extent pages", "a power of two", String.valueOf(extent));
         }
         int pointers = seg.get(PageHeader.INT, POINTER_FORMAT_OFFSET);
-        if (pointers != POINTERS_VIRTUAL && pointers != POINTERS_TEXAS) {
+        if (version == FORMAT_VERSION
+                ? pointers != POINTERS_VIRTUAL
+                : pointers != POINTERS_TEXAS && pointers != POINTERS_OID) {
             throw new StoreFormatException(
                     file,
                     0,
                     POINTER_FORMAT_OFFSET,
                     "pointer format",
-                    "0 (virtual addresses) or 1 (Texas persistent pointers)",
+                    version == FORMAT_VERSION
+                            ? "0 (virtual addresses) in a format version " + FORMAT_VERSION + " volume"
+                            : "1 (Texas persistent pointers) or 2 (OIDs) in a format version " + POINTER_FORMAT_VERSION
+                                    + " volume",
                     String.valueOf(pointers));
         }
         return readFrom(whole);

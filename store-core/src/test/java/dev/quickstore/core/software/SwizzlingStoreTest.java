@@ -3,12 +3,12 @@ package dev.quickstore.core.software;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.error.StoreException;
@@ -203,6 +203,33 @@ class SwizzlingStoreTest {
         assertVolumeHoldsOnlyOids(db, oids);
     }
 
+    /**
+     * The clock sees dereferences: an out-of-line resolution (an OID-table hit included) sets its page's frame
+     * reference bit, which the clock's hand reads and clears once ({@code ClockReplacerTest} gives it its second
+     * chance); an eviction clears it.
+     */
+    @Test
+    void aResolutionSetsItsFramesReferenceBitForTheClock() throws Exception {
+        Path db = dir.resolve("db");
+        long[] oids = build(db);
+        try (Store s = Store.open(db, software(SMALL_POOL));
+                Transaction tx = s.begin()) {
+            Swizzler sw = s.swizzler();
+            long page = Oid.page(oids[0]);
+            sw.resolve(-1, oids[0]); // a page read
+            assertTrue(sw.frames().takeReference(page), "set by the resolution that read the page");
+            assertFalse(sw.frames().takeReference(page), "read and cleared by the hand");
+            sw.resolve(-1, oids[1]); // an OID-table hit on the same page
+            assertTrue(sw.frames().takeReference(page), "set by a table hit too");
+            sw.resolve(-1, oids[1]);
+            for (int i = 0; i < N && sw.frames().frameOffset(page) != SwizzlingFrames.NOT_RESIDENT; i++) {
+                sw.resolve(-1, oids[i]); // read other pages until this one is evicted
+            }
+            assertFalse(sw.frames().takeReference(page), "an evicted page has no reference bit");
+            tx.commit();
+        }
+    }
+
     @Test
     void aDanglingOidIsRefusedNamingPageAndSlot() throws Exception {
         Path db = dir.resolve("db");
@@ -220,14 +247,38 @@ class SwizzlingStoreTest {
         }
     }
 
-    /** Until the processor generates software accessors, the object API refuses the mode (and releases the store). */
+    /**
+     * The volume records the mode (format version 3: references are OIDs): a software store is never opened by a
+     * hardware mode and a hardware store never by software mode; the error names the file and both modes, and the
+     * refused open releases the store.
+     */
     @Test
-    void theObjectApiRefusesASoftwareStore() throws Exception {
-        Path db = dir.resolve("db");
-        Store.create(db, 8192, software(64)).close();
-        StoreException e = assertThrows(StoreException.class, () -> PersistentStore.open(db, software(64)));
-        assertTrue(e.getMessage().contains("FramesMode.SOFTWARE"), e.getMessage());
-        try (Store again = Store.open(db, software(64))) { // the refused open released the store's lock
+    void aVolumeOpensOnlyInTheModeOfItsReferences() throws Exception {
+        Path soft = dir.resolve("soft");
+        Store.create(soft, 8192, software(64)).close();
+        assertEquals(3, dev.quickstore.core.volume.VolumeFile.readHeader(soft).formatVersion());
+        assertEquals(
+                dev.quickstore.core.volume.VolumeHeader.POINTERS_OID,
+                dev.quickstore.core.volume.VolumeFile.readHeader(soft).pointerFormat());
+        for (FramesMode hardware : new FramesMode[] {FramesMode.MAPPED, FramesMode.EXPLICIT}) {
+            StoreOptions o = StoreOptions.builder().frames(hardware).build();
+            var e = assertThrows(dev.quickstore.core.error.StoreFormatException.class, () -> Store.open(soft, o));
+            assertTrue(e.getMessage().contains("volume.qs"), e.getMessage());
+            assertTrue(e.getMessage().contains("FramesMode." + hardware), e.getMessage());
+            assertTrue(e.getMessage().contains("a FramesMode.SOFTWARE store"), e.getMessage());
+        }
+        Path hard = dir.resolve("hard");
+        Store.create(
+                        hard,
+                        8192,
+                        StoreOptions.builder().frames(FramesMode.EXPLICIT).build())
+                .close();
+        assertEquals(2, dev.quickstore.core.volume.VolumeFile.readHeader(hard).formatVersion());
+        var e = assertThrows(
+                dev.quickstore.core.error.StoreFormatException.class, () -> Store.open(hard, software(64)));
+        assertTrue(e.getMessage().contains("expected 2 (FramesMode.SOFTWARE"), e.getMessage());
+        assertTrue(e.getMessage().contains("open it with FramesMode.MAPPED or EXPLICIT"), e.getMessage());
+        try (Store again = Store.open(soft, software(64))) { // the refused opens released the store's lock
             assertThrows(StoreException.class, again::view);
         }
     }

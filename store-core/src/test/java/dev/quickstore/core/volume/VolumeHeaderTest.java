@@ -27,7 +27,7 @@ class VolumeHeaderTest {
     @Test
     void thePointerFormatRoundTripsAndAnUnknownOneIsRefusedAtItsOffset() {
         VolumeHeader texas =
-                new VolumeHeader(2, 8192, UUID.randomUUID(), 0, 1, 0, 16, 0, 0, VolumeHeader.POINTERS_TEXAS);
+                new VolumeHeader(3, 8192, UUID.randomUUID(), 0, 1, 0, 16, 0, 0, VolumeHeader.POINTERS_TEXAS);
         byte[] enc = texas.encode();
         assertEquals(1, enc[VolumeHeader.POINTER_FORMAT_OFFSET]);
         assertEquals(VolumeHeader.POINTERS_TEXAS, VolumeHeader.decode("t", enc).pointerFormat());
@@ -35,11 +35,37 @@ class VolumeHeaderTest {
                 VolumeHeader.POINTERS_VIRTUAL,
                 VolumeHeader.decode("v", new VolumeHeader(2, 8192, UUID.randomUUID(), 0, 1, 0, 16, 0, 0).encode())
                         .pointerFormat());
+        assertEquals(
+                VolumeHeader.POINTERS_OID,
+                VolumeHeader.decode(
+                                "o",
+                                new VolumeHeader(
+                                                3,
+                                                8192,
+                                                UUID.randomUUID(),
+                                                0,
+                                                1,
+                                                0,
+                                                16,
+                                                0,
+                                                0,
+                                                VolumeHeader.POINTERS_OID)
+                                        .encode())
+                        .pointerFormat());
         java.lang.foreign.MemorySegment seg = java.lang.foreign.MemorySegment.ofArray(enc);
-        seg.set(dev.quickstore.core.page.PageHeader.INT, VolumeHeader.POINTER_FORMAT_OFFSET, 2);
+        seg.set(dev.quickstore.core.page.PageHeader.INT, VolumeHeader.POINTER_FORMAT_OFFSET, 7);
         dev.quickstore.core.page.PageHeader.seal(seg);
         StoreFormatException e = assertThrows(StoreFormatException.class, () -> VolumeHeader.decode("vol", enc));
         assertTrue(e.getMessage().contains("pointer format") && e.getMessage().contains("92"), e.getMessage());
+        // a version-2 volume must say "virtual addresses": Texas pointers there would be read as addresses by
+        // builds that know only version 2
+        byte[] v2 =
+                new VolumeHeader(2, 8192, UUID.randomUUID(), 0, 1, 0, 16, 0, 0, VolumeHeader.POINTERS_TEXAS).encode();
+        StoreFormatException old = assertThrows(StoreFormatException.class, () -> VolumeHeader.decode("v2", v2));
+        assertTrue(old.getMessage().contains("format version 2"), old.getMessage());
+        assertEquals(3, VolumeHeader.versionFor(VolumeHeader.POINTERS_TEXAS));
+        assertEquals(3, VolumeHeader.versionFor(VolumeHeader.POINTERS_OID));
+        assertEquals(2, VolumeHeader.versionFor(VolumeHeader.POINTERS_VIRTUAL));
     }
 
     @Test

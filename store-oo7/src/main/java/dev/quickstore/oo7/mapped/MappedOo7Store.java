@@ -8,6 +8,7 @@ import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.error.DuplicateKeyException;
 import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.stats.CommitStats;
@@ -17,22 +18,14 @@ import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.oo7.Oo7Store;
 import dev.quickstore.oo7.schema.AtomicPart;
-import dev.quickstore.oo7.schema.AtomicPart$Impl;
 import dev.quickstore.oo7.schema.BaseAssembly;
-import dev.quickstore.oo7.schema.BaseAssembly$Impl;
 import dev.quickstore.oo7.schema.ComplexAssembly;
-import dev.quickstore.oo7.schema.ComplexAssembly$Impl;
 import dev.quickstore.oo7.schema.CompositePart;
-import dev.quickstore.oo7.schema.CompositePart$Impl;
 import dev.quickstore.oo7.schema.Connection;
-import dev.quickstore.oo7.schema.Connection$Impl;
 import dev.quickstore.oo7.schema.DesignObj;
 import dev.quickstore.oo7.schema.Document;
-import dev.quickstore.oo7.schema.Document$Impl;
 import dev.quickstore.oo7.schema.Manual;
-import dev.quickstore.oo7.schema.Manual$Impl;
 import dev.quickstore.oo7.schema.Module;
-import dev.quickstore.oo7.schema.Module$Impl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -334,6 +327,9 @@ public final class MappedOo7Store implements Oo7Store {
         if (serverUri != null) {
             return padding.isNone() ? "qs-cs" : "qs-b-cs";
         }
+        if (effective(options).frames() == FramesMode.SOFTWARE) {
+            return "e"; // software persistence: E / EPVM 3.0 (docs/software-mode.md)
+        }
         String scheme = switch (effective(options).writeDetection()) {
             case PAGE_PROTECTION -> "";
             case CARD_MARKING -> "-cards";
@@ -417,67 +413,50 @@ public final class MappedOo7Store implements Oo7Store {
 
     @Override
     public Module createModule(int id, String type, int buildDate, Object near) {
-        Module$Impl m = (Module$Impl) tx().create(Module.class, near);
-        m.id(id);
-        m.type(fixed(type, DesignObj.TYPE_LENGTH));
-        m.buildDate(buildDate);
+        Module m = tx().create(Module.class, near);
+        GeneratedSetters.designObj(m, id, fixed(type, DesignObj.TYPE_LENGTH), buildDate);
         insertUnique(index(IX_MODULE_ID), id, tx.addressOf(m), "module");
         return m;
     }
 
     @Override
     public Manual createManual(int id, String title, CharSequence text, Module mod, Object near) {
-        Manual$Impl man = (Manual$Impl) tx().create(Manual.class, near);
-        man.id(id);
-        man.title(title);
-        man.text(text); // more than a page: the text blob is a large object
-        man.textLen(text.length());
-        man.mod(mod);
+        Manual man = tx().create(Manual.class, near);
+        GeneratedSetters.manual(man, id, title, text, mod); // more than a page: the text blob is a large object
         return man;
     }
 
     @Override
     public ComplexAssembly createComplexAssembly(
             int id, String type, int buildDate, Module module, ComplexAssembly superAssembly, Object near) {
-        ComplexAssembly$Impl a = (ComplexAssembly$Impl) tx().create(ComplexAssembly.class, near);
-        a.id(id);
-        a.type(fixed(type, DesignObj.TYPE_LENGTH));
-        a.buildDate(buildDate);
-        a.module(module);
-        a.superAssembly(superAssembly);
+        ComplexAssembly a = tx().create(ComplexAssembly.class, near);
+        GeneratedSetters.designObj(a, id, fixed(type, DesignObj.TYPE_LENGTH), buildDate);
+        GeneratedSetters.assembly(a, module, superAssembly);
         return a;
     }
 
     @Override
     public BaseAssembly createBaseAssembly(
             int id, String type, int buildDate, Module module, ComplexAssembly superAssembly, Object near) {
-        BaseAssembly$Impl a = (BaseAssembly$Impl) tx().create(BaseAssembly.class, near);
-        a.id(id);
-        a.type(fixed(type, DesignObj.TYPE_LENGTH));
-        a.buildDate(buildDate);
-        a.module(module);
-        a.superAssembly(superAssembly);
+        BaseAssembly a = tx().create(BaseAssembly.class, near);
+        GeneratedSetters.designObj(a, id, fixed(type, DesignObj.TYPE_LENGTH), buildDate);
+        GeneratedSetters.assembly(a, module, superAssembly);
         insertUnique(index(IX_BASE_ID), id, tx.addressOf(a), "base assembly");
         return a;
     }
 
     @Override
     public CompositePart createCompositePart(int id, String type, int buildDate, Object near) {
-        CompositePart$Impl cp = (CompositePart$Impl) tx().create(CompositePart.class, near);
-        cp.id(id);
-        cp.type(fixed(type, DesignObj.TYPE_LENGTH));
-        cp.buildDate(buildDate);
+        CompositePart cp = tx().create(CompositePart.class, near);
+        GeneratedSetters.designObj(cp, id, fixed(type, DesignObj.TYPE_LENGTH), buildDate);
         insertUnique(index(IX_COMPOSITE_ID), id, tx.addressOf(cp), "composite part");
         return cp;
     }
 
     @Override
     public Document createDocument(int id, String title, CharSequence text, CompositePart part, Object near) {
-        Document$Impl d = (Document$Impl) tx().create(Document.class, near);
-        d.title(fixed(title, Document.TITLE_LENGTH));
-        d.id(id);
-        d.text(text); // a blob near the document
-        d.part(part);
+        Document d = tx().create(Document.class, near);
+        GeneratedSetters.document(d, fixed(title, Document.TITLE_LENGTH), id, text, part); // a blob near it
         long a = tx.addressOf(d);
         insertUnique(index(IX_DOCUMENT_ID), id, a, "document");
         insertUnique(index(IX_DOCUMENT_TITLE), title, a, "document title");
@@ -487,14 +466,11 @@ public final class MappedOo7Store implements Oo7Store {
     @Override
     public AtomicPart createAtomicPart(
             int id, String type, int buildDate, int x, int y, int docId, CompositePart partOf, Object near) {
-        AtomicPart$Impl p = (AtomicPart$Impl) tx().create(AtomicPart.class, near);
-        p.id(id);
-        p.type(fixed(type, DesignObj.TYPE_LENGTH));
-        p.buildDate(buildDate);
+        AtomicPart p = tx().create(AtomicPart.class, near);
+        GeneratedSetters.designObj(p, id, fixed(type, DesignObj.TYPE_LENGTH), buildDate);
         p.x(x);
         p.y(y);
-        p.docId(docId);
-        p.partOf(partOf);
+        GeneratedSetters.atomicPart(p, docId, partOf);
         long a = tx.addressOf(p);
         insertUnique(index(IX_ATOMIC_ID), id, a, "atomic part");
         index(IX_ATOMIC_DATE).insert(dateKey(buildDate, id), a);
@@ -503,11 +479,8 @@ public final class MappedOo7Store implements Oo7Store {
 
     @Override
     public Connection createConnection(String type, int length, AtomicPart from, AtomicPart to, Object near) {
-        Connection$Impl c = (Connection$Impl) tx().create(Connection.class, near);
-        c.type(fixed(type, DesignObj.TYPE_LENGTH));
-        c.length(length);
-        c.from(from);
-        c.to(to);
+        Connection c = tx().create(Connection.class, near);
+        GeneratedSetters.connection(c, fixed(type, DesignObj.TYPE_LENGTH), length, from, to);
         return c;
     }
 
@@ -582,12 +555,11 @@ public final class MappedOo7Store implements Oo7Store {
 
     @Override
     public void updateBuildDate(AtomicPart part, int buildDate) {
-        AtomicPart$Impl p = (AtomicPart$Impl) part;
-        long a = tx().addressOf(p);
+        long a = tx().addressOf(part);
         Index ix = index(IX_ATOMIC_DATE);
-        deleteExisting(ix, dateKey(p.buildDate(), p.id()), a);
-        p.buildDate(buildDate);
-        ix.insert(dateKey(buildDate, p.id()), a);
+        deleteExisting(ix, dateKey(part.buildDate(), part.id()), a);
+        GeneratedSetters.buildDate(part, buildDate);
+        ix.insert(dateKey(buildDate, part.id()), a);
     }
 
     @Override
