@@ -296,7 +296,7 @@ public class QsCommandTest {
         assertTrue(
                 r.err()
                         .contains(
-                                "unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-b, qs-cs, eclipsestore,"
+                                "unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-b, e, qs-cs, eclipsestore,"
                                         + " lmdb, mvstore]"),
                 r.err());
         assertFalse(r.err().contains("java."), r.err());
