@@ -279,4 +279,58 @@ class SoftwareObjectApiTest {
             assertTrue(s.storageManager().verify().ok(), "store verifies");
         }
     }
+
+    /**
+     * OO7 SM2's pattern: an object is deleted while another still holds a swizzled pointer to it, and the holder's
+     * page is then written (first write: its disk-form pre-image) or committed (its disk form). Both must unswizzle
+     * the pointer to the deleted object; the dangling reference then fails when followed, naming the page.
+     */
+    @Test
+    void aPointerSwizzledToADeletedObjectStillHasADiskForm() throws Exception {
+        Path db = dir.resolve("db");
+        try (PersistentStore s = PersistentStore.create(db, software(64), GraphNode.class)) {
+            long far;
+            long near;
+            long target;
+            try (ObjectTransaction tx = s.begin()) {
+                GraphNode a = tx.create(GraphNode.class);
+                GraphNode b = tx.create(GraphNode.class);
+                a.next(b); // a and b share a page
+                for (int i = 0; i < 600; i++) {
+                    tx.create(GraphNode.class).id(i);
+                }
+                GraphNode c = tx.create(GraphNode.class);
+                c.next(b); // c's page is another one
+                near = tx.addressOf(a);
+                far = tx.addressOf(c);
+                target = tx.addressOf(b);
+                assertEquals(Oid.page(near), Oid.page(target), "precondition: a and b on one page");
+                assertTrue(Oid.page(far) != Oid.page(target), "precondition: c on another page");
+                tx.root("a", a);
+                tx.root("c", c);
+                tx.commit();
+            }
+            try (ObjectTransaction tx = s.begin()) {
+                GraphNode a = tx.root("a", GraphNode.class);
+                GraphNode c = tx.root("c", GraphNode.class);
+                GraphNode b = a.next(); // swizzles a's word in place
+                assertEquals(target, tx.addressOf(c.next())); // and c's
+                tx.delete(b);
+                c.weight(7); // c's page: first write, pre-image in disk form
+                a.weight(5);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, a::next);
+                assertTrue(e.getMessage().contains("page " + Oid.page(target)), e.getMessage());
+                tx.commit(); // both pages in disk form
+            }
+        }
+        try (PersistentStore s = PersistentStore.open(db, software(64), GraphNode.class);
+                ObjectTransaction tx = s.begin()) {
+            assertEquals(5, tx.root("a", GraphNode.class).weight());
+            assertEquals(7, tx.root("c", GraphNode.class).weight());
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> tx.root("c", GraphNode.class).next());
+            assertTrue(s.storageManager().verify().ok(), "store verifies");
+        }
+    }
 }

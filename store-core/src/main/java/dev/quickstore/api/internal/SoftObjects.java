@@ -158,8 +158,9 @@ public final class SoftObjects {
 
     /** Frees the small object {@code oid}: it leaves the OID table, then the storage manager frees its slot. */
     void free(long oid) {
-        long ref = refOf(oid);
-        SoftView.swizzler().frames().forget(oid);
+        long at = SoftView.resolve(-1, oid);
+        long ref = SoftView.arenaBase() + Oid.page(oid) * pageSize() + at % pageSize();
+        SoftView.swizzler().frames().deleted(oid, at); // pointers swizzled to it become its OID again
         tx.delete(ref);
     }
 

@@ -206,6 +206,26 @@ public final class SwizzlingFrames implements AutoCloseable {
         oids.remove(oid);
     }
 
+    /**
+     * The object {@code oid}, resident at region offset {@code at}, is being deleted: every pointer swizzled to it
+     * from a resident page becomes its OID again, then it leaves the OID table. A reference left to a deleted
+     * object is the application's dangling reference; as an OID it fails when resolved, naming the page and slot,
+     * and the page holding it can still be unswizzled to its disk form (a swizzled word pointing at a freed slot
+     * could not: {@link #oidAt} finds no object there; OO7 SM2 on medium hit exactly that). The words written are
+     * the disk form already, so this is not a change: nothing is marked dirty or logged.
+     */
+    public void deleted(long oid, long at) {
+        int f = (int) (at / pageSize);
+        long[] refs = referrers[f];
+        for (int i = 0; i < referrerCount[f]; i++) {
+            long word = refs[i];
+            if (region.get(WORD, word) == at && isPointerWord(word)) {
+                region.set(WORD, word, oid);
+            }
+        }
+        forget(oid);
+    }
+
     /** The OID of the live object at region offset {@code at} (its page resident), for storing a reference. */
     public long oidAt(long at) {
         int f = (int) (at / pageSize);
