@@ -75,14 +75,26 @@ public final class ExitCodes {
     static final class Handler implements IExecutionExceptionHandler {
         @Override
         public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parsed) {
-            boolean verbose = parsed.hasMatchedOption("--verbose")
-                    || parsed.subcommands().stream().anyMatch(p -> p.hasMatchedOption("--verbose"));
+            boolean verbose = verbose(parsed);
             cl.getErr().println("qs: error: " + message(ex));
             if (verbose) {
                 ex.printStackTrace(cl.getErr());
             }
             cl.getErr().flush();
             return of(ex);
+        }
+
+        /** Whether {@code --verbose} was given to the command or to any subcommand below it ({@code qs oo7 run}). */
+        private static boolean verbose(ParseResult parsed) {
+            if (parsed.hasMatchedOption("--verbose")) {
+                return true;
+            }
+            for (ParseResult sub : parsed.subcommands()) {
+                if (verbose(sub)) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 }

@@ -77,6 +77,11 @@ public class QsCommandTest {
         assertFalse(r.err().contains("\tat "), r.err());
         Run v = qs("info", "--verbose", db.toString());
         assertTrue(v.err().contains("\tat "), v.err());
+        // a subcommand two levels down (qs oo7 run) honours its own --verbose too
+        Run nested = qs("oo7", "run", "--store", db.toString(), "--system", "qs", "--ops", "T1", "--verbose");
+        assertEquals(ExitCodes.DAMAGED, nested.code(), nested.err());
+        assertTrue(nested.err().contains("header page checksum"), nested.err());
+        assertTrue(nested.err().contains("\tat "), nested.err());
     }
 
     @Test
