@@ -79,9 +79,12 @@ public class QsCommandTest {
         assertTrue(v.err().contains("\tat "), v.err());
         // a subcommand two levels down (qs oo7 run) honours its own --verbose too
         Run nested = qs("oo7", "run", "--store", db.toString(), "--system", "qs", "--ops", "T1", "--verbose");
-        assertEquals(ExitCodes.DAMAGED, nested.code(), nested.err());
-        assertTrue(nested.err().contains("header page checksum"), nested.err());
+        assertEquals(ExitCodes.USAGE, nested.code(), nested.err());
+        assertTrue(nested.err().contains("no OO7 database there"), nested.err());
         assertTrue(nested.err().contains("\tat "), nested.err());
+        assertFalse(qs("oo7", "run", "--store", db.toString(), "--system", "qs", "--ops", "T1")
+                .err()
+                .contains("\tat "));
     }
 
     @Test
