@@ -7,46 +7,21 @@ import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The small-database contract on QS-cards: the mapped store with card marking instead of page protection
  * (every operation must agree with the heap, as on {@code qs}), plus: T2's updates take no write fault, are
  * committed by card diffs and survive close and reopen.
  */
-class CardsOo7StoreTest extends Oo7SmallContract {
+class CardsOo7StoreTest extends MappedOo7Contract {
     static final StoreOptions CARDS = StoreOptions.defaults().withWriteDetection(WriteDetection.CARD_MARKING);
 
-    @TempDir
-    Path tmp;
-
-    private MappedOo7Store last;
-    private int made;
-
     @Override
-    protected Oo7Store newStore() {
-        if (last != null) {
-            last.close();
-        }
-        try {
-            last = MappedOo7Store.create(tmp.resolve("oo7-" + made++), false, CARDS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return last;
-    }
-
-    @AfterEach
-    void closeLast() {
-        if (last != null) {
-            last.close();
-            last = null;
-        }
+    StoreOptions options() {
+        return CARDS;
     }
 
     @Test

@@ -4,19 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import dev.quickstore.oo7.schema.AtomicPart;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The small-database contract on the mapped persistent store, plus durability: T2's updates survive commit,
@@ -24,32 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * application view are process-wide), so {@link #newStore()} closes the previous one; the contract never
  * uses two stores at once (it digests one before building the next).
  */
-class MappedOo7StoreTest extends Oo7SmallContract {
-    @TempDir
-    Path tmp;
-
-    private MappedOo7Store last;
-    private int made;
-
+class MappedOo7StoreTest extends MappedOo7Contract {
     @Override
-    protected Oo7Store newStore() {
-        if (last != null) {
-            last.close();
-        }
-        try {
-            last = MappedOo7Store.create(tmp.resolve("oo7-" + made++), false);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return last;
-    }
-
-    @AfterEach
-    void closeLast() {
-        if (last != null) {
-            last.close();
-            last = null;
-        }
+    StoreOptions options() {
+        return null;
     }
 
     private static Map<Integer, int[]> xy(Oo7Store store) {

@@ -3,6 +3,7 @@ package dev.quickstore.oo7;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
@@ -20,16 +21,21 @@ import org.junit.jupiter.params.provider.CsvSource;
  * checkpoint), reopens the store (recovery redoes the committed transaction from the log) and checks that the
  * database equals the heap model after the same operation (the {@link Oo7Digest} covers x, y and buildDate of
  * every atomic part) and, for T3, that the buildDate index agrees with a full scan.
+ *
+ * <p>On {@code qs} (the mapped store) and on {@code e} (software persistence, docs/software-mode.md): there the
+ * child opens the store with {@code -Dqs.frames=SOFTWARE} and a buffer pool of 256 pages, far smaller than the
+ * database, so the update steals dirty pages (logged in disk form, OIDs only).
  */
 class Oo7CrashRestartTest {
     @TempDir
     Path tmp;
 
     @ParameterizedTest
-    @CsvSource({"T2B, INCREMENT", "T2A, SWAP", "T3B, SWAP"})
-    void committedUpdateSurvivesSigkillAndRecovery(String op, String t2) throws Exception {
+    @CsvSource({"qs, T2B, INCREMENT", "qs, T2A, SWAP", "qs, T3B, SWAP", "e, T2B, INCREMENT", "e, T3B, SWAP"})
+    void committedUpdateSurvivesSigkillAndRecovery(String system, String op, String t2) throws Exception {
         Path dir = tmp.resolve("oo7");
-        try (MappedOo7Store store = MappedOo7Store.create(dir, false)) {
+        StoreOptions options = system.equals("e") ? SoftwareOo7StoreTest.E : null; // null: the defaults, as qs runs
+        try (MappedOo7Store store = MappedOo7Store.create(dir, false, options)) {
             new Oo7Builder(Oo7Config.SMALL, Oo7SmallContract.SEED).build(store, Oo7Builder.Progress.NONE);
         }
         HeapOo7Store heap = HeapOo7StoreTest.buildHeap(Oo7SmallContract.SEED);
@@ -39,10 +45,11 @@ class Oo7CrashRestartTest {
         String expected = Oo7Digest.of(heap);
         assertTrue(!expected.equals(before), op + " changes the database");
 
-        String line = runAndKill(dir, op, t2);
+        String line = runAndKill(dir, op, t2, system.equals("e"));
         assertEquals("committed " + expectedCount, line, "the child committed " + op);
 
-        try (MappedOo7Store reopened = MappedOo7Store.open(dir, false)) {
+        try (MappedOo7Store reopened = MappedOo7Store.open(dir, false, options)) {
+            assertEquals(system, reopened.name());
             StoreStats stats = reopened.persistentStore().storageManager().stats();
             assertTrue(stats.recoveryRedoApplied() > 0, "recovery redid the committed update: " + stats);
             assertEquals(expected, Oo7SmallContract.digest(reopened), op + " visible after the crash-restart");
@@ -52,10 +59,14 @@ class Oo7CrashRestartTest {
     }
 
     /** Starts the child, waits for its "committed" line, SIGKILLs it and returns the line. */
-    private String runAndKill(Path dir, String op, String t2) throws IOException, InterruptedException {
+    private String runAndKill(Path dir, String op, String t2, boolean software)
+            throws IOException, InterruptedException {
+        String[] jvmArgs = software
+                ? new String[] {"-Xmx1g", "-Dqs.frames=SOFTWARE", "-Dqs.poolPages=256"}
+                : new String[] {"-Xmx1g"};
         try (ChildJvm.Running child = ChildJvm.main(Oo7CrashChild.class)
                 .workDir(tmp)
-                .jvmArgs("-Xmx1g")
+                .jvmArgs(jvmArgs)
                 .args(dir.toString(), op, t2)
                 .timeout(Duration.ofSeconds(180))
                 .start()) {

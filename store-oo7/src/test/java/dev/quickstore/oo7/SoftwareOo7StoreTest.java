@@ -9,12 +9,9 @@ import dev.quickstore.core.software.Swizzler;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The small-database contract on {@code e}: software persistence (FramesMode.SOFTWARE, docs/software-mode.md;
@@ -23,35 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
  * the database (so traversals read pages explicitly, evict, and unswizzle), T1 and T2B give the heap's counts,
  * T2B takes no fault of any kind, and its updates survive close and reopen.
  */
-class SoftwareOo7StoreTest extends Oo7SmallContract {
+class SoftwareOo7StoreTest extends MappedOo7Contract {
     static final StoreOptions E =
             StoreOptions.defaults().toBuilder().frames(FramesMode.SOFTWARE).build();
 
-    @TempDir
-    Path tmp;
-
-    private MappedOo7Store last;
-    private int made;
-
     @Override
-    protected Oo7Store newStore() {
-        if (last != null) {
-            last.close();
-        }
-        try {
-            last = MappedOo7Store.create(tmp.resolve("oo7-" + made++), false, E);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return last;
-    }
-
-    @AfterEach
-    void closeLast() {
-        if (last != null) {
-            last.close();
-            last = null;
-        }
+    StoreOptions options() {
+        return E;
     }
 
     @Test

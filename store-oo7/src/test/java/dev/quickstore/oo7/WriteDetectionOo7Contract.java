@@ -6,50 +6,21 @@ import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The small-database contract on the mapped store with one of Hosking and Moss's other write-detection schemes
  * (every operation must agree with the heap, as on {@code qs}), plus: T2B's updates survive close and reopen, and
  * the barrier schemes take no write fault.
  */
-abstract class WriteDetectionOo7Contract extends Oo7SmallContract {
-    @TempDir
-    Path tmp;
-
-    private MappedOo7Store last;
-    private int made;
-
+abstract class WriteDetectionOo7Contract extends MappedOo7Contract {
     abstract WriteDetection detection();
 
+    @Override
     StoreOptions options() {
         return StoreOptions.defaults().withWriteDetection(detection());
-    }
-
-    @Override
-    protected Oo7Store newStore() {
-        if (last != null) {
-            last.close();
-        }
-        try {
-            last = MappedOo7Store.create(tmp.resolve("oo7-" + made++), false, options());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return last;
-    }
-
-    @AfterEach
-    void closeLast() {
-        if (last != null) {
-            last.close();
-            last = null;
-        }
     }
 
     @Test
