@@ -30,10 +30,10 @@ public final class SoftView {
         return region;
     }
 
-    /** The eviction count of the bound store's frames (-1 when unbound). */
+    /** The eviction and restoration count of the bound store's frames (-1 when unbound). */
     public static long epoch() {
         SwizzlingFrames f = frames;
-        return f == null ? -1 : f.evictions();
+        return f == null ? -1 : f.epoch();
     }
 
     /** The in-line residency check of the reference word at region offset {@code field}; see {@link Swizzler#deref}. */
@@ -55,6 +55,11 @@ public final class SoftView {
     /** The OID of the resident object at region offset {@code at} (for a swizzled reference word). */
     public static long oidAt(long at) {
         return frames.oidAt(at);
+    }
+
+    /** The region offset of {@code oid} if it is resident and entered in the OID table, else -1 (one probe). */
+    public static long residentAt(long oid) {
+        return frames.lookup(oid);
     }
 
     /** Software write detection: call before storing at region offset {@code at} ({@link Swizzler#markWrite}). */

@@ -126,6 +126,13 @@ public interface PageFrames extends AutoCloseable {
         return copy;
     }
 
+    /**
+     * The contents of resident page {@code pageId} are about to be replaced by older bytes (abort restores a
+     * pre-image, undo applies a CLR): forget whatever was derived from the current contents. Nothing for raw
+     * frames; software persistence drops the page's objects from its OID table (docs/software-mode.md).
+     */
+    default void restoring(long pageId) {}
+
     /** The inverse of {@link #toDisk} (swizzling), in place. */
     default MemorySegment toRuntime(MemorySegment copy) {
         return copy;

@@ -86,6 +86,11 @@ public final class SoftwareFrames implements PageFrames {
     }
 
     @Override
+    public void restoring(long pageId) {
+        frames.restoring(pageId);
+    }
+
+    @Override
     public long[] residentPages() {
         return frames.residentPages();
     }

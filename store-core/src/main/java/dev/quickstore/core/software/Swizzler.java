@@ -126,11 +126,11 @@ public final class Swizzler {
     }
 
     /**
-     * The eviction count of the frames ({@link SwizzlingFrames#evictions}): a region offset obtained while it had
+     * The eviction and restoration count of the frames ({@link SwizzlingFrames#epoch}): a region offset obtained while it had
      * some value is valid while it still has it.
      */
     public long epoch() {
-        return frames.evictions();
+        return frames.epoch();
     }
 
     /** OIDs resolved out of line (table probes) since this swizzler was made. */

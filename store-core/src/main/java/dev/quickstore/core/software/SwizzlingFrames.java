@@ -68,6 +68,7 @@ public final class SwizzlingFrames implements AutoCloseable {
     private long unswizzledAtEviction;
     private final char[][] slotIndex; // frame -> (in-page offset / 8) -> slot + 1 of an entered object, 0 unknown
     private long evictions;
+    private long restores;
     private final byte[] frameReferenced; // frame -> 1 when an OID in it was resolved since the clock's hand passed
 
     public SwizzlingFrames(int pageSize, int capacity) {
@@ -134,6 +135,14 @@ public final class SwizzlingFrames implements AutoCloseable {
      */
     public long evictions() {
         return evictions;
+    }
+
+    /**
+     * Evictions plus page restorations ({@link #restoring}) since the frames were made: a region offset obtained
+     * while it had some value is valid while it still has it.
+     */
+    public long epoch() {
+        return evictions + restores;
     }
 
     /**
@@ -297,6 +306,31 @@ public final class SwizzlingFrames implements AutoCloseable {
             return;
         }
         int f = boxed;
+        dropObjects(f, pageId);
+        frameReferenced[f] = 0;
+        evictions++;
+        pageOf[f] = -1;
+        freeFrames[freeCount++] = f;
+    }
+
+    /**
+     * Resident page {@code pageId}'s bytes are about to be replaced by older ones (abort copies the pre-image back,
+     * undo applies a compensation): its objects leave the OID table and every pointer swizzled into it becomes
+     * its OID again, exactly as at eviction, but the page stays resident. Without this an object the aborted
+     * transaction created would stay in the table, and a new object of the same type given the same slot at
+     * another offset would resolve to the old offset. Region offsets handed out before are invalid after it
+     * ({@link #epoch} moves).
+     */
+    public void restoring(long pageId) {
+        Integer f = frameOf.get(pageId);
+        if (f != null) {
+            dropObjects(f, pageId);
+            restores++;
+        }
+    }
+
+    /** Unswizzles the referrers into frame {@code f} (holding {@code pageId}) and forgets its objects. */
+    private void dropObjects(int f, long pageId) {
         long lo = (long) f * pageSize;
         long hi = lo + pageSize;
         MemorySegment page = region.asSlice(lo, pageSize);
@@ -319,10 +353,6 @@ public final class SwizzlingFrames implements AutoCloseable {
         entered[f] = null;
         enteredCount[f] = 0;
         slotIndex[f] = null;
-        frameReferenced[f] = 0;
-        evictions++;
-        pageOf[f] = -1;
-        freeFrames[freeCount++] = f;
     }
 
     /** Whether region offset {@code word} is a pointer word of a resident slotted page (its pointer map). */

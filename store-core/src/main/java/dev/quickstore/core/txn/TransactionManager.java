@@ -344,6 +344,7 @@ public final class TransactionManager implements BufferPool.Stealer {
         PageFrames frames = pool.frames();
         long[] dirty = frames.dirtyPages();
         for (long p : dirty) {
+            frames.restoring(p);
             frames.resident(p).copyFrom(frames.preImage(p));
             frames.clearDirty(p);
         }
@@ -398,6 +399,7 @@ public final class TransactionManager implements BufferPool.Stealer {
                     r.undo(disk);
                     long clr = log.append(LogRecord.encodePage(
                             LogRecord.CLR, txnId, last, r.pageId, r.prevLsn, null, disk, r.ranges()));
+                    pool.frames().restoring(r.pageId);
                     page.copyFrom(pool.frames().toRuntime(disk));
                     PageHeader.setLsn(page, clr);
                     pool.noteLogged(r.pageId, clr);
