@@ -7,7 +7,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.quickstore.api.PersistentObject;
 import dev.quickstore.core.Transaction;
-import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.software.Oid;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -144,10 +143,16 @@ public final class SoftObjects {
         }
         for (FieldDescriptor f : type.fields()) {
             switch (f.kind()) {
-                case STRING, BYTES, LIST, SET, BAG -> {
+                case STRING, BYTES -> {
                     long w = SoftView.region().get(JAVA_LONG, SoftView.resolve(-1, oid) + f.offset());
                     if (w != 0) {
                         freeOut(Oid.isOid(w) ? w : SoftView.oidAt(w));
+                    }
+                }
+                case LIST, SET, BAG -> {
+                    long w = SoftView.region().get(JAVA_LONG, SoftView.resolve(-1, oid) + f.offset());
+                    if (w != 0) {
+                        SoftRefArray.free(session, Oid.isOid(w) ? w : SoftView.oidAt(w));
                     }
                 }
                 default -> {}
@@ -164,7 +169,7 @@ public final class SoftObjects {
         tx.delete(ref);
     }
 
-    /** Frees an out-of-line value (a blob or a reference array) by its OID. */
+    /** Frees an out-of-line value (a blob) by its OID. */
     void freeOut(long oid) {
         if (Oid.slot(oid) == LARGE_SLOT) {
             tx.deleteLarge(largeRef(oid));
@@ -329,11 +334,5 @@ public final class SoftObjects {
             }
         }
         MemorySegment.copy(b, 0, SoftView.region(), JAVA_BYTE, owner.writable(offset), n);
-    }
-
-    /** Thrown by a software collection that is full; see {@link SoftRefList}. */
-    static StoreException full(int max) {
-        return new StoreException("a persistent collection in a software store holds at most " + max
-                + " elements (one node; docs/software-mode.md, \"Reference collections\")");
     }
 }

@@ -4,8 +4,9 @@ import java.util.AbstractSet;
 import java.util.Iterator;
 
 /**
- * A persistent set of references in a software-persistence store: the storage of {@link SoftRefList} (one
- * node of OIDs), with {@code add} refusing an element already present.
+ * A persistent set of references in a software-persistence store: the storage of {@link SoftRefList} (a
+ * {@link SoftRefArray} of OIDs, any size), with {@code add} scanning for the element first (O(size), as the
+ * hardware mode's {@link RefSet}) and {@code remove} moving the last element into the removed one's place.
  */
 public abstract class SoftRefSet<T> extends AbstractSet<T> {
     private final SoftRefList<T> list;
@@ -34,10 +35,13 @@ public abstract class SoftRefSet<T> extends AbstractSet<T> {
 
     @Override
     public boolean add(T value) {
+        list.session.checkWritable();
+        long oid = list.oidOf(value);
         if (list.contains(value)) {
             return false;
         }
-        return list.add(value);
+        list.append(oid);
+        return true;
     }
 
     @Override
@@ -46,8 +50,13 @@ public abstract class SoftRefSet<T> extends AbstractSet<T> {
         if (i < 0) {
             return false;
         }
-        list.remove(i);
+        list.removeUnordered(i);
         return true;
+    }
+
+    @Override
+    public void clear() {
+        list.clear();
     }
 
     @Override
