@@ -237,6 +237,11 @@ class SoftwareObjectApiTest {
         }
     }
 
+    /**
+     * The abort limit of the first landings: an aborted transaction's new objects stayed in the OID table, so a new
+     * object of the same type given the same slot at another offset resolved to the old offset and its writes
+     * landed in its neighbour. Abort now drops every restored page's objects from the table.
+     */
     @Test
     void anAbortedTransactionsObjectsLeaveTheOidTable() throws Exception {
         Path db = dir.resolve("db");
