@@ -257,7 +257,7 @@ class WriteDetectionSchemesTest {
     @ParameterizedTest
     @EnumSource(
             value = WriteDetection.class,
-            names = {"OBJECT_MARKING", "REMEMBERED_SETS"})
+            names = {"OBJECT_MARKING", "REMEMBERED_SETS", "SCANNING"})
     void recoveryAfterSigkill(WriteDetection d) throws Exception {
         Path db = dir.resolve("db");
         try (ChildJvm.Running child = ChildJvm.main(CrashChild.class)
@@ -267,7 +267,12 @@ class WriteDetectionSchemesTest {
                 .start()) {
             String l1 = child.nextLine(Duration.ofSeconds(120)); // watchdog
             String l2 = l1 == null ? null : child.nextLine(Duration.ofSeconds(120));
-            if (!"committed writeFaults=0".equals(l1) || !"uncommitted".equals(l2)) {
+            // scanning takes a write fault on a page the storage manager installed (a new object's page), the
+            // barrier schemes none
+            boolean committed = d == WriteDetection.SCANNING
+                    ? l1 != null && l1.startsWith("committed writeFaults=")
+                    : "committed writeFaults=0".equals(l1);
+            if (!committed || !"uncommitted".equals(l2)) {
                 fail("child said " + l1 + " / " + l2 + "; " + child.describe());
             }
             child.kill(); // SIGKILL

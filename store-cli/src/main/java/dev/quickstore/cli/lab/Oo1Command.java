@@ -52,9 +52,13 @@ import picocli.CommandLine.Spec;
             "  qs lab oo1 --size large         200,000 parts (Figure 3's database)",
             "  qs lab oo1 --csv > oo1.csv      one row per system and traversal",
             "  qs lab oo1 --json               every figure as JSON",
-            "  qs lab oo1 --systems heap,qs,texas   add Texas mode (or: qs lab texas)"
+            "  qs lab oo1 --systems heap,qs,texas   add Texas mode (or: qs lab texas)",
+            "  qs lab oo1 --systems heap,texas,texas-raw   Texas's smart index against its all-raw index"
         })
 public final class Oo1Command implements Callable<Integer> {
+    /** The systems --systems accepts. */
+    static final List<String> SYSTEMS = List.of("heap", "qs", "texas", "texas-raw", "qs-raw");
+
     @Spec
     CommandSpec spec;
 
@@ -71,8 +75,11 @@ public final class Oo1Command implements Callable<Integer> {
             names = "--systems",
             split = ",",
             description = "systems to run: heap, qs (QuickStore: virtual addresses, identity placement), texas (Texas"
-                    + " mode: persistent pointers swizzled at fault time, frames reserved one step ahead); default"
-                    + " ${DEFAULT-VALUE}",
+                    + " mode: persistent pointers swizzled at fault time, frames reserved one step ahead; ids found"
+                    + " through a B+tree whose values are converted on use, the paper's smart index), texas-raw"
+                    + " (Texas mode, ids found through a persistent array of part references swizzled with its"
+                    + " page, the paper's all-raw index), qs-raw (qs with that array); the first is the baseline of"
+                    + " the ratios; default ${DEFAULT-VALUE}",
             defaultValue = "heap,qs")
     List<String> systems;
 
@@ -116,8 +123,9 @@ public final class Oo1Command implements Callable<Integer> {
             throw new IllegalArgumentException("--parts " + n + ": OO1 needs at least 100 parts");
         }
         for (String s : systems) {
-            if (!s.equals("heap") && !s.equals("qs") && !s.equals("texas")) {
-                throw new IllegalArgumentException("unknown system '" + s + "' (known: heap, qs, texas)");
+            if (!SYSTEMS.contains(s)) {
+                throw new IllegalArgumentException(
+                        "unknown system '" + s + "' (known: " + String.join(", ", SYSTEMS) + ")");
             }
         }
         if (json && csv) {
@@ -177,14 +185,18 @@ public final class Oo1Command implements Callable<Integer> {
                 storeDir = Files.createTempDirectory("qs-oo1-").resolve("db");
                 temporary = true;
             }
-            if (system.equals("texas") && dir != null) {
-                storeDir = Path.of(dir + "-texas"); // qs and texas in one run need two stores
+            if (!system.equals("qs") && dir != null) {
+                storeDir = Path.of(dir + "-" + system); // qs and texas in one run need two stores
             }
             StoreOptions o = StoreOptions.defaults();
-            if (system.equals("texas")) {
+            if (system.startsWith("texas")) {
                 o = o.withRelocation(Relocation.TEXAS, 0);
             }
-            db = MappedOo1Database.create(storeDir, o, dropCache);
+            db = MappedOo1Database.create(
+                    storeDir,
+                    o,
+                    dropCache,
+                    system.endsWith("-raw") ? MappedOo1Database.IdIndex.PART_ARRAY : MappedOo1Database.IdIndex.BTREE);
         }
         try (db) {
             long t0 = System.nanoTime();
@@ -306,21 +318,23 @@ public final class Oo1Command implements Callable<Integer> {
         for (Run r : runs) {
             out.printf(Locale.ROOT, " %12s", r.result().system());
         }
-        out.println((runs.size() > 1
-                        ? String.format(
-                                Locale.ROOT, " %12s", runs.get(1).result().system() + "/" + base.system())
-                        : "")
-                + (runs.size() > 2
-                        ? String.format(
-                                Locale.ROOT,
-                                " %12s",
-                                runs.get(2).result().system() + "/"
-                                        + runs.get(1).result().system())
-                        : ""));
+        StringBuilder ratios = new StringBuilder();
+        if (runs.size() > 1) {
+            ratios.append(
+                    String.format(Locale.ROOT, " %12s", runs.get(1).result().system() + "/" + base.system()));
+        }
+        for (int k = 2; k < runs.size(); k++) { // e.g. texas/qs: the mapped designs beside the first one
+            ratios.append(String.format(
+                    Locale.ROOT,
+                    " %12s",
+                    runs.get(k).result().system() + "/" + runs.get(1).result().system()));
+        }
+        out.println(ratios);
         for (String phase : List.of("cold", "warm", "hot")) {
             row(out, "traversal " + phase + " (mean)", runs, r -> r.result().meanCpuNanos(phase) / 1e3);
         }
         row(out, "lookup 1,000 cold", runs, r -> r.result().lookupColdCpuNanos() / 1e3);
+        row(out, "lookup 1,000 warm", runs, r -> r.result().lookupWarmCpuNanos() / 1e3);
         row(out, "lookup 1,000 hot", runs, r -> r.result().lookupHotCpuNanos() / 1e3);
         row(out, "insert 100 + commit (wall)", runs, r -> r.result().insertWallNanos() / 1e3);
         row(out, "build (ms, wall)", runs, r -> (double) r.buildMillis());
@@ -328,16 +342,19 @@ public final class Oo1Command implements Callable<Integer> {
             if (!r.result().system().equals("heap")) {
                 out.printf(
                         Locale.ROOT,
-                        "%s: %,d pages in the volume; pages read: cold traversal %d, warm %d, hot %d, cold lookups %d;"
-                                + " frames reserved: after the traversal set %,d, after the cold lookups %,d%n",
+                        "%s: %,d pages in the volume; pages read: cold traversal %d, warm %d, hot %d, cold lookups %d,"
+                                + " warm lookups %d; frames reserved: after the traversal set %,d, after the cold"
+                                + " lookups %,d, after the warm lookups %,d%n",
                         r.result().system(),
                         r.pages(),
                         r.result().pagesRead("cold"),
                         r.result().pagesRead("warm"),
                         r.result().pagesRead("hot"),
                         r.result().lookupColdPagesRead(),
+                        r.result().lookupWarmPagesRead(),
                         r.result().framesAfterTraversals(),
-                        r.result().framesAfterColdLookups());
+                        r.result().framesAfterColdLookups(),
+                        r.result().framesAfterWarmLookups());
             }
         }
     }
@@ -350,8 +367,8 @@ public final class Oo1Command implements Callable<Integer> {
         if (runs.size() > 1) {
             out.printf(Locale.ROOT, " %11.2fx", f.applyAsDouble(runs.get(1)) / f.applyAsDouble(runs.get(0)));
         }
-        if (runs.size() > 2) { // e.g. texas/qs: the two mapped designs side by side
-            out.printf(Locale.ROOT, " %11.2fx", f.applyAsDouble(runs.get(2)) / f.applyAsDouble(runs.get(1)));
+        for (int k = 2; k < runs.size(); k++) { // e.g. texas/qs: the mapped designs side by side
+            out.printf(Locale.ROOT, " %11.2fx", f.applyAsDouble(runs.get(k)) / f.applyAsDouble(runs.get(1)));
         }
         out.println();
     }

@@ -72,34 +72,54 @@ public final class Oo7Command implements Runnable {
     /** The systems OO7 runs on. */
     enum SystemUnderTest {
         /** The OO7 model as plain Java heap objects: the transient baseline. */
-        heap("heap", null, false),
+        heap("heap", null, WriteDetection.PAGE_PROTECTION),
         /** The mapped persistent store (QuickStore/J): generated objects in the memory-mapped arena. */
-        qs("qs", ObjectPadding.NONE, false),
+        qs("qs", ObjectPadding.NONE, WriteDetection.PAGE_PROTECTION),
         /** {@code qs-cards}: the mapped store with card marking instead of page protection (Hosking and Moss). */
-        qs_cards("qs-cards", ObjectPadding.NONE, true),
+        qs_cards("qs-cards", ObjectPadding.NONE, WriteDetection.CARD_MARKING),
+        /**
+         * {@code qs-objects}: the mapped store with object marking (Hosking and Moss): the barrier marks the
+         * object it writes, commit diffs the marked objects.
+         */
+        qs_objects("qs-objects", ObjectPadding.NONE, WriteDetection.OBJECT_MARKING),
+        /**
+         * {@code qs-remsets}: the mapped store with remembered sets (Hosking and Moss): the barrier records the
+         * word it writes, commit diffs those words.
+         */
+        qs_remsets("qs-remsets", ObjectPadding.NONE, WriteDetection.REMEMBERED_SETS),
+        /**
+         * {@code qs-scan}: the mapped store with scanning (Hosking and Moss): no barrier, a pre-image of every
+         * resident page, commit diffs every resident page.
+         */
+        qs_scan("qs-scan", ObjectPadding.NONE, WriteDetection.SCANNING),
         /**
          * QS-B (White and DeWitt 1994 section 4): the mapped store with every object padded to the size of an
          * OID-based layout ({@link ObjectPadding#OID_LAYOUT}); same classes and OO7 code as {@link #qs}.
          */
-        qs_b("qs-b", ObjectPadding.OID_LAYOUT, false),
+        qs_b("qs-b", ObjectPadding.OID_LAYOUT, WriteDetection.PAGE_PROTECTION),
         /**
          * E / EPVM 3.0 (White and DeWitt 1994 section 4.5): software persistence, FramesMode.SOFTWARE
          * (docs/software-mode.md): references are OIDs, pages read explicitly into the buffer pool, an in-line
          * residency check per dereference and a software write barrier; the same OO7 code through the
          * generated {@code $Soft} classes.
          */
-        e("e", ObjectPadding.NONE, false),
+        e("e", ObjectPadding.NONE, WriteDetection.PAGE_PROTECTION),
         /**
          * {@code qs-cs}: the mapped store as a page server's client (White and DeWitt 1994 ran QuickStore on the
          * EXODUS server): the same objects and operations, every page faulted in over a socket from {@code qs
          * serve} in another process ({@code --server}, or a server this run starts over a store it builds).
          */
-        qs_cs("qs-cs", ObjectPadding.NONE, false),
+        qs_cs("qs-cs", ObjectPadding.NONE, WriteDetection.PAGE_PROTECTION),
         /**
          * Eclipse Store 2.1.3 (store-peers): the object graph on the heap, {@code Lazy} references, {@code store()}
          * of the changed objects at commit, forced to the device.
          */
-        eclipsestore("eclipsestore", null, false, true, List.of("--sun-misc-unsafe-memory-access=allow")),
+        eclipsestore(
+                "eclipsestore",
+                null,
+                WriteDetection.PAGE_PROTECTION,
+                true,
+                List.of("--sun-misc-unsafe-memory-access=allow")),
         /**
          * LMDB through lmdbjava (store-peers): records keyed by OID, one write transaction per operation. Its flags
          * are the ones its peer's tests run with (store-peers' {@code qs.peers.jvmFlags}): lmdbjava reaches into
@@ -108,28 +128,29 @@ public final class Oo7Command implements Runnable {
         lmdb(
                 "lmdb",
                 null,
-                false,
+                WriteDetection.PAGE_PROTECTION,
                 true,
                 List.of(
                         "--add-opens=java.base/java.nio=ALL-UNNAMED",
                         "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED")),
         /** H2 MVStore (store-peers): {@code MVMap}s with a custom data type, {@code commit()} per transaction. */
-        mvstore("mvstore", null, false, true, List.of());
+        mvstore("mvstore", null, WriteDetection.PAGE_PROTECTION, true, List.of());
 
         private final String label;
         private final ObjectPadding padding;
-        private final boolean cards;
+        private final WriteDetection detection;
         private final boolean peer;
         private final List<String> jvmFlags;
 
-        SystemUnderTest(String label, ObjectPadding padding, boolean cards) {
-            this(label, padding, cards, false, List.of());
+        SystemUnderTest(String label, ObjectPadding padding, WriteDetection detection) {
+            this(label, padding, detection, false, List.of());
         }
 
-        SystemUnderTest(String label, ObjectPadding padding, boolean cards, boolean peer, List<String> jvmFlags) {
+        SystemUnderTest(
+                String label, ObjectPadding padding, WriteDetection detection, boolean peer, List<String> jvmFlags) {
             this.label = label;
             this.padding = padding;
-            this.cards = cards;
+            this.detection = detection;
             this.peer = peer;
             this.jvmFlags = jvmFlags;
         }
@@ -150,7 +171,7 @@ public final class Oo7Command implements Runnable {
         StoreOptions storeOptions(Map<String, String> properties) {
             StoreOptions.Builder b = StoreOptions.defaults().toBuilder()
                     .fromProperties(properties)
-                    .writeDetection(cards ? WriteDetection.CARD_MARKING : WriteDetection.PAGE_PROTECTION);
+                    .writeDetection(detection);
             if (this == e) {
                 b.frames(FramesMode.SOFTWARE);
             }
@@ -350,7 +371,8 @@ public final class Oo7Command implements Runnable {
                 names = "--system",
                 defaultValue = "qs",
                 converter = SystemConverter.class,
-                description = "qs, qs-cards (same layout as qs; card marking when run), qs-b for objects padded"
+                description = "qs, qs-cards, qs-objects, qs-remsets, qs-scan (same layout as qs; that write"
+                        + " detection when run), qs-b for objects padded"
                         + " to an OID-based layout, or e (software persistence: references stored as OIDs)"
                         + " (default: ${DEFAULT-VALUE})")
         SystemUnderTest system;
@@ -388,7 +410,8 @@ public final class Oo7Command implements Runnable {
             Oo7Config config = Oo7Config.named(size);
             if (!system.mapped()) {
                 throw new IllegalArgumentException("--system " + system.label() + ": qs oo7 build builds a mapped store"
-                        + " (qs, qs-cards, qs-b); qs oo7 run builds " + (system.peer() ? "the peers" : "the heap")
+                        + " (qs, qs-cards, qs-objects, qs-remsets, qs-scan, qs-b); qs oo7 run builds "
+                        + (system.peer() ? "the peers" : "the heap")
                         + " itself");
             }
             long nanos;
@@ -430,8 +453,9 @@ public final class Oo7Command implements Runnable {
                         + " table with the median time per system, the ratio to the first system (the baseline)"
                         + " and the mapped stores' faults and log bytes, and the database size (pages) of each"
                         + " mapped store.",
-                "Systems: heap (plain Java objects), qs (the mapped store, page protection), qs-cards (the mapped"
-                        + " store with card marking, Hosking and Moss), qs-b (the mapped store with objects padded"
+                "Systems: heap (plain Java objects), qs (the mapped store, page protection), qs-cards, qs-objects,"
+                        + " qs-remsets, qs-scan (the mapped store with Hosking and Moss's other write-detection"
+                        + " schemes: card marking, object marking, remembered sets, scanning), qs-b (the mapped store with objects padded"
                         + " to the size an OID-based layout needs, White and DeWitt 1994 section 4).",
                 "Peers (the stores Java users pick today, written as their users would; docs/peers.md): eclipsestore"
                         + " (Eclipse Store), lmdb (LMDB through lmdbjava), mvstore (H2 MVStore). Each builds into a"
@@ -467,6 +491,8 @@ public final class Oo7Command implements Runnable {
                 "  qs oo7 run --system heap --size medium --reps 3",
                 "  qs oo7 run --system heap,qs,qs-cs --ops T1,T6     embedded vs client-server (a server is started)",
                 "  qs oo7 run --system heap,qs,e --ops T1,T6,Q1    QuickStore vs E: hardware faults vs software checks",
+                "  qs oo7 run --system heap,qs,qs-cards,qs-objects,qs-remsets,qs-scan --ops T1,T2A,T2B,T2C,T3A,T3B,T3C",
+                "                                               the five write-detection schemes of Hosking and Moss",
                 "  qs oo7 run --system heap,qs,eclipsestore,lmdb,mvstore --json peers.json   against the peers",
                 "  qs oo7 run --server qs://127.0.0.1:7420 --secret db/server.secret   heap vs that server's database",
                 "  qs oo7 build /tmp/oo7 && qs oo7 run --system qs --store /tmp/oo7",
@@ -479,7 +505,8 @@ public final class Oo7Command implements Runnable {
                 converter = SystemConverter.class,
                 description =
                         "systems to measure, the first is the baseline: heap, qs (page protection), qs-cards (card"
-                                + " marking), qs-b (padded objects), qs-cs (page-server client), e (software"
+                                + " marking), qs-objects (object marking), qs-remsets (remembered sets), qs-scan"
+                                + " (scanning), qs-b (padded objects), qs-cs (page-server client), e (software"
                                 + " persistence: OIDs and residency checks, E / EPVM 3.0), peers eclipsestore,"
                                 + " lmdb, mvstore (default: heap,qs,qs-cards,qs-b; with --store: heap and the system"
                                 + " the database was built for)")

@@ -60,7 +60,7 @@ class Oo1CommandTest {
     void badInputIsRefusedInOneLine() {
         Run r = QsCommandTest.qs("lab", "oo1", "--systems", "heap,exodus");
         assertEquals(2, r.code());
-        assertTrue(r.err().contains("unknown system 'exodus' (known: heap, qs, texas)"), r.err());
+        assertTrue(r.err().contains("unknown system 'exodus' (known: heap, qs, texas, texas-raw, qs-raw)"), r.err());
         Run small = QsCommandTest.qs("lab", "oo1", "--parts", "10");
         assertEquals(2, small.code());
         assertTrue(small.err().contains("--parts 10: OO1 needs at least 100 parts"), small.err());
@@ -70,11 +70,11 @@ class Oo1CommandTest {
     }
 
     @Test
-    void labTexasRunsHeapQsAndTexasOnTheSameWork() {
+    void labTexasRunsHeapQsTexasAndTexasRawOnTheSameWork() {
         Run csv = QsCommandTest.qs("lab", "texas", "--parts", "600", "--quiet", "--in-process", "--csv", "--seed", "3");
         assertEquals(0, csv.code(), csv.err());
         List<String> lines = csv.out().lines().toList();
-        assertEquals(1 + 3 * 45, lines.size(), csv.out());
+        assertEquals(1 + 4 * 45, lines.size(), csv.out());
         for (int i = 1; i <= 45; i++) {
             String[] heap = lines.get(i).split(",");
             String[] texas = lines.get(90 + i).split(",");
@@ -88,17 +88,23 @@ class Oo1CommandTest {
             long texasFrames = Long.parseLong(texas[10]);
             assertTrue(
                     texasFrames > 0 && texasFrames <= qsFrames, "texas frames " + texasFrames + " vs qs " + qsFrames);
+            String[] raw = lines.get(135 + i).split(",");
+            assertEquals("texas-raw", raw[0]);
+            assertEquals(heap[9], raw[9], "checksum of traversal " + i + " through the all-raw index");
         }
         Run table = QsCommandTest.qs("lab", "texas", "--parts", "600", "--quiet", "--in-process");
         assertEquals(0, table.code(), table.err());
         assertTrue(
                 table.out().lines().anyMatch(l -> l.startsWith("texas: ") && l.contains("frames reserved")),
                 table.out());
+        assertTrue(
+                table.out().lines().anyMatch(l -> l.startsWith("lookup 1,000 warm") && l.endsWith("x")), table.out());
+        assertTrue(table.out().contains("texas-raw/qs"), table.out());
         Run help = QsCommandTest.qs("lab", "texas", "--help");
         assertEquals(0, help.code());
         assertTrue(
                 help.out().contains("swizzles them when their page")
-                        && help.out().contains("heap,qs,texas"),
+                        && help.out().contains("heap,qs,texas,texas-raw"),
                 help.out());
     }
 }

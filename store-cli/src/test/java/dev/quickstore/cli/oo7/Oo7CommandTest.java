@@ -217,6 +217,44 @@ class Oo7CommandTest {
     }
 
     @Test
+    void theOtherWriteDetectionSchemesRunT2bWithTheHeapsCountAndTheBarrierOnesTakeNoWriteFault() throws Exception {
+        Path json = tmp.resolve("schemes.json");
+        Run r = QsCommandTest.qs(
+                "oo7",
+                "run",
+                "--system",
+                "heap,qs-objects,qs-remsets,qs-scan",
+                "--ops",
+                "T2B",
+                "--reps",
+                "1",
+                "--warmup",
+                "0",
+                "--json",
+                json.toString());
+        assertEquals(0, r.code(), r.err());
+        for (String system : List.of("qs-objects", "qs-remsets", "qs-scan")) {
+            assertTrue(pages(r.out(), system) > 0, r.out());
+        }
+        assertTrue(
+                r.out().lines().anyMatch(l -> l.matches("T2B\\s+hot\\s+43740(\\s+\\S+){7}\\s.*")),
+                "hot T2B with the heap's count and three systems' times: " + r.out());
+        JsonNode doc = Json.MAPPER.readTree(Files.readString(json));
+        assertEquals(4, doc.size(), doc.toString());
+        for (int i = 1; i < 4; i++) {
+            JsonNode store = doc.get(i);
+            String name = store.get("store").asText();
+            assertEquals(List.of("qs-objects", "qs-remsets", "qs-scan").get(i - 1), name);
+            List<JsonNode> writeFaults = store.findValues("writeFaults");
+            assertTrue(writeFaults.size() >= 2, "cold and hot T2B: " + store);
+            if (!name.equals("qs-scan")) { // scanning faults on pages the storage manager installs itself
+                assertTrue(
+                        writeFaults.stream().allMatch(f -> f.asLong() == 0), name + " takes no write fault: " + store);
+            }
+        }
+    }
+
+    @Test
     void theDefaultTableFitsIn120ColumnsAndTheGoalLineSaysMetOrNot() {
         Run r = QsCommandTest.qs(
                 "oo7", "run", "--system", "heap,qs,qs-cards,qs-b", "--ops", "T1,T6,Q1", "--reps", "1", "--warmup", "0");

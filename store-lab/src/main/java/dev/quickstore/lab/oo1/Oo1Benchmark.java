@@ -11,7 +11,8 @@ import java.util.SplittableRandom;
  * set</em> of {@value #TRAVERSALS} traversals from new random roots, the first cold (nothing cached: the mapped
  * store reopened), the next {@value #WARM} warm, the last {@value #HOT} hot, each timed in CPU time of the running
  * thread (the paper's measure: the fault handler runs on that thread, so faults count, a pread served by the
- * operating system's cache included), then 1,000 lookups cold and hot, then an insert of 100 parts with its commit.
+ * operating system's cache included), then 1,000 lookups cold (an empty cache), warm (1,000 other ids, the cache as
+ * the cold ones left it) and hot (the cold ones again), then an insert of 100 parts with its commit.
  * Before the measured set the same code runs once on other roots and the store is made cold again, so that the
  * JIT has compiled it: "cold" is the cost of faults, not of compilation. Every system gets the same roots (one
  * seed), so the visits and checksums of two systems must be equal.
@@ -48,18 +49,24 @@ public final class Oo1Benchmark {
             long checksum,
             long framesReserved) {}
 
-    /** A system's whole run. */
+    /**
+     * A system's whole run; {@code lookupChecksum} covers the values the cold (= hot) and the warm lookups read, so
+     * two systems that agree on it found the same parts.
+     */
     public record Result(
             String system,
             int parts,
             List<TraversalRun> traversals,
             long lookupColdCpuNanos,
             long lookupColdPagesRead,
+            long lookupWarmCpuNanos,
+            long lookupWarmPagesRead,
             long lookupHotCpuNanos,
             long lookupChecksum,
             long insertWallNanos,
             long framesAfterTraversals,
-            long framesAfterColdLookups) {
+            long framesAfterColdLookups,
+            long framesAfterWarmLookups) {
 
         /** Mean CPU time of the traversals of {@code phase} ({@code cold}, {@code warm}, {@code hot}). */
         public double meanCpuNanos(String phase) {
@@ -133,6 +140,14 @@ public final class Oo1Benchmark {
         db.commit();
         long framesAfterLookups = db.framesReserved();
         db.begin();
+        long f4 = db.pagesRead();
+        long c4 = THREADS.getCurrentThreadCpuTime();
+        long warmSum = Oo1Operations.lookup(db, parts, LOOKUPS, new SplittableRandom(seed + 3));
+        long c5 = THREADS.getCurrentThreadCpuTime();
+        long warmPages = db.pagesRead() - f4;
+        db.commit();
+        long framesAfterWarmLookups = db.framesReserved();
+        db.begin();
         long c2 = THREADS.getCurrentThreadCpuTime();
         long hotSum = Oo1Operations.lookup(db, parts, LOOKUPS, new SplittableRandom(seed + 1));
         long c3 = THREADS.getCurrentThreadCpuTime();
@@ -151,10 +166,13 @@ public final class Oo1Benchmark {
                 List.copyOf(runs),
                 c1 - c0,
                 coldPages,
+                c5 - c4,
+                warmPages,
                 c3 - c2,
-                sum,
+                sum * 31 + warmSum,
                 insert,
                 framesAfterTraversals,
-                framesAfterLookups);
+                framesAfterLookups,
+                framesAfterWarmLookups);
     }
 }

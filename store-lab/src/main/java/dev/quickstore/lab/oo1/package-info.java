@@ -12,7 +12,10 @@
  * virtual addresses and nothing is swizzled unless pages are relocated), through one interface ({@link
  * Oo1Database}) so that one copy of the operations' code runs on both ({@link Oo1Operations}); {@link
  * Oo1Benchmark} runs the traversal set and the other operations and reports per-traversal CPU time and pages read.
- * Texas's own pointer swizzling at fault time (its "all-raw", "smart-index" and "all-smart" granularities) is
- * the part of issue 16 not built yet; its rows are missing from the tables.
+ * Texas mode ({@code Relocation.TEXAS}, docs/texas-mode.md) runs the same code with pointers swizzled at fault
+ * time: with the B+tree index of ids (values converted on use) it is the paper's "smart-index" configuration,
+ * with {@link MappedOo1Database.IdIndex#PART_ARRAY} (a persistent array of raw part references, {@link
+ * PartArrayIndex}) its "all-raw" one; "all-smart" (every object reference converted on use) would need a
+ * reference kind in the generated classes and is not built.
  */
 package dev.quickstore.lab.oo1;
