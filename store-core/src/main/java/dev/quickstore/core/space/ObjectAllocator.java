@@ -179,7 +179,7 @@ public final class ObjectAllocator {
         long page = extents.allocate(1, spill != null ? spill : hintPage); // next to the previous overflow
         noFit.remove(page);
         denseTails.remove(page);
-        MemorySegment p = pool.fixForWrite(page);
+        MemorySegment p = pool.fixNew(page); // just allocated: not read, logged as a NEW_PAGE at commit
         SlottedPage.format(p, page);
         off = SlottedPage.allocate(p, size, pointerOffsets);
         assert off >= 0;
