@@ -105,11 +105,15 @@ public final class ObjectAllocator {
             }
             return append(pool.fixForWrite(page), tail, size, need, pointerOffsets);
         }
-        if (SlottedPage.placement(p, size) < 0) {
+        int found = SlottedPage.placement(p, size);
+        if (found < 0) {
             refuse(page, need);
             return -1;
         }
-        return SlottedPage.allocate(pool.fixForWrite(page), size, pointerOffsets);
+        // placed where the check found room: one placement pass, not two (a page with holes - reference arrays
+        // that grew left their old nodes free - is placed through a bitmap of its units; issue #20)
+        SlottedPage.allocateAtPlacement(pool.fixForWrite(page), found, size, pointerOffsets);
+        return found;
     }
 
     /** The page's {@link #denseTails} entry {slots, end}, learned now if unknown; null if it is not dense. */
