@@ -52,7 +52,7 @@ final class LogCommand implements Callable<Integer> {
             names = "--type",
             split = ",",
             paramLabel = "TYPE",
-            description = "only these types: update, redo, clr, commit, end, checkpoint")
+            description = "only these types: update, redo, clr, commit, end, checkpoint, new_page")
     List<String> types;
 
     @Mixin
@@ -61,7 +61,8 @@ final class LogCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    private static final List<String> TYPES = List.of("UPDATE", "REDO", "CLR", "COMMIT", "END", "CHECKPOINT");
+    private static final List<String> TYPES =
+            List.of("UPDATE", "REDO", "CLR", "COMMIT", "END", "CHECKPOINT", "NEW_PAGE");
 
     @Override
     public Integer call() throws Exception {

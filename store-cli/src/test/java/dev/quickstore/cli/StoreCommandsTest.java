@@ -158,6 +158,10 @@ class StoreCommandsTest {
         assertEquals("CHECKPOINT", types.get(types.size() - 1));
         JsonNode commits = json(qs("log", "--json", "--type", "commit", db.toString()));
         commits.forEach(e -> assertEquals("COMMIT", e.get("type").asText()));
+        // the pages the fixture's transactions allocated are logged as NEW_PAGE records (issue #20)
+        JsonNode fresh = json(qs("log", "--json", "--type", "new_page", db.toString()));
+        assertTrue(fresh.size() > 0 && fresh.size() < all.size(), fresh.toString());
+        fresh.forEach(e -> assertEquals("NEW_PAGE", e.get("type").asText()));
         assertTrue(commits.size() >= 1);
         JsonNode page = json(qs("log", "--json", "--page", String.valueOf(pageA), db.toString()));
         assertTrue(page.size() >= 1);

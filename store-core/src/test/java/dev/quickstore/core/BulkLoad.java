@@ -33,6 +33,11 @@ final class BulkLoad {
 
     /** Commits batch {@code batch} (the store holds batches 1..batch-1). */
     static void load(Store store, long seed, long batch) {
+        load(store, seed, batch, () -> {});
+    }
+
+    /** {@link #load}, running {@code beforeCommit} after every allocation of the batch and before its commit. */
+    static void load(Store store, long seed, long batch, Runnable beforeCommit) {
         SplittableRandom rnd = random(seed, batch);
         try (Transaction tx = store.begin()) {
             long prev = tx.root(HEAD);
@@ -50,6 +55,7 @@ final class BulkLoad {
             tx.writeLarge(large, 0, bytes, 0, bytes.length);
             tx.setRoot("bulk.large." + batch, large);
             tx.setRoot(HEAD, prev);
+            beforeCommit.run();
             tx.commit();
         }
     }

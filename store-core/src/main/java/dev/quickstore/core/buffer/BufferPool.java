@@ -57,6 +57,11 @@ public final class BufferPool {
     private final MemorySegment stealPre;
     private final MemorySegment stealCur;
     private Stealer stealer;
+    /** Pages the running transaction allocated and fixed with {@link #fixNew} (logged as NEW_PAGE at commit). */
+    private final Set<Long> newPages = new HashSet<>();
+
+    private final MemorySegment zeroPage;
+    private long newInstalls;
     private final String name;
     public long reads;
     public long writes;
@@ -77,6 +82,7 @@ public final class BufferPool {
         this.readBuffer = MemorySegment.ofArray(new byte[frames.pageSize()]);
         this.stealPre = MemorySegment.ofArray(new byte[frames.pageSize()]);
         this.stealCur = MemorySegment.ofArray(new byte[frames.pageSize()]);
+        this.zeroPage = MemorySegment.ofArray(new byte[frames.pageSize()]).asReadOnly();
     }
 
     /** Told of every fix before the page is looked up (a page server client's storage manager). */
@@ -143,6 +149,61 @@ public final class BufferPool {
             clock.add(pageId); // a reference; also adopts a page the fault path loaded on its own
         }
         return seg;
+    }
+
+    /**
+     * A page the running transaction has just allocated (its allocation bit was clear), fixed for writing without
+     * reading it: its bytes on the volume do not matter (zeros past the file's end, or a free page's stale bytes),
+     * since the caller formats it. If it is not resident it is installed as zeros - no read, no checksum check -
+     * and its pre-image is zeros; either way commit logs it as one NEW_PAGE record (its difference from zeros,
+     * redone onto a zeroed page) instead of a REDO diff against a pre-image read from disk, and a steal logs it
+     * whole ({@link #isNewPage}). This is the "new page" log record of ARIES and ESM (Franklin et al., "Crash
+     * Recovery in Client-Server EXODUS", SIGMOD 1992: a newly allocated page needs no before image); issue #20.
+     * With a {@link FixObserver} (a page server client, whose server logs) it is {@link #fixForWrite}.
+     */
+    public MemorySegment fixNew(long pageId) throws IOException {
+        if (fixObserver != null) {
+            return fixForWrite(pageId);
+        }
+        if (pinned.add(pageId)) {
+            pinOrder.add(pageId);
+            clock.hold(pageId, ReplacementClock.HOLD_PINNED, true);
+        }
+        MemorySegment seg = frames.resident(pageId);
+        if (seg == null) {
+            makeRoom();
+            seg = frames.install(pageId, zeroPage);
+            newInstalls++;
+        }
+        clock.add(pageId);
+        frames.markDirty(pageId);
+        newPages.add(pageId);
+        return seg;
+    }
+
+    /** Whether the running transaction allocated {@code pageId} through {@link #fixNew} (and it was not stolen). */
+    public boolean isNewPage(long pageId) {
+        return !newPages.isEmpty() && newPages.contains(pageId);
+    }
+
+    /** After a steal logged the new page whole: from here its image on the volume is the base of later diffs. */
+    public void forgetNewPage(long pageId) {
+        newPages.remove(pageId);
+    }
+
+    /** The running transaction ended (committed or rolled back): no page is new any more. */
+    public void endNewPages() {
+        newPages.clear();
+    }
+
+    /** Pages made resident as zeros by {@link #fixNew}, without a read, since the store was opened. */
+    public long newInstalls() {
+        return newInstalls;
+    }
+
+    /** A zero page: the image {@link #fixNew} installs (never written). */
+    public MemorySegment zeroPage() {
+        return zeroPage;
     }
 
     /** {@link #fix} plus the write notification (pre-image capture) for the running transaction. */

@@ -9,25 +9,26 @@ import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
- * One write-ahead log record, format version {@value #VERSION}. All integers little-endian.
+ * One write-ahead log record, format version {@value #VERSION} (version 2 added NEW_PAGE; a reader accepts
+ * version 1 records, which cannot be NEW_PAGE). All integers little-endian.
  *
  * <pre>
  * header (40 bytes)
  *      0  4 checksum   CRC32C of bytes 4..length-1
  *      4  4 length     total bytes, header included
- *      8  1 type       UPDATE 1, REDO 2, CLR 3, COMMIT 4, END 5, CHECKPOINT 6
- *      9  1 version    {@value #VERSION}
+ *      8  1 type       UPDATE 1, REDO 2, CLR 3, COMMIT 4, END 5, CHECKPOINT 6, NEW_PAGE 7
+ *      9  1 version    {@value #VERSION} (1 is read too: no NEW_PAGE)
  *     10  6 reserved   zero
  *     16  8 lsn        the record's own LSN (its position in the log stream)
  *     24  8 txnId      transaction (0 for CHECKPOINT)
  *     32  8 prevLsn    previous record of the same transaction (0 = none)
- * page records: UPDATE, REDO, CLR
+ * page records: UPDATE, REDO, CLR, NEW_PAGE
  *     40  8 pageId
  *     48  8 undoNextLsn   CLR: next record of the transaction to undo; otherwise 0
  *     56  4 rangeCount
  *     60  4 reserved
  *     64  ranges, each: u32 offset, u32 length ({@value #RANGE_HEADER} bytes), then
- *         UPDATE: before[length] after[length];  REDO and CLR: after[length]
+ *         UPDATE: before[length] after[length];  REDO, CLR and NEW_PAGE: after[length]
  * COMMIT: 40 8 commit time (ms since the epoch)
  * END:    nothing (the transaction's abort is complete)
  * CHECKPOINT:
@@ -43,18 +44,29 @@ import java.util.zip.CRC32C;
  * is stolen (written back before commit). REDO carries only the after image: it is written at commit
  * by diffing the page against its pre-image ({@link PageDiff}), and is redone only for transactions
  * whose COMMIT is in the log. CLR (compensation) is the redo-only record of one undone UPDATE.
+ *
+ * <p>NEW_PAGE is the "new page" record of ARIES and of ESM's client logging: the commit-time record of a page the
+ * transaction allocated ({@code BufferPool.fixNew}). Its page was never read: it was made resident as zeros, with
+ * zeros as its pre-image, so redo must not start from the bytes the volume holds there (a page freed earlier keeps
+ * stale bytes on disk). Redo zero-fills bytes 4..pageSize-1 (all but the checksum), then writes the ranges, which
+ * are the page's difference from zeros, then sets the page LSN. Like REDO it is redo-only and redone only for a
+ * transaction whose COMMIT is in the log; an abort restores the zero pre-image in memory.
  */
 public final class LogRecord {
     public static final int HEADER = 40;
     public static final int PAGE_HEADER = 24;
     public static final int RANGE_HEADER = 8;
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
+    /** The record version before NEW_PAGE (still read). */
+    static final byte VERSION_1 = 1;
+
     public static final byte UPDATE = 1;
     public static final byte REDO = 2;
     public static final byte CLR = 3;
     public static final byte COMMIT = 4;
     public static final byte END = 5;
     public static final byte CHECKPOINT = 6;
+    public static final byte NEW_PAGE = 7;
 
     public byte type;
     public long lsn;
@@ -80,7 +92,7 @@ public final class LogRecord {
     public long[] dirtyRecLsns = new long[0];
 
     public boolean isPageRecord() {
-        return type == UPDATE || type == REDO || type == CLR;
+        return type == UPDATE || type == REDO || type == CLR || type == NEW_PAGE;
     }
 
     public static String typeName(int t) {
@@ -91,6 +103,7 @@ public final class LogRecord {
             case COMMIT -> "COMMIT";
             case END -> "END";
             case CHECKPOINT -> "CHECKPOINT";
+            case NEW_PAGE -> "NEW_PAGE";
             default -> "unknown(" + t + ")";
         };
     }
@@ -226,8 +239,12 @@ public final class LogRecord {
         r.length = b.getInt(4);
         r.type = b.get(8);
         byte version = b.get(9);
-        if (version != VERSION) {
-            throw bad(file, fileOffset + 9, "log record version", String.valueOf(VERSION), String.valueOf(version));
+        if (version != VERSION && version != VERSION_1) {
+            throw bad(
+                    file, fileOffset + 9, "log record version", VERSION_1 + " or " + VERSION, String.valueOf(version));
+        }
+        if (r.type == NEW_PAGE && version == VERSION_1) {
+            throw bad(file, fileOffset + 9, "log record version of a NEW_PAGE record", String.valueOf(VERSION), "1");
         }
         r.lsn = b.getLong(16);
         if (r.lsn != lsn) {
@@ -238,7 +255,7 @@ public final class LogRecord {
         b.position(HEADER);
         try {
             switch (r.type) {
-                case UPDATE, REDO, CLR -> {
+                case UPDATE, REDO, CLR, NEW_PAGE -> {
                     r.pageId = b.getLong();
                     r.undoNextLsn = b.getLong();
                     int n = b.getInt();
@@ -297,7 +314,7 @@ public final class LogRecord {
                         r.dirtyRecLsns[i] = b.getLong();
                     }
                 }
-                default -> throw bad(file, fileOffset + 8, "log record type", "1..6", String.valueOf(r.type));
+                default -> throw bad(file, fileOffset + 8, "log record type", "1..7", String.valueOf(r.type));
             }
         } catch (java.nio.BufferUnderflowException e) {
             throw bad(
@@ -322,8 +339,11 @@ public final class LogRecord {
         return new StoreFormatException(file, -1, offset, field, expected, actual);
     }
 
-    /** Writes the redo images into {@code page} and sets its LSN. */
+    /** Writes the redo images into {@code page} (NEW_PAGE: into a zeroed page) and sets its LSN. */
     public void redo(MemorySegment page) {
+        if (type == NEW_PAGE) {
+            page.asSlice(PageHeader.TYPE).fill((byte) 0); // all but the checksum, which is resealed on write
+        }
         for (int i = 0; i < offsets.length; i++) {
             MemorySegment.copy(after[i], 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE, offsets[i], lengths[i]);
         }

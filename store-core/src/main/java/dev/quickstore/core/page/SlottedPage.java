@@ -257,6 +257,16 @@ public final class SlottedPage {
         place(p, offset, slot, slots, length, pointerOffsets);
     }
 
+    /**
+     * {@link #allocate} at {@code offset}, the {@link #placement} of the object that the caller has just computed on
+     * this unchanged page (checked when assertions are on), in the first free slot: the placement pass, a bitmap of
+     * the page's units on a page whose freed slots were reused, is not made twice.
+     */
+    public static void allocateAtPlacement(MemorySegment p, int offset, int length, int[] pointerOffsets) {
+        assert offset == placement(p, length) : "offset " + offset + " is not the placement " + placement(p, length);
+        place(p, offset, firstFreeSlot(p), slotCount(p), length, pointerOffsets);
+    }
+
     private static int firstFreeSlot(MemorySegment p) {
         int slots = slotCount(p);
         for (int i = 0; i < slots; i++) {

@@ -27,7 +27,8 @@ import java.util.Map;
  *   <li><b>Redo</b> ({@link #redo}): repeat history from redoStart: every UPDATE and CLR, and every REDO of
  *       a committed transaction, is applied to its page if the page LSN is older. REDO records of losers
  *       are skipped: they carry no undo information, and the WAL/no-force rule guarantees their effects
- *       never reached the volume (pages are written only after COMMIT is durable).</li>
+ *       never reached the volume (pages are written only after COMMIT is durable). A NEW_PAGE record (a page
+ *       the transaction allocated, {@link LogRecord#NEW_PAGE}) is redone like a REDO, onto a zeroed page.</li>
  *   <li><b>Undo</b>: roll losers back through their UPDATE records with CLRs ({@link TransactionManager#undo}), then END.</li>
  * </ol>
  */
@@ -100,7 +101,7 @@ public final class Recovery {
             if (!r.isPageRecord()) {
                 continue;
             }
-            if (r.type == LogRecord.REDO && !a.committed.containsKey(r.txnId)) {
+            if ((r.type == LogRecord.REDO || r.type == LogRecord.NEW_PAGE) && !a.committed.containsKey(r.txnId)) {
                 continue;
             }
             MemorySegment page = pool.fix(r.pageId);

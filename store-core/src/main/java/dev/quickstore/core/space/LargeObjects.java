@@ -70,7 +70,7 @@ public final class LargeObjects {
 
     private void formatRun(long head, long first, int n) throws IOException {
         for (long p = first; p < first + n; p++) {
-            MemorySegment s = pool.fixForWrite(p);
+            MemorySegment s = pool.fixNew(p); // just allocated (or claimed): not read, logged as a NEW_PAGE
             PageHeader.format(s, p, PageHeader.LARGE);
             PageHeader.setAux(s, head);
             pool.unpin(p);

@@ -105,11 +105,15 @@ public final class ObjectAllocator {
             }
             return append(pool.fixForWrite(page), tail, size, need, pointerOffsets);
         }
-        if (SlottedPage.placement(p, size) < 0) {
+        int found = SlottedPage.placement(p, size);
+        if (found < 0) {
             refuse(page, need);
             return -1;
         }
-        return SlottedPage.allocate(pool.fixForWrite(page), size, pointerOffsets);
+        // placed where the check found room: one placement pass, not two (a page with holes - reference arrays
+        // that grew left their old nodes free - is placed through a bitmap of its units; issue #20)
+        SlottedPage.allocateAtPlacement(pool.fixForWrite(page), found, size, pointerOffsets);
+        return found;
     }
 
     /** The page's {@link #denseTails} entry {slots, end}, learned now if unknown; null if it is not dense. */
@@ -179,7 +183,7 @@ public final class ObjectAllocator {
         long page = extents.allocate(1, spill != null ? spill : hintPage); // next to the previous overflow
         noFit.remove(page);
         denseTails.remove(page);
-        MemorySegment p = pool.fixForWrite(page);
+        MemorySegment p = pool.fixNew(page); // just allocated: not read, logged as a NEW_PAGE at commit
         SlottedPage.format(p, page);
         off = SlottedPage.allocate(p, size, pointerOffsets);
         assert off >= 0;

@@ -26,7 +26,9 @@ import java.lang.foreign.MemorySegment;
  *       before commit: diff it against its pre-image and log an UPDATE with before and after images
  *       (undo information), then the page's pre-image is gone (the page leaves memory).</li>
  *   <li><b>Commit</b>: diff every transaction-dirty page against its pre-image (merge rule of
- *       {@link PageDiff}), append one redo-only REDO record per changed page, append COMMIT and make
+ *       {@link PageDiff}), append one redo-only REDO record per changed page (a page the transaction allocated,
+ *       {@link BufferPool#fixNew}: one NEW_PAGE record, its difference from zeros, without copying a pre-image),
+ *       append COMMIT and make
  *       it durable with one group-commit flush. With {@link CommitLogging#FULL_PAGES} no page is diffed: each
  *       dirty page is logged whole as one range [{@value #FULL_PAGE_START}, pageSize) (Cricket's "log full pages
  *       at commit", Shekita and Zwilling 1990, section 5.3). Pages are not written (no-force): they stay disk-dirty
@@ -64,6 +66,7 @@ public final class TransactionManager implements BufferPool.Stealer {
     private long nextTxnId;
     private long redoBytes;
     private long redoRecords;
+    private long newPageRecords;
     // commit-path counters (cumulative, System.nanoTime; see CommitStats)
     private long commits;
     private long commitPreimageNanos; // copying the pre-image and converting it to disk form
@@ -105,6 +108,11 @@ public final class TransactionManager implements BufferPool.Stealer {
     /** The id the next transaction will get (checkpoints record it). */
     public long nextTxnId() {
         return nextTxnId;
+    }
+
+    /** NEW_PAGE records (pages allocated by the transaction, logged against zeros) since the store was opened. */
+    public long newPageRecords() {
+        return newPageRecords;
     }
 
     /** REDO records written by commits since the store was opened. */
@@ -195,7 +203,16 @@ public final class TransactionManager implements BufferPool.Stealer {
         if (!active) {
             throw new IllegalStateException("transaction-dirty page " + pageId + " without a transaction");
         }
-        PageDiff.diff(pre, cur, PageDiff.mergeGap(2), ranges);
+        boolean fresh = pool.isNewPage(pageId);
+        if (fresh) {
+            // a page this transaction allocated was installed as zeros, not read: the volume may hold a free
+            // page's stale bytes there, so its first logged image is the whole page (redo cannot start from disk)
+            ranges.count = 0;
+            ranges.add(FULL_PAGE_START, pool.pageSize());
+            pool.forgetNewPage(pageId); // written back below: later changes diff against that image
+        } else {
+            PageDiff.diff(pre, cur, PageDiff.mergeGap(2), ranges);
+        }
         if (ranges.count == 0) {
             return;
         }
@@ -240,6 +257,7 @@ public final class TransactionManager implements BufferPool.Stealer {
             curCopy = MemorySegment.ofArray(new byte[ps]);
         }
         long[] cards = new long[RUN];
+        boolean[] fresh = new boolean[RUN];
         long t0 = System.nanoTime();
         int cardBytes = frames.cardBytes();
         long[] dirty = frames.dirtyPages();
@@ -249,7 +267,9 @@ public final class TransactionManager implements BufferPool.Stealer {
             int n = Math.min(RUN, dirty.length - i);
             for (int k = 0; k < n; k++) {
                 long p = dirty[i + k];
-                if (commitLogging == CommitLogging.PAGE_DIFFS) { // full pages: no diff, no copy of the pre-image
+                // a page allocated in this transaction is logged as its difference from zeros (NEW_PAGE)
+                fresh[k] = commitLogging == CommitLogging.PAGE_DIFFS && pool.isNewPage(p);
+                if (commitLogging == CommitLogging.PAGE_DIFFS && !fresh[k]) { // full pages: no diff, no pre-image copy
                     frames.toDisk(preCopies[k].copyFrom(frames.preImage(p))); // both sides of the diff in disk form
                 }
                 cards[k] = frames.dirtyCards(p); // card marking: read before the dirty state ends
@@ -273,17 +293,22 @@ public final class TransactionManager implements BufferPool.Stealer {
                 long t1 = System.nanoTime();
                 commitStableNanos += t1 - t0;
                 commitPages++;
+                byte type = LogRecord.REDO;
                 if (commitLogging == CommitLogging.FULL_PAGES) {
                     ranges.count = 0;
                     ranges.add(FULL_PAGE_START, ps);
+                } else if (fresh[k]) {
+                    PageDiff.diff(pool.zeroPage(), cur, PageDiff.mergeGap(1), ranges);
+                    type = LogRecord.NEW_PAGE;
+                    newPageRecords++;
                 } else if (cards[k] != -1L && barrier != null && barrier.regions(p, regions)) {
                     // object marking, remembered sets: only the marked objects or recorded words
                     PageDiff.diffRegions(preCopies[k], cur, regions, PageDiff.mergeGap(1), ranges);
                 } else {
                     PageDiff.diffCards(preCopies[k], cur, cards[k], cardBytes, PageDiff.mergeGap(1), ranges);
                 }
-                if (ranges.count > 0) {
-                    byte[] rec = LogRecord.encodePage(LogRecord.REDO, txnId, lastLsn, p, 0, null, cur, ranges);
+                if (ranges.count > 0 || fresh[k]) { // a new page is logged even if all zero: redo zeroes it
+                    byte[] rec = LogRecord.encodePage(type, txnId, lastLsn, p, 0, null, cur, ranges);
                     long t2 = System.nanoTime();
                     commitDiffNanos += t2 - t1;
                     long lsn = appendForTxn(rec);
@@ -313,6 +338,7 @@ public final class TransactionManager implements BufferPool.Stealer {
         if (barrier != null) {
             barrier.end();
         }
+        pool.endNewPages();
         active = false;
         if (ev != null && ev.shouldCommit()) {
             ev.store = pool.name();
@@ -331,6 +357,7 @@ public final class TransactionManager implements BufferPool.Stealer {
      */
     public void committedElsewhere() {
         assert pool.frames().dirtyPages().length == 0 : "dirty pages after a remote commit";
+        pool.endNewPages();
         active = false;
     }
 
@@ -356,6 +383,7 @@ public final class TransactionManager implements BufferPool.Stealer {
         if (barrier != null) {
             barrier.end();
         }
+        pool.endNewPages();
         active = false;
         aborts++;
         if (ev != null && ev.shouldCommit()) {

@@ -98,6 +98,43 @@ class SlottedPageTest {
     }
 
     /**
+     * {@code allocateAtPlacement} at the placement just computed leaves the page byte for byte as {@code allocate}
+     * does (slot reuse, counts, zero fill, pointer bits), on pages with and without reused slots.
+     */
+    @Test
+    void allocateAtPlacementEqualsAllocate(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        int ps = 8192;
+        MemorySegment a = MemorySegment.ofArray(new byte[ps]);
+        MemorySegment b = MemorySegment.ofArray(new byte[ps]);
+        SlottedPage.format(a, 7);
+        SlottedPage.format(b, 7);
+        List<Integer> live = new ArrayList<>();
+        int placed = 0;
+        for (int step = 0; step < 20000; step++) {
+            if (live.isEmpty() || rnd.nextInt(5) > 1) {
+                int len = 8 + rnd.nextInt(rnd.nextInt(4) == 0 ? 700 : 48);
+                int[] pointers = len >= 16 ? new int[] {8} : new int[0];
+                int off = SlottedPage.allocate(a, len, pointers);
+                int found = SlottedPage.placement(b, len);
+                assertEquals(off, found, "placement, step " + step + " seed " + seed);
+                if (found >= 0) {
+                    b.asSlice(found, len).fill((byte) 0x77); // the object must be zero-filled as allocate does
+                    SlottedPage.allocateAtPlacement(b, found, len, pointers);
+                    live.add(off);
+                    placed++;
+                }
+            } else {
+                int off = live.remove(rnd.nextInt(live.size()));
+                SlottedPage.free(a, off);
+                SlottedPage.free(b, off);
+            }
+            assertEquals(-1L, a.mismatch(b), "pages differ after step " + step + " seed " + seed);
+        }
+        assertTrue(placed > 1000, "placed " + placed);
+    }
+
+    /**
      * A page filled by appending only is densely packed: {@code denseEnd} is where the next object goes (first fit
      * agrees) until it no longer fits below the slot array; freeing an object in the middle ends it.
      */
