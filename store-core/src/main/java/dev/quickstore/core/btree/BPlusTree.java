@@ -178,20 +178,18 @@ public final class BPlusTree {
     }
 
     private int cmpLeaf(MemorySegment p, int i, byte[] e) {
-        return compare(p, BODY + (long) i * entry, e);
+        return compare(p, BODY + (long) i * entry, MemorySegment.ofArray(e));
     }
 
-    private int cmpInner(MemorySegment p, int i, byte[] e) {
-        return compare(p, BODY + (long) i * (entry + 8), e);
-    }
-
-    private int compare(MemorySegment p, long off, byte[] e) {
-        long m = MemorySegment.mismatch(p, off, off + entry, MemorySegment.ofArray(e), 0, entry);
+    /** Compares the entry at {@code off} with {@code e} (a heap segment wrapped once per search, not per probe). */
+    private int compare(MemorySegment p, long off, MemorySegment e) {
+        long m = MemorySegment.mismatch(p, off, off + entry, e, 0, entry);
         if (m < 0) {
             return 0;
         }
         return Integer.compare(
-                Byte.toUnsignedInt(p.get(ValueLayout.JAVA_BYTE, off + m)), Byte.toUnsignedInt(e[(int) m]));
+                Byte.toUnsignedInt(p.get(ValueLayout.JAVA_BYTE, off + m)),
+                Byte.toUnsignedInt(e.get(ValueLayout.JAVA_BYTE, m)));
     }
 
     private long child(MemorySegment p, int i) {
@@ -202,11 +200,12 @@ public final class BPlusTree {
 
     /** Index of the child to follow for entry e: number of separators &lt;= e. */
     private int route(MemorySegment p, byte[] e) {
+        MemorySegment es = MemorySegment.ofArray(e);
         int lo = 0;
         int hi = count(p);
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (cmpInner(p, mid, e) <= 0) {
+            if (compare(p, BODY + (long) mid * (entry + 8), es) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -217,11 +216,12 @@ public final class BPlusTree {
 
     /** First position in a leaf whose entry is &gt;= e. */
     private int lowerBound(MemorySegment p, byte[] e) {
+        MemorySegment es = MemorySegment.ofArray(e);
         int lo = 0;
         int hi = count(p);
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (cmpLeaf(p, mid, e) < 0) {
+            if (compare(p, BODY + (long) mid * entry, es) < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
