@@ -231,9 +231,10 @@ public final class BPlusTree {
     }
 
     private long[] pathTo(byte[] e) throws IOException {
-        int h = height();
+        MemorySegment m = pool.fix(metaPage);
+        long page = m.get(PageHeader.LONG, META_ROOT);
+        int h = m.get(PageHeader.INT, META_HEIGHT);
         long[] path = new long[h];
-        long page = root();
         for (int level = 0; level < h; level++) {
             path[level] = page;
             if (level < h - 1) {
@@ -382,17 +383,42 @@ public final class BPlusTree {
         return lookup(encodeKey(key), Integer.MAX_VALUE);
     }
 
+    /**
+     * Up to {@code max} values stored under the encoded key {@code k}, read in place: the key bytes of each entry
+     * are compared on the page (no entry copy, no decoded key), the values collected in one growing array.
+     */
     private long[] lookup(byte[] k, int max) throws IOException {
-        long[][] out = {new long[1]};
-        int[] n = {0};
-        scanEncoded(k, k, (kb, v) -> {
-            if (n[0] == out[0].length) {
-                out[0] = Arrays.copyOf(out[0], n[0] * 2);
+        byte[] start = composite(k, 0);
+        long[] path = pathTo(start);
+        long leaf = path[path.length - 1];
+        MemorySegment p = pool.fix(leaf);
+        int pos = lowerBound(p, start);
+        MemorySegment ks = MemorySegment.ofArray(k);
+        long[] out = new long[1];
+        int n = 0;
+        while (n < max) {
+            if (pos >= count(p)) {
+                long next = PageHeader.aux(p);
+                pool.unpin(leaf);
+                if (next == 0) {
+                    break;
+                }
+                leaf = next;
+                p = pool.fix(leaf);
+                pos = 0;
+                continue;
             }
-            out[0][n[0]++] = v;
-            return n[0] < max;
-        });
-        return Arrays.copyOf(out[0], n[0]);
+            long off = BODY + (long) pos * entry;
+            if (MemorySegment.mismatch(p, off, off + keyLength, ks, 0, keyLength) >= 0) {
+                break;
+            }
+            if (n == out.length) {
+                out = Arrays.copyOf(out, n * 2);
+            }
+            out[n++] = p.get(BE_LONG, off + keyLength);
+            pos++;
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     interface RawVisitor {
