@@ -77,7 +77,8 @@ public final class Index {
     /**
      * The reference stored under the INT or LONG {@code key} (for a unique index the only one; else the first in
      * stored order), or 0 if there is none: one descent of the tree, without boxing the key or collecting the
-     * hits ({@link #lookup} for every reference). An int key outside the int range of an INT index is absent.
+     * hits ({@link #lookup} for every reference). An int key outside the int range of an INT index is absent. A
+     * stored null reference also reads as 0: {@link #lookup} tells the two apart.
      *
      * @throws IllegalArgumentException for a STRING index
      */
