@@ -5,6 +5,7 @@ import dev.quickstore.core.buffer.Addresses;
 import dev.quickstore.core.error.DuplicateKeyException;
 import dev.quickstore.core.index.EntryVisitor;
 import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.index.NumericEntryVisitor;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +18,10 @@ public final class Index {
     /** Receives entries in key order; return false to stop. */
     @FunctionalInterface
     public interface Visitor extends EntryVisitor {}
+
+    /** Receives the entries of an INT or LONG index in key order (key, reference); return false to stop. */
+    @FunctionalInterface
+    public interface NumericVisitor extends NumericEntryVisitor {}
 
     /** One index entry. */
     public record Entry(Object key, long ref) {}
@@ -66,6 +71,51 @@ public final class Index {
             }
             java.util.Arrays.sort(refs); // relocation can reorder them
             return refs;
+        });
+    }
+
+    /**
+     * The reference stored under the INT or LONG {@code key} (for a unique index the only one; else the first in
+     * stored order), or 0 if there is none: one descent of the tree, without boxing the key or collecting the
+     * hits ({@link #lookup} for every reference). An int key outside the int range of an INT index is absent. A
+     * stored null reference also reads as 0: {@link #lookup} tells the two apart.
+     *
+     * @throws IllegalArgumentException for a STRING index
+     */
+    public long lookupFirst(long key) {
+        return tx.read(() -> tx.addresses().toRuntime(tree.lookupFirst(key, 0)));
+    }
+
+    /**
+     * {@link #insert(Object, long)} for an INT or LONG index without boxing the key.
+     *
+     * @throws DuplicateKeyException for a unique index whose key maps to another reference
+     * @throws IllegalArgumentException for a STRING index, or a key outside an INT index's int range
+     */
+    public boolean insertNumeric(long key, long ref) {
+        return tx.mutate(() -> tree.insertNumeric(key, tx.addresses().toDisk(ref)));
+    }
+
+    /**
+     * {@link #delete(Object, long)} for an INT or LONG index without boxing the key.
+     *
+     * @throws IllegalArgumentException for a STRING index
+     */
+    public boolean deleteNumeric(long key, long ref) {
+        return tx.mutate(() -> tree.deleteNumeric(key, tx.addresses().toDisk(ref)));
+    }
+
+    /**
+     * Entries of an INT or LONG index with lo &lt;= key &lt;= hi in key order, read in place from each leaf
+     * (no key objects); bounds outside an INT index's range are clamped to it.
+     *
+     * @throws IllegalArgumentException for a STRING index
+     */
+    public void scanNumeric(long lo, long hi, NumericVisitor visitor) {
+        tx.read(() -> {
+            Addresses a = tx.addresses();
+            tree.scanNumeric(lo, hi, (k, v) -> visitor.visit(k, a.toRuntime(v)));
+            return null;
         });
     }
 

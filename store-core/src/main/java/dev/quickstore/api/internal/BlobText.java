@@ -1,19 +1,25 @@
 package dev.quickstore.api.internal;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_CHAR_UNALIGNED;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 
 /**
- * A {@link CharSequence} over a stored text blob ({@link Blobs}), read in place through the application
- * view: what a generated getter declared {@code CharSequence} returns, so that a scan of a 2,000-byte
- * document or a 100,000-byte manual (OO7 T4, T8) copies nothing. {@code charAt} of a small blob is one
- * load; of a large object it maps the logical position to the page holding it (the data continues after
- * each following page's 32-byte header) and remembers that page's run, so a sequential scan computes the
- * mapping once per page.
+ * A {@link CharSequence} over a stored text blob ({@link Blobs}), read from the application view: what a
+ * generated getter declared {@code CharSequence} returns. {@code charAt} maps the logical position to the page
+ * run holding it (a small blob is one run; a large object's data continues after each following page's
+ * 32-byte header) and, on the first access to a run, copies that run's bytes out of the view with one bulk
+ * copy; further {@code charAt}s of the run are array loads. A scan of a 2,000-byte document or a 100,000-byte
+ * manual (OO7 T5, T8) therefore costs one {@code memcpy} per page instead of a checked segment access per
+ * character (issue 13: the per-character access was most of T8 and T5's reading, docs/results.md "Hot path,
+ * second landing"). {@link #subSequence} and {@link #toString} decode the range with one bulk copy, and
+ * {@link #getChars} copies the characters into the caller's array run by run.
  *
- * <p>Valid while the blob lives: until the owning field is set again (which frees the old blob), the owner is
- * deleted, or the store closes. Like a proxy, it is meant for use inside the transaction that read it;
- * {@link #toString()} copies the text out. {@code equals} is identity, as for any {@code CharSequence}.
+ * <p>Valid while the blob lives: until the owning field is set again (which frees or rewrites the old blob), the
+ * owner is deleted, or the store closes. Like a proxy, it is meant for use inside the transaction that read it
+ * (a run read before a change of the blob in the same transaction is not read again). {@code equals} is
+ * identity, as for any {@code CharSequence}.
  */
 final class BlobText implements CharSequence {
     private static final int LARGE_HEAD_DATA = 48;
@@ -23,10 +29,11 @@ final class BlobText implements CharSequence {
     private final int length;
     private final boolean utf16;
     private final boolean large;
-    // cached run of the large object: logical positions [runLo, runHi) are at view offset runAt + (pos - runLo)
+    // the current run: logical positions [runLo, runHi), copied in bytes[0, runHi - runLo) (none until the
+    // first charAt)
     private long runLo;
     private long runHi;
-    private long runAt;
+    private byte[] bytes;
 
     BlobText(long address) {
         this.address = address;
@@ -37,10 +44,6 @@ final class BlobText implements CharSequence {
         this.utf16 = kind == Blobs.UTF16;
         this.length = Blobs.length(address) >> (utf16 ? 1 : 0);
         this.large = Blobs.isLarge(address);
-        long off = address - View.base();
-        this.runLo = 0;
-        this.runHi = large ? View.pageSize() - LARGE_HEAD_DATA : Blobs.HEADER + Blobs.length(address);
-        this.runAt = off;
     }
 
     @Override
@@ -57,28 +60,45 @@ final class BlobText implements CharSequence {
         if (pos < runLo || pos >= runHi) {
             locate(pos);
         }
-        long at = runAt + (pos - runLo);
-        return utf16
-                ? View.segment().get(JAVA_CHAR_UNALIGNED, at)
-                : (char) (View.segment().get(JAVA_BYTE, at) & 0xff);
+        int i = (int) (pos - runLo);
+        byte[] b = bytes;
+        // runs start and end at even logical positions, so a UTF-16 character never straddles two
+        return utf16 ? (char) ((b[i] & 0xff) | (b[i + 1] & 0xff) << 8) : (char) (b[i] & 0xff);
     }
 
-    /** Finds the page run of logical position {@code pos} of a large object (same rule as {@link Blobs#copy}). */
+    /**
+     * Makes the run of logical position {@code pos} current (same page rule as {@link Blobs#copy}) and copies
+     * its bytes out of the view (up to the end of the text).
+     */
     private void locate(long pos) {
-        int ps = View.pageSize();
         long off = address - View.base();
-        long first = ps - LARGE_HEAD_DATA;
-        if (pos < first) {
+        long runAt;
+        long end = Blobs.HEADER + ((long) length << (utf16 ? 1 : 0));
+        if (!large) {
             runLo = 0;
-            runHi = first;
+            runHi = end;
             runAt = off;
-            return;
+        } else {
+            int ps = View.pageSize();
+            long first = ps - LARGE_HEAD_DATA;
+            if (pos < first) {
+                runLo = 0;
+                runHi = first;
+                runAt = off;
+            } else {
+                long per = ps - PAGE_HEADER;
+                long k = (pos - first) / per;
+                runLo = first + k * per;
+                runHi = runLo + per;
+                runAt = off - LARGE_HEAD_DATA + (k + 1) * ps + PAGE_HEADER;
+            }
+            runHi = Math.min(runHi, end);
         }
-        long per = ps - PAGE_HEADER;
-        long k = (pos - first) / per;
-        runLo = first + k * per;
-        runHi = runLo + per;
-        runAt = off - LARGE_HEAD_DATA + (k + 1) * ps + PAGE_HEADER;
+        int n = (int) (runHi - runLo);
+        if (bytes == null || bytes.length < n) {
+            bytes = new byte[n];
+        }
+        MemorySegment.copy(View.segment(), JAVA_BYTE, runAt, bytes, 0, n);
     }
 
     @Override
@@ -86,11 +106,41 @@ final class BlobText implements CharSequence {
         if (start < 0 || end > length || start > end) {
             throw new IndexOutOfBoundsException("range [" + start + ", " + end + ") of a stored text of " + length);
         }
-        StringBuilder sb = new StringBuilder(end - start);
-        for (int i = start; i < end; i++) {
-            sb.append(charAt(i));
+        int shift = utf16 ? 1 : 0;
+        byte[] b = new byte[(end - start) << shift];
+        Blobs.copy(address, large, Blobs.HEADER + ((long) start << shift), b, false);
+        return new String(b, utf16 ? StandardCharsets.UTF_16LE : StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public void getChars(int srcBegin, int srcEnd, char[] dst, int dstBegin) {
+        if (srcBegin < 0 || srcEnd > length || srcBegin > srcEnd) {
+            throw new IndexOutOfBoundsException(
+                    "range [" + srcBegin + ", " + srcEnd + ") of a stored text of " + length);
         }
-        return sb.toString();
+        java.util.Objects.checkFromIndexSize(dstBegin, srcEnd - srcBegin, dst.length);
+        int shift = utf16 ? 1 : 0;
+        int i = srcBegin;
+        while (i < srcEnd) {
+            long pos = Blobs.HEADER + ((long) i << shift);
+            if (pos < runLo || pos >= runHi) {
+                locate(pos);
+            }
+            int at = (int) (pos - runLo);
+            int n = (int) Math.min(srcEnd - i, (runHi - pos) >> shift); // characters left in this run
+            byte[] b = bytes;
+            int d = dstBegin + (i - srcBegin);
+            if (utf16) {
+                for (int j = 0; j < n; j++, at += 2) {
+                    dst[d + j] = (char) ((b[at] & 0xff) | (b[at + 1] & 0xff) << 8);
+                }
+            } else {
+                for (int j = 0; j < n; j++) {
+                    dst[d + j] = (char) (b[at + j] & 0xff);
+                }
+            }
+            i += n;
+        }
     }
 
     @Override

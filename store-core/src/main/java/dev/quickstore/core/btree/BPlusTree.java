@@ -5,6 +5,7 @@ import dev.quickstore.core.error.DuplicateKeyException;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.index.EntryVisitor;
 import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.index.NumericEntryVisitor;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.space.ExtentAllocator;
 import dev.quickstore.core.verify.VerifyReport;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,6 +38,13 @@ import java.util.List;
  *   32 2 count   34 6 reserved   40 8 child 0   48 count * (entry (K + 8), child (8)):
  *   child i+1 holds entries &gt;= separator i, child i entries &lt; separator i
  * </pre>
+ *
+ * <p><b>Numeric keys without allocation.</b> For INT and LONG keys, {@link #lookupFirst}, {@link #scanNumeric},
+ * {@link #insertNumeric} and {@link #deleteNumeric} work on the key's <em>order bits</em> (the encoded key read
+ * as an unsigned big-endian number, {@link #keyBits}) and compare them with the entries in place, two loads per
+ * probe: no key object, no encoded byte array, no heap segment, no stream. They are the same tree and the
+ * same entries as the {@code Object}-keyed methods (the encoding is the one of {@link KeyType}); the issue
+ * 13 profile of OO7 Q8 found the boxed path 94 % of the query (docs/results.md, "Hot path, second landing").
  */
 public final class BPlusTree {
     /** Meta page: offset of the key type (byte, {@link KeyType} ordinal). */
@@ -169,20 +178,18 @@ public final class BPlusTree {
     }
 
     private int cmpLeaf(MemorySegment p, int i, byte[] e) {
-        return compare(p, BODY + (long) i * entry, e);
+        return compare(p, BODY + (long) i * entry, MemorySegment.ofArray(e));
     }
 
-    private int cmpInner(MemorySegment p, int i, byte[] e) {
-        return compare(p, BODY + (long) i * (entry + 8), e);
-    }
-
-    private int compare(MemorySegment p, long off, byte[] e) {
-        long m = MemorySegment.mismatch(p, off, off + entry, MemorySegment.ofArray(e), 0, entry);
+    /** Compares the entry at {@code off} with {@code e} (a heap segment wrapped once per search, not per probe). */
+    private int compare(MemorySegment p, long off, MemorySegment e) {
+        long m = MemorySegment.mismatch(p, off, off + entry, e, 0, entry);
         if (m < 0) {
             return 0;
         }
         return Integer.compare(
-                Byte.toUnsignedInt(p.get(ValueLayout.JAVA_BYTE, off + m)), Byte.toUnsignedInt(e[(int) m]));
+                Byte.toUnsignedInt(p.get(ValueLayout.JAVA_BYTE, off + m)),
+                Byte.toUnsignedInt(e.get(ValueLayout.JAVA_BYTE, m)));
     }
 
     private long child(MemorySegment p, int i) {
@@ -193,11 +200,12 @@ public final class BPlusTree {
 
     /** Index of the child to follow for entry e: number of separators &lt;= e. */
     private int route(MemorySegment p, byte[] e) {
+        MemorySegment es = MemorySegment.ofArray(e);
         int lo = 0;
         int hi = count(p);
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (cmpInner(p, mid, e) <= 0) {
+            if (compare(p, BODY + (long) mid * (entry + 8), es) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -208,11 +216,12 @@ public final class BPlusTree {
 
     /** First position in a leaf whose entry is &gt;= e. */
     private int lowerBound(MemorySegment p, byte[] e) {
+        MemorySegment es = MemorySegment.ofArray(e);
         int lo = 0;
         int hi = count(p);
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (cmpLeaf(p, mid, e) < 0) {
+            if (compare(p, BODY + (long) mid * entry, es) < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -222,9 +231,10 @@ public final class BPlusTree {
     }
 
     private long[] pathTo(byte[] e) throws IOException {
-        int h = height();
+        MemorySegment m = pool.fix(metaPage);
+        long page = m.get(PageHeader.LONG, META_ROOT);
+        int h = m.get(PageHeader.INT, META_HEIGHT);
         long[] path = new long[h];
-        long page = root();
         for (int level = 0; level < h; level++) {
             path[level] = page;
             if (level < h - 1) {
@@ -364,12 +374,7 @@ public final class BPlusTree {
         if (pos >= count(p) || cmpLeaf(p, pos, e) != 0) {
             return false;
         }
-        p = pool.fixForWrite(leaf);
-        int n = count(p);
-        long at = BODY + (long) pos * entry;
-        MemorySegment.copy(p, at + entry, p, at, (long) (n - pos - 1) * entry);
-        p.asSlice(BODY + (long) (n - 1) * entry, entry).fill((byte) 0);
-        setCount(p, n - 1);
+        removeAt(pool.fixForWrite(leaf), pos);
         addSize(-1);
         return true;
     }
@@ -378,13 +383,42 @@ public final class BPlusTree {
         return lookup(encodeKey(key), Integer.MAX_VALUE);
     }
 
+    /**
+     * Up to {@code max} values stored under the encoded key {@code k}, read in place: the key bytes of each entry
+     * are compared on the page (no entry copy, no decoded key), the values collected in one growing array.
+     */
     private long[] lookup(byte[] k, int max) throws IOException {
-        List<long[]> out = new ArrayList<>();
-        scanEncoded(k, k, (kb, v) -> {
-            out.add(new long[] {v});
-            return out.size() < max;
-        });
-        return out.stream().mapToLong(a -> a[0]).toArray();
+        byte[] start = composite(k, 0);
+        long[] path = pathTo(start);
+        long leaf = path[path.length - 1];
+        MemorySegment p = pool.fix(leaf);
+        int pos = lowerBound(p, start);
+        MemorySegment ks = MemorySegment.ofArray(k);
+        long[] out = new long[1];
+        int n = 0;
+        while (n < max) {
+            if (pos >= count(p)) {
+                long next = PageHeader.aux(p);
+                pool.unpin(leaf);
+                if (next == 0) {
+                    break;
+                }
+                leaf = next;
+                p = pool.fix(leaf);
+                pos = 0;
+                continue;
+            }
+            long off = BODY + (long) pos * entry;
+            if (MemorySegment.mismatch(p, off, off + keyLength, ks, 0, keyLength) >= 0) {
+                break;
+            }
+            if (n == out.length) {
+                out = Arrays.copyOf(out, n * 2);
+            }
+            out[n++] = p.get(BE_LONG, off + keyLength);
+            pos++;
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     interface RawVisitor {
@@ -426,6 +460,269 @@ public final class BPlusTree {
             p = pool.fix(leaf);
             pos = 0;
         }
+    }
+
+    // ------------------------------------------------------------------ numeric keys (INT, LONG)
+
+    /** An entry's key as stored: big-endian, so that unsigned comparison is the key order. */
+    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    /** Whether this tree's keys are INT or LONG (the numeric methods below apply). */
+    public boolean numeric() {
+        return keyType != KeyType.STRING;
+    }
+
+    private void checkNumeric() {
+        if (!numeric()) {
+            throw new IllegalArgumentException("a STRING index has no numeric keys");
+        }
+    }
+
+    /** Whether {@code key} is a key of this tree's type (an INT tree holds only int values). */
+    private boolean representable(long key) {
+        return keyType == KeyType.LONG || (key >= Integer.MIN_VALUE && key <= Integer.MAX_VALUE);
+    }
+
+    /**
+     * The order bits of a numeric key: the {@link KeyType} encoding (sign bit flipped, big-endian) read as an
+     * unsigned number, so that {@link Long#compareUnsigned} of two keys' bits is their order.
+     */
+    long keyBits(long key) {
+        return keyType == KeyType.INT ? (key ^ Integer.MIN_VALUE) & 0xFFFF_FFFFL : key ^ Long.MIN_VALUE;
+    }
+
+    private long keyOfBits(long bits) {
+        return keyType == KeyType.INT ? (int) bits ^ Integer.MIN_VALUE : bits ^ Long.MIN_VALUE;
+    }
+
+    private long bitsAt(MemorySegment p, long off) {
+        return keyLength == 8 ? p.get(BE_LONG, off) : Integer.toUnsignedLong(p.get(BE_INT, off));
+    }
+
+    /** Compares the entry at {@code off} with (key bits, value), as {@link #compare} does with the encoded entry. */
+    private int compareNumeric(MemorySegment p, long off, long bits, long value) {
+        int c = Long.compareUnsigned(bitsAt(p, off), bits);
+        return c != 0 ? c : Long.compareUnsigned(p.get(BE_LONG, off + keyLength), value);
+    }
+
+    private int routeNumeric(MemorySegment p, long bits, long value) {
+        int lo = 0;
+        int hi = count(p);
+        long w = entry + 8;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareNumeric(p, BODY + mid * w, bits, value) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private int lowerBoundNumeric(MemorySegment p, long bits, long value) {
+        int lo = 0;
+        int hi = count(p);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareNumeric(p, BODY + (long) mid * entry, bits, value) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The leaf that holds (bits, value) or would: one fix of the meta page and one per level. */
+    private long leafNumeric(long bits, long value) throws IOException {
+        MemorySegment m = pool.fix(metaPage);
+        long page = m.get(PageHeader.LONG, META_ROOT);
+        int h = m.get(PageHeader.INT, META_HEIGHT);
+        for (int level = 1; level < h; level++) {
+            MemorySegment p = pool.fix(page);
+            page = child(p, routeNumeric(p, bits, value));
+        }
+        return page;
+    }
+
+    /** As {@link #leafNumeric}, remembering the pages from the root down (for splits). */
+    private long[] pathNumeric(long bits, long value) throws IOException {
+        MemorySegment m = pool.fix(metaPage);
+        long page = m.get(PageHeader.LONG, META_ROOT);
+        int h = m.get(PageHeader.INT, META_HEIGHT);
+        long[] path = new long[h];
+        for (int level = 0; level < h; level++) {
+            path[level] = page;
+            if (level < h - 1) {
+                MemorySegment p = pool.fix(page);
+                page = child(p, routeNumeric(p, bits, value));
+            }
+        }
+        return path;
+    }
+
+    /**
+     * The smallest value stored under numeric {@code key}, or {@code absent} if there is none: one descent, no
+     * allocation.
+     *
+     * @throws IllegalArgumentException for a STRING tree
+     */
+    public long lookupFirst(long key, long absent) throws IOException {
+        checkNumeric();
+        if (!representable(key)) {
+            return absent;
+        }
+        return first(keyBits(key), absent, false);
+    }
+
+    /**
+     * The first entry with key {@code bits}: its value, or with {@code presence} 1, and {@code absent} if there
+     * is none. Leaves may be empty (deletion does not rebalance), so the entry may start a later leaf.
+     */
+    private long first(long bits, long absent, boolean presence) throws IOException {
+        MemorySegment p = pool.fix(leafNumeric(bits, 0));
+        int pos = lowerBoundNumeric(p, bits, 0);
+        while (pos >= count(p)) {
+            long next = PageHeader.aux(p);
+            if (next == 0) {
+                return absent;
+            }
+            p = pool.fix(next);
+            pos = 0;
+        }
+        long off = BODY + (long) pos * entry;
+        if (bitsAt(p, off) != bits) {
+            return absent;
+        }
+        return presence ? 1 : p.get(BE_LONG, off + keyLength);
+    }
+
+    /**
+     * Visits the entries with {@code lo <= key <= hi} in order, reading each from the leaf in place (a bound
+     * outside the key type's range is clamped to it). Each leaf is fixed once; the visitor may change the
+     * tree (the count is read again after each call), as with {@link #scan}.
+     *
+     * @throws IllegalArgumentException for a STRING tree
+     */
+    public void scanNumeric(long lo, long hi, NumericEntryVisitor visitor) throws IOException {
+        checkNumeric();
+        if (keyType == KeyType.INT) {
+            lo = Math.max(lo, Integer.MIN_VALUE);
+            hi = Math.min(hi, Integer.MAX_VALUE);
+        }
+        if (lo > hi) {
+            return;
+        }
+        long loBits = keyBits(lo);
+        long hiBits = keyBits(hi);
+        long leaf = leafNumeric(loBits, 0);
+        MemorySegment p = pool.fix(leaf);
+        int pos = lowerBoundNumeric(p, loBits, 0);
+        while (true) {
+            while (pos < count(p)) {
+                long off = BODY + (long) pos * entry;
+                long bits = bitsAt(p, off);
+                if (Long.compareUnsigned(bits, hiBits) > 0) {
+                    return;
+                }
+                if (!visitor.visit(keyOfBits(bits), p.get(BE_LONG, off + keyLength))) {
+                    return;
+                }
+                pos++;
+            }
+            long next = PageHeader.aux(p);
+            pool.unpin(leaf);
+            if (next == 0) {
+                return;
+            }
+            leaf = next;
+            p = pool.fix(leaf);
+            pos = 0;
+        }
+    }
+
+    /**
+     * {@link #insert(Object, long)} for a numeric key: returns false if that exact entry was present.
+     *
+     * @throws DuplicateKeyException for a unique tree whose key maps to another value
+     * @throws IllegalArgumentException for a STRING tree, or an INT tree and a key outside the int range
+     */
+    public boolean insertNumeric(long key, long value) throws IOException {
+        checkNumeric();
+        if (!representable(key)) {
+            throw new IllegalArgumentException("INT index key " + key + " is outside the int range");
+        }
+        long bits = keyBits(key);
+        if (unique && first(bits, 0, true) != 0) {
+            long existing = first(bits, 0, false);
+            if (existing == value) {
+                return false;
+            }
+            throw new DuplicateKeyException(
+                    "unique index already maps key " + key + " to " + String.format("0x%x", existing));
+        }
+        long[] path = pathNumeric(bits, value);
+        long leaf = path[path.length - 1];
+        MemorySegment p = pool.fix(leaf);
+        int pos = lowerBoundNumeric(p, bits, value);
+        if (pos < count(p) && compareNumeric(p, BODY + (long) pos * entry, bits, value) == 0) {
+            return false;
+        }
+        p = pool.fixForWrite(leaf);
+        int n = count(p);
+        if (n < leafCapacity) {
+            long at = BODY + (long) pos * entry;
+            MemorySegment.copy(p, at, p, at + entry, (long) (n - pos) * entry);
+            if (keyLength == 8) {
+                p.set(BE_LONG, at, bits);
+            } else {
+                p.set(BE_INT, at, (int) bits);
+            }
+            p.set(BE_LONG, at + keyLength, value);
+            setCount(p, n + 1);
+        } else {
+            splitLeafAndInsert(path, leaf, p, pos, composite(encodeKey(boxed(key)), value));
+        }
+        addSize(1);
+        return true;
+    }
+
+    private Object boxed(long key) {
+        return keyType == KeyType.INT ? (Object) (int) key : (Object) key;
+    }
+
+    /**
+     * {@link #delete(Object, long)} for a numeric key: removes (key, value), returns whether it was present.
+     *
+     * @throws IllegalArgumentException for a STRING tree
+     */
+    public boolean deleteNumeric(long key, long value) throws IOException {
+        checkNumeric();
+        if (!representable(key)) {
+            return false;
+        }
+        long bits = keyBits(key);
+        long leaf = leafNumeric(bits, value);
+        MemorySegment p = pool.fix(leaf);
+        int pos = lowerBoundNumeric(p, bits, value);
+        if (pos >= count(p) || compareNumeric(p, BODY + (long) pos * entry, bits, value) != 0) {
+            return false;
+        }
+        p = pool.fixForWrite(leaf);
+        removeAt(p, pos);
+        addSize(-1);
+        return true;
+    }
+
+    private void removeAt(MemorySegment p, int pos) {
+        int n = count(p);
+        long at = BODY + (long) pos * entry;
+        MemorySegment.copy(p, at + entry, p, at, (long) (n - pos - 1) * entry);
+        p.asSlice(BODY + (long) (n - 1) * entry, entry).fill((byte) 0);
+        setCount(p, n - 1);
     }
 
     /** Verifies order, separator bounds, equal leaf depth, leaf links and the entry count. */

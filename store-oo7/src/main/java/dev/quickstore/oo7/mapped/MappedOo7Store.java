@@ -397,8 +397,24 @@ public final class MappedOo7Store implements Oo7Store {
         }
     }
 
+    /** {@link #insertUnique(Index, Object, long, String)} for the int and long keys, without boxing them. */
+    private static void insertUnique(Index ix, long key, long ref, String what) {
+        try {
+            ix.insertNumeric(key, ref);
+        } catch (DuplicateKeyException e) {
+            throw new IllegalArgumentException("duplicate " + what + " key " + key, e);
+        }
+    }
+
     private static void deleteExisting(Index ix, Object key, long ref) {
         if (!ix.delete(key, ref)) {
+            throw new IllegalStateException(
+                    "index " + ix.name() + " has no entry " + key + String.format(" -> 0x%x", ref));
+        }
+    }
+
+    private static void deleteExisting(Index ix, long key, long ref) {
+        if (!ix.deleteNumeric(key, ref)) {
             throw new IllegalStateException(
                     "index " + ix.name() + " has no entry " + key + String.format(" -> 0x%x", ref));
         }
@@ -473,7 +489,7 @@ public final class MappedOo7Store implements Oo7Store {
         GeneratedSetters.atomicPart(p, docId, partOf);
         long a = tx.addressOf(p);
         insertUnique(index(IX_ATOMIC_ID), id, a, "atomic part");
-        index(IX_ATOMIC_DATE).insert(dateKey(buildDate, id), a);
+        index(IX_ATOMIC_DATE).insertNumeric(dateKey(buildDate, id), a);
         return p;
     }
 
@@ -520,9 +536,15 @@ public final class MappedOo7Store implements Oo7Store {
         return refs.length == 0 ? null : tx.follow(refs[0], type);
     }
 
-    private <T> void scan(int ix, Object lo, Object hi, Class<T> type, Consumer<? super T> action) {
+    /** The object under an int or long key: one descent of the index, no boxing, no array of hits. */
+    private <T> T unique(int ix, long key, Class<T> type) {
+        long ref = index(ix).lookupFirst(key);
+        return ref == 0 ? null : tx.follow(ref, type);
+    }
+
+    private <T> void scan(int ix, long lo, long hi, Class<T> type, Consumer<? super T> action) {
         ObjectTransaction t = tx();
-        index(ix).scan(lo, hi, (key, ref) -> {
+        index(ix).scanNumeric(lo, hi, (key, ref) -> {
             action.accept(t.follow(ref, type));
             return true;
         });
@@ -531,7 +553,7 @@ public final class MappedOo7Store implements Oo7Store {
     @Override
     public List<Module> modules() {
         List<Module> out = new ArrayList<>();
-        scan(IX_MODULE_ID, null, null, Module.class, out::add);
+        scan(IX_MODULE_ID, Long.MIN_VALUE, Long.MAX_VALUE, Module.class, out::add);
         return Collections.unmodifiableList(out);
     }
 
@@ -559,12 +581,12 @@ public final class MappedOo7Store implements Oo7Store {
         Index ix = index(IX_ATOMIC_DATE);
         deleteExisting(ix, dateKey(part.buildDate(), part.id()), a);
         GeneratedSetters.buildDate(part, buildDate);
-        ix.insert(dateKey(buildDate, part.id()), a);
+        ix.insertNumeric(dateKey(buildDate, part.id()), a);
     }
 
     @Override
     public void forEachAtomicPart(Consumer<? super AtomicPart> action) {
-        scan(IX_ATOMIC_ID, null, null, AtomicPart.class, action);
+        scan(IX_ATOMIC_ID, Long.MIN_VALUE, Long.MAX_VALUE, AtomicPart.class, action);
     }
 
     @Override
@@ -574,7 +596,7 @@ public final class MappedOo7Store implements Oo7Store {
 
     @Override
     public void forEachCompositePart(Consumer<? super CompositePart> action) {
-        scan(IX_COMPOSITE_ID, null, null, CompositePart.class, action);
+        scan(IX_COMPOSITE_ID, Long.MIN_VALUE, Long.MAX_VALUE, CompositePart.class, action);
     }
 
     @Override
