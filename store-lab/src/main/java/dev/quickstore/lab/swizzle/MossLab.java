@@ -181,7 +181,8 @@ public final class MossLab {
                 ms.stream().mapToLong(Measurement::loadNs).min().orElseThrow(),
                 ms.stream().mapToLong(Measurement::firstNs).min().orElseThrow(),
                 ms.stream().mapToLong(Measurement::restNs).min().orElseThrow(),
-                ms.stream().mapToLong(Measurement::saveNs).min().orElseThrow());
+                ms.stream().mapToLong(Measurement::saveNs).min().orElseThrow(),
+                ms.stream().mapToLong(Measurement::prepareNs).min().orElseThrow());
     }
 
     /** Whether a point's later traversals measure V: no work, several traversals, the whole collection. */
