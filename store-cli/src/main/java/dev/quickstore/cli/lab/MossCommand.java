@@ -75,6 +75,16 @@ public final class MossCommand implements Callable<Integer> {
     List<String> series;
 
     @Option(
+            names = "--tables",
+            split = ",",
+            paramLabel = "T",
+            description = "Moss's tables to regenerate, comma separated numbers 4 to 21 (default: all); chooses the"
+                    + " series, unless --series is given (4, 5, 12-17: VS,VB,VH,VN,SI; 18-21: those and VV; 6:"
+                    + " BI,II,WS,WB; 7: VS,VB; 8, 9: VS,VB,VH,VN; 10: VH,VN,VB; 11: SI), and whether the"
+                    + " create-work-save sessions run (only for 4, 10, 11, 13); the phase tables printed are these")
+    List<Integer> tables;
+
+    @Option(
             names = "--objects",
             paramLabel = "N",
             defaultValue = "65535",
@@ -117,8 +127,26 @@ public final class MossCommand implements Callable<Integer> {
             err.println("qs lab moss: --objects must be at least 15 and --reps at least 1");
             return 2;
         }
+        List<String> chosen = series;
+        boolean create = true;
+        if (tables != null) {
+            Set<String> fromTables = new java.util.LinkedHashSet<>();
+            create = false;
+            for (int t : tables) {
+                List<String> need = seriesFor(t);
+                if (need == null) {
+                    err.println("qs lab moss: no table " + t + " to regenerate (--tables takes 4 to 21)");
+                    return 2;
+                }
+                fromTables.addAll(need);
+                create |= t == 4 || t == 10 || t == 11 || t == 13;
+            }
+            if (chosen == null) {
+                chosen = MossSeries.ALL.stream().filter(fromTables::contains).toList();
+            }
+        }
         List<String> names = new ArrayList<>();
-        for (String s : series == null ? MossSeries.ALL : series) {
+        for (String s : chosen == null ? MossSeries.ALL : chosen) {
             String u = s.trim().toUpperCase(Locale.ROOT);
             if (!MossSeries.ALL.contains(u)) {
                 err.println(
@@ -130,7 +158,7 @@ public final class MossCommand implements Callable<Integer> {
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("qs-moss");
         MossLab.Report r;
         try {
-            r = MossLab.run(new MossLab.Options(names, objects, reps, pageSize, work, seed), line -> {
+            r = MossLab.run(new MossLab.Options(names, objects, reps, pageSize, work, seed, create), line -> {
                 err.println(line);
                 err.flush();
             });
@@ -155,6 +183,28 @@ public final class MossCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The series a table of Moss's needs, or null if there is no such table. */
+    static List<String> seriesFor(int table) {
+        List<String> fitted = List.of("VS", "VB", "VH", "VN", "SI");
+        return switch (table) {
+            case 4, 5, 12, 13, 14, 15, 16, 17 -> fitted;
+            case 18, 19, 20, 21 -> List.of("VS", "VB", "VH", "VN", "SI", "VV");
+            case 6 -> List.of("BI", "II", "WS", "WB");
+            case 7 -> List.of("VS", "VB");
+            case 8, 9 -> List.of("VS", "VB", "VH", "VN");
+            case 10 -> List.of("VH", "VN", "VB");
+            case 11 -> List.of("SI");
+            default -> null;
+        };
+    }
+
+    /** The phase tables to print: those --tables names, or all. */
+    private List<MossTables.Table> phaseTables(MossLab.Report r) {
+        return MossTables.all(r).stream()
+                .filter(t -> tables == null || tables.contains(Integer.valueOf(t.id())))
+                .toList();
+    }
+
     private static String f(String fmt, Object... args) {
         return String.format(Locale.ROOT, fmt, args);
     }
@@ -163,7 +213,7 @@ public final class MossCommand implements Callable<Integer> {
         return Double.isNaN(x) ? "-" : Double.isInfinite(x) ? "never" : f("%.2f", x);
     }
 
-    private static void printTables(PrintWriter out, MossLab.Report r) {
+    private void printTables(PrintWriter out, MossLab.Report r) {
         out.println(f(
                 "Moss (1992) on %s, %d cores, Java %s; largest collection %d objects, pages of %d bytes, %d reps"
                         + " (fastest of reps)",
@@ -214,8 +264,8 @@ public final class MossCommand implements Callable<Integer> {
         out.println();
         printCreated(out, r);
         printWork(out, r);
-        List<MossTables.Table> tables = MossTables.all(r);
-        for (MossTables.Table t : tables) {
+        List<MossTables.Table> phase = phaseTables(r);
+        for (MossTables.Table t : phase) {
             if (!Set.of("15", "16").contains(t.id())) {
                 printTable(out, t);
             }
@@ -267,7 +317,7 @@ public final class MossCommand implements Callable<Integer> {
                     pair[0] + "/" + pair[1], ratio(a.mb() / b.mb()), ratio(a.mo() / b.mo()), ratio(a.v() / b.v())));
         }
         out.println();
-        for (MossTables.Table t : tables) {
+        for (MossTables.Table t : phase) {
             if (Set.of("15", "16").contains(t.id())) {
                 printTable(out, t);
             }
@@ -446,7 +496,7 @@ public final class MossCommand implements Callable<Integer> {
         return List.of(Strategy.LCS, Strategy.LIS, Strategy.ECS, Strategy.EIS);
     }
 
-    private static void printCsv(PrintWriter out, MossLab.Report r) {
+    private void printCsv(PrintWriter out, MossLab.Report r) {
         out.println("series,point,scheme,objects,slots,initialized,user_bytes,visits,updated,load_ns,first_ns,rest_ns,"
                 + "save_ns,total_ns,predicted_ns,ratio_to_ns,pages_read,pages_written,session,prepare_ns");
         for (MossLab.PointResult p : r.points()) {
@@ -457,7 +507,7 @@ public final class MossCommand implements Callable<Integer> {
         }
         out.println();
         out.println("table,row,column,ours,moss");
-        for (MossTables.Table t : MossTables.all(r)) {
+        for (MossTables.Table t : phaseTables(r)) {
             for (MossTables.Row row : t.rows()) {
                 for (int j = 0; j < t.columns().size(); j++) {
                     out.println(String.join(
@@ -511,7 +561,7 @@ public final class MossCommand implements Callable<Integer> {
         }
     }
 
-    private static Map<String, Object> jsonOf(MossLab.Report r) {
+    private Map<String, Object> jsonOf(MossLab.Report r) {
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("paper", "Moss 1992, Working with persistent objects: to swizzle or not to swizzle");
         j.put("objects", r.options().objects());
@@ -554,7 +604,7 @@ public final class MossCommand implements Callable<Integer> {
         j.put("runs", runs);
         j.put("heapVisitNs", r.heapVisitNs());
         List<Map<String, Object>> tables = new ArrayList<>();
-        for (MossTables.Table t : MossTables.all(r)) {
+        for (MossTables.Table t : phaseTables(r)) {
             Map<String, Object> tj = new LinkedHashMap<>();
             tj.put("table", t.id());
             tj.put("title", t.title());

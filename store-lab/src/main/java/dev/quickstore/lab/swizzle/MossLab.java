@@ -31,8 +31,10 @@ public final class MossLab {
      * @param pageSize page size of the collection files
      * @param dir where the collection files are written (one at a time, deleted after their point)
      * @param seed chooses the updated objects
+     * @param create whether the points {@link MossSeries#created} names also run create-work-save sessions
      */
-    public record Options(List<String> series, long objects, int reps, int pageSize, Path dir, long seed) {}
+    public record Options(
+            List<String> series, long objects, int reps, int pageSize, Path dir, long seed, boolean create) {}
 
     /**
      * One point's measurements, each the fastest of its repetitions per phase (on a machine shared with other work,
@@ -169,7 +171,7 @@ public final class MossLab {
     static PointResult measure(Options o, MossSeries.Point p) throws IOException {
         Path file = o.dir().resolve("moss-" + p.series() + ".qs");
         Path createdFile = o.dir().resolve("moss-" + p.series() + "-created.qs");
-        boolean create = MossSeries.created(p);
+        boolean create = o.create() && MossSeries.created(p);
         try {
             CollectionFile.write(file, p.shape(), o.pageSize());
             Map<Strategy, List<Measurement>> runs = new EnumMap<>(Strategy.class);

@@ -150,25 +150,28 @@ public final class MossTables {
 
     /** Table 4: the create phase per object, per slot, per byte, per initialized slot; and the heap model's build. */
     static Table table4(MossLab.Report r) {
-        Object[][] rows = {
-            {"NS", created(Strategy.NS), "NS"},
-            {"IS (EIS)", created(Strategy.EIS), "IS/CS"},
-            {"CS (ECS)", created(Strategy.ECS), "IS/CS"},
-            {"heap", (Function<MossLab.PointResult, Measurement>) MossLab.PointResult::heap, "NPC"}
-        };
+        record Source(String label, Function<MossLab.PointResult, Measurement> what, String moss) {}
+        List<Source> sources = List.of(
+                new Source("NS", created(Strategy.NS), "NS"),
+                new Source("IS (EIS)", created(Strategy.EIS), "IS/CS"),
+                new Source("CS (ECS)", created(Strategy.ECS), "IS/CS"),
+                new Source("heap", MossLab.PointResult::heap, "NPC"));
         List<Row> out = new ArrayList<>();
-        for (Object[] row : rows) {
-            @SuppressWarnings("unchecked")
-            Function<MossLab.PointResult, Measurement> what = (Function<MossLab.PointResult, Measurement>) row[1];
+        for (Source row : sources) {
             PhaseFit f = fitPhase(
-                    select(r, CREATED, what), Measurement::loadNs, Term.OBJECT, Term.SLOT, Term.BYTE, Term.INITIALIZED);
+                    select(r, CREATED, row.what()),
+                    Measurement::loadNs,
+                    Term.OBJECT,
+                    Term.SLOT,
+                    Term.BYTE,
+                    Term.INITIALIZED);
             double[] ours = nan(5);
             if (f != null) {
                 System.arraycopy(f.coefficients(), 0, ours, 0, 4);
                 ours[4] = f.r2();
             }
-            double[] p = MossPaper.TABLE_4.get((String) row[2]);
-            out.add(new Row((String) row[0], ours, new double[] {p[0], p[1], p[2], Double.NaN, Double.NaN}));
+            double[] p = MossPaper.TABLE_4.get(row.moss());
+            out.add(new Row(row.label(), ours, new double[] {p[0], p[1], p[2], Double.NaN, Double.NaN}));
         }
         return new Table(
                 "4",

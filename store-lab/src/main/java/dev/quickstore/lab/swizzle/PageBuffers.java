@@ -133,20 +133,33 @@ public final class PageBuffers implements AutoCloseable {
     }
 
     /**
-     * Allocates a new store object of {@code length} bytes with pointer words {@code pointerWords} (zero-filled) in
-     * the current page, or in the next new page when it is full, as {@link CollectionFile#write} places objects;
+     * Allocates a new store object of {@code length} bytes with pointer words {@code pointerWords} (zero-filled) at
+     * the end of the current page, or in the next new page when it is full, as {@link CollectionFile#write} places
+     * objects (a bump allocation: Mneme's creation in a new segment);
      * returns its address ({@link #lastOid} gives its oid).
      */
     public long allocate(int length, int[] pointerWords) {
-        int at = allocating == null ? -1 : SlottedPage.allocate(allocating, length, pointerWords);
-        if (at < 0) {
+        if (allocating == null || !SlottedPage.denseFits(pageSize, allocatingSlots, allocatingEnd, length)) {
             allocating = newFrame(frames);
-            at = SlottedPage.allocate(allocating, length, pointerWords);
+            allocatingSlots = 0;
+            allocatingEnd = SlottedPage.dataStart(pageSize);
+            if (!SlottedPage.denseFits(pageSize, 0, allocatingEnd, length)) {
+                throw new IllegalArgumentException("an object of " + length + " bytes does not fit in a page of "
+                        + pageSize + " (" + descriptor.shape() + ")");
+            }
         }
-        int f = frames - 1;
-        lastOid = CollectionFile.oid(pageOfFrame[f], SlottedPage.slotCount(allocating) - 1);
-        return ((long) f << shift) + at;
+        // a new page filled only by appending is densely packed: first fit is its end (SlottedPage.denseEnd), so the
+        // placement is the one SlottedPage.allocate would choose, without its scan of the slot array
+        int at = allocatingEnd;
+        SlottedPage.allocateAt(allocating, at, allocatingSlots, length, pointerWords);
+        lastOid = CollectionFile.oid(pageOfFrame[frames - 1], allocatingSlots);
+        allocatingSlots++;
+        allocatingEnd = (at + length + 7) & ~7;
+        return ((long) (frames - 1) << shift) + at;
     }
+
+    private int allocatingSlots;
+    private int allocatingEnd;
 
     /** The oid of the object {@link #allocate} returned last. */
     public long lastOid() {

@@ -101,7 +101,7 @@ class MossTablesTest {
                         new MossLab.PointResult(p, measurement(null, p, true), 0, loaded, Map.of(), created, Map.of()));
             }
         }
-        MossLab.Options o = new MossLab.Options(List.of(), 0, 1, 8192, null, 1);
+        MossLab.Options o = new MossLab.Options(List.of(), 0, 1, 8192, null, 1, true);
         return new MossLab.Report(o, points, 1, params, null, Map.of(), null);
     }
 
