@@ -61,7 +61,8 @@ import picocli.CommandLine.Spec;
                     + " only what they touch). VB, VH, VN and SI also run with every object updated (u=1).",
             "Progress on stderr; the tables on stdout, or --json (runs, parameters, every table) or --csv (one line per"
                     + " run, session and scheme; then, after an empty line, one line per table cell: table, row,"
-                    + " column, ours, Moss's). The defaults take a few minutes on 2 cores."
+                    + " column, ours, Moss's). The defaults take about 7 minutes on 2 busy cores;"
+                    + " --tables runs only what the named tables need."
         })
 public final class MossCommand implements Callable<Integer> {
     @Spec

@@ -11,10 +11,10 @@ import java.util.Locale;
  * their collections stay within a few megabytes (SI, BI, II four levels lower, WS, WB two); sizes the paper
  * bounds in megabytes are bounded here by {@code objects * 32} bytes (Moss: 2-4 MB for 2^17 objects). The work series
  * BI, II, WS and WB vary what is read at each visit (Moss used BI and II for creation costs, Table 4, which this lab
- * fits on the create-work-save runs of VS, VB, VH, VN and SI instead; here they give Table 6's per-item read costs). VV (not in the paper) varies the visits on
- * Moss's "typical" object to find the break-even points by measurement; VT (not in the paper either) varies the
- * fraction of the collection a session touches (1 down to 1/256), where lazy schemes and NS load only what they
- * touch and eager ones everything. VB, VH, VN and SI also run with every object updated (u = 1: Table 10's and 11's
+ * fits on the create-work-save runs of VS, VB, VH, VN and SI instead; here they give Table 6's per-item read costs).
+ * VV (not in the paper) varies the visits on Moss's "typical" object to find the break-even points by measurement;
+ * VT (not in the paper either) varies the fraction of the collection a session touches (1 down to 1/256), where lazy
+ * schemes and NS load only what they touch and eager ones everything. VB, VH, VN and SI also run with every object updated (u = 1: Table 10's and 11's
  * modified objects, and UB, UO, US); the runs of the fitted series without updates also run as create-work-save
  * sessions ({@link #created}: Tables 4, 10, 11 new objects, and 13).
  */

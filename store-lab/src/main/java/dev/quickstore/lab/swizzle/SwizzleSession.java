@@ -5,10 +5,9 @@ import java.lang.foreign.MemorySegment;
 /**
  * One load-work-save session of Moss's application model (Moss 1992, section 2) under one scheme: {@link #load}
  * (eager schemes read and swizzle the whole collection; lazy ones only find the root), {@link #traverse} once per
- * visit (lazy schemes load and swizzle on the way), {@link #save} (unswizzle, write the dirty pages back); or, for a create-work-save session, {@link #create} instead of
- * {@link #load}. The three
- * mechanisms are {@link NoSwizzling}, {@link InPlaceSwizzling} and {@link CopySwizzling}; {@link Strategy} names the
- * five schemes.
+ * visit (lazy schemes load and swizzle on the way), {@link #save} (unswizzle, write the dirty pages back); or, for a
+ * create-work-save session, {@link #create} instead of {@link #load}. The three mechanisms are {@link NoSwizzling},
+ * {@link InPlaceSwizzling} and {@link CopySwizzling}; {@link Strategy} names the five schemes.
  */
 public abstract sealed class SwizzleSession permits NoSwizzling, InPlaceSwizzling, CopySwizzling {
     final PageBuffers buffers;
@@ -19,6 +18,10 @@ public abstract sealed class SwizzleSession permits NoSwizzling, InPlaceSwizzlin
     final long leafFrom;
     /** Levels where a traversal follows only the first child ({@link Workload#skip}). */
     final int skip;
+    /** The pointer words of new store objects of the shape's internal nodes and leaves. */
+    private final int[] innerWords;
+
+    private final int[] leafWords;
 
     SwizzleSession(PageBuffers buffers, Workload work, Tally tally) {
         this.buffers = buffers;
@@ -69,9 +72,6 @@ public abstract sealed class SwizzleSession permits NoSwizzling, InPlaceSwizzlin
         }
         return slots == sh.leafSlots() ? leafWords : CollectionFile.pointerWords(slots);
     }
-
-    private final int[] innerWords;
-    private final int[] leafWords;
 
     /** Writes a header (Moss's object header: sizes, Table 1 state, node number, own oid). */
     static void header(MemorySegment m, long a, int slots, int bytes, byte state, long node, long self) {
