@@ -7,6 +7,7 @@ import dev.quickstore.lab.swizzle.MossAnalysis;
 import dev.quickstore.lab.swizzle.MossLab;
 import dev.quickstore.lab.swizzle.MossPaper;
 import dev.quickstore.lab.swizzle.MossSeries;
+import dev.quickstore.lab.swizzle.MossTables;
 import dev.quickstore.lab.swizzle.Strategy;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -27,7 +29,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code qs lab moss}: Moss's swizzling experiment (Moss 1992, "Working with persistent objects: to swizzle or not to
  * swizzle"; issue 16) regenerated on this machine ({@link MossLab}): every run measured and predicted, the fitted
- * load-work-save parameters beside Moss's Table 12, and the analogues of his Tables 5, 6, 14 and 17-21.
+ * load-work-save parameters beside Moss's Table 12, and the analogues of his Tables 4-21: the create-work-save
+ * parameters (Table 13), the creation, loading and preparing breakdowns (Tables 4, 7-11, {@link MossTables}) and the
+ * parameter differences (Tables 14-16).
  */
 @Command(
         name = "moss",
@@ -44,11 +48,21 @@ import picocli.CommandLine.Spec;
                     + " prints each run's measured time next to the model's, the parameters next to Moss's, and his"
                     + " break-even and ratio tables from them. Times are the fastest of --reps sessions (per phase) measured"
                     + " in this one run; ratios are against NS in the same run.",
+            "Create-work-save sessions: at every point of VS, VB, VH, VN and SI without updates each scheme also"
+                    + " creates the collection in memory (NS: store objects in new pages; EIS/LIS: transient objects in"
+                    + " buffer format; ECS/LCS: Java objects), works, and saves it into a new file; fitted as"
+                    + " CWS = PB*nb + PO*n + PS*np + PI*ni + V*nv + nvw (Table 13).",
+            "Phase tables beside Moss's: creation (Table 4), eager and lazy loading (Tables 7, 8), load time by object"
+                    + " size (Table 9), preparing new, old and modified objects (Tables 10, 11), copy minus in-place"
+                    + " and swizzling minus non-swizzling parameters (Tables 15, 16).",
             "Series: VS (vary slots), VB (vary bytes), VH (vary height), VN (vary n at fixed size), SI (initialized"
                     + " slots), BI, II, WS, WB (bytes, integers, slots read per visit), VV (vary visits: break-even by"
                     + " measurement), VT (vary the fraction of the collection touched, 1 to 1/256: lazy and NS load"
-                    + " only what they touch). VB, VH and VN also run with every object updated (u=1).",
-            "Progress on stderr; the tables on stdout, or --json / --csv. The defaults take a few minutes on 2 cores."
+                    + " only what they touch). VB, VH, VN and SI also run with every object updated (u=1).",
+            "Progress on stderr; the tables on stdout, or --json (runs, parameters, every table) or --csv (one line per"
+                    + " run, session and scheme; then, after an empty line, one line per table cell: table, row,"
+                    + " column, ours, Moss's). The defaults take about 7 minutes on 2 busy cores;"
+                    + " --tables runs only what the named tables need."
         })
 public final class MossCommand implements Callable<Integer> {
     @Spec
@@ -60,6 +74,16 @@ public final class MossCommand implements Callable<Integer> {
             paramLabel = "S",
             description = "series to run, comma separated (default: all: VS,VB,VH,VN,SI,BI,II,WS,WB,VV,VT)")
     List<String> series;
+
+    @Option(
+            names = "--tables",
+            split = ",",
+            paramLabel = "T",
+            description = "Moss's tables to regenerate, comma separated numbers 4 to 21 (default: all); chooses the"
+                    + " series, unless --series is given (4, 5, 12-17: VS,VB,VH,VN,SI; 18-21: those and VV; 6:"
+                    + " BI,II,WS,WB; 7: VS,VB; 8, 9: VS,VB,VH,VN; 10: VH,VN,VB; 11: SI), and whether the"
+                    + " create-work-save sessions run (only for 4, 10, 11, 13); the phase tables printed are these")
+    List<Integer> tables;
 
     @Option(
             names = "--objects",
@@ -104,8 +128,26 @@ public final class MossCommand implements Callable<Integer> {
             err.println("qs lab moss: --objects must be at least 15 and --reps at least 1");
             return 2;
         }
+        List<String> chosen = series;
+        boolean create = true;
+        if (tables != null) {
+            Set<String> fromTables = new java.util.LinkedHashSet<>();
+            create = false;
+            for (int t : tables) {
+                List<String> need = seriesFor(t);
+                if (need == null) {
+                    err.println("qs lab moss: no table " + t + " to regenerate (--tables takes 4 to 21)");
+                    return 2;
+                }
+                fromTables.addAll(need);
+                create |= t == 4 || t == 10 || t == 11 || t == 13;
+            }
+            if (chosen == null) {
+                chosen = MossSeries.ALL.stream().filter(fromTables::contains).toList();
+            }
+        }
         List<String> names = new ArrayList<>();
-        for (String s : series == null ? MossSeries.ALL : series) {
+        for (String s : chosen == null ? MossSeries.ALL : chosen) {
             String u = s.trim().toUpperCase(Locale.ROOT);
             if (!MossSeries.ALL.contains(u)) {
                 err.println(
@@ -117,7 +159,7 @@ public final class MossCommand implements Callable<Integer> {
         Path work = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("qs-moss");
         MossLab.Report r;
         try {
-            r = MossLab.run(new MossLab.Options(names, objects, reps, pageSize, work, seed), line -> {
+            r = MossLab.run(new MossLab.Options(names, objects, reps, pageSize, work, seed, create), line -> {
                 err.println(line);
                 err.flush();
             });
@@ -142,6 +184,28 @@ public final class MossCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The series a table of Moss's needs, or null if there is no such table. */
+    static List<String> seriesFor(int table) {
+        List<String> fitted = List.of("VS", "VB", "VH", "VN", "SI");
+        return switch (table) {
+            case 4, 5, 12, 13, 14, 15, 16, 17 -> fitted;
+            case 18, 19, 20, 21 -> List.of("VS", "VB", "VH", "VN", "SI", "VV");
+            case 6 -> List.of("BI", "II", "WS", "WB");
+            case 7 -> List.of("VS", "VB");
+            case 8, 9 -> List.of("VS", "VB", "VH", "VN");
+            case 10 -> List.of("VH", "VN", "VB");
+            case 11 -> List.of("SI");
+            default -> null;
+        };
+    }
+
+    /** The phase tables to print: those --tables names, or all. */
+    private List<MossTables.Table> phaseTables(MossLab.Report r) {
+        return MossTables.all(r).stream()
+                .filter(t -> tables == null || tables.contains(Integer.valueOf(t.id())))
+                .toList();
+    }
+
     private static String f(String fmt, Object... args) {
         return String.format(Locale.ROOT, fmt, args);
     }
@@ -150,7 +214,7 @@ public final class MossCommand implements Callable<Integer> {
         return Double.isNaN(x) ? "-" : Double.isInfinite(x) ? "never" : f("%.2f", x);
     }
 
-    private static void printTables(PrintWriter out, MossLab.Report r) {
+    private void printTables(PrintWriter out, MossLab.Report r) {
         out.println(f(
                 "Moss (1992) on %s, %d cores, Java %s; largest collection %d objects, pages of %d bytes, %d reps"
                         + " (fastest of reps)",
@@ -199,7 +263,19 @@ public final class MossCommand implements Callable<Integer> {
             out.println(row);
         }
         out.println();
+        printCreated(out, r);
         printWork(out, r);
+        List<MossTables.Table> phase = phaseTables(r);
+        for (MossTables.Table t : phase) {
+            if (!Set.of("15", "16").contains(t.id())) {
+                printTable(out, t);
+            }
+        }
+        if (r.createParameters().isEmpty()
+                && r.points().stream().anyMatch(p -> !p.created().isEmpty())) {
+            out.println("create-work-save model not fitted: " + r.createFitProblem());
+            out.println();
+        }
         if (r.parameters().isEmpty()) {
             out.println("cost model not fitted: " + r.fitProblem());
             return;
@@ -242,6 +318,11 @@ public final class MossCommand implements Callable<Integer> {
                     pair[0] + "/" + pair[1], ratio(a.mb() / b.mb()), ratio(a.mo() / b.mo()), ratio(a.v() / b.v())));
         }
         out.println();
+        for (MossTables.Table t : phase) {
+            if (Set.of("15", "16").contains(t.id())) {
+                printTable(out, t);
+            }
+        }
         CostModel.Parameters ns = r.parameters().get(Strategy.NS);
         out.println("Table 17 analogue: limits of swizzling / no swizzling: worst (objects full of pointers) [Moss],"
                 + " best (visits to infinity; Moss 0.74 lazy, 0.68 eager)");
@@ -298,6 +379,88 @@ public final class MossCommand implements Callable<Integer> {
         }
     }
 
+    /** The create-work-save runs: measured ms / Table 13 model ms per scheme, and the ratio to NS. */
+    private static void printCreated(PrintWriter out, MossLab.Report r) {
+        if (r.points().stream().allMatch(p -> p.created().isEmpty())) {
+            return;
+        }
+        out.println("Create-work-save runs: measured ms / model ms per scheme (create, work, prepare, write); xNS ="
+                + " measured time over NS's, same run");
+        StringBuilder h =
+                new StringBuilder(f("%-4s %-26s %8s %6s %6s %6s %3s", "ser", "point", "n", "p", "i", "b", "v"));
+        for (Strategy s : Strategy.values()) {
+            h.append(f(" %17s", s.name()));
+        }
+        for (Strategy s : Strategy.values()) {
+            if (s != Strategy.NS) {
+                h.append(f(" %5s", s.name()));
+            }
+        }
+        out.println(h);
+        for (MossLab.PointResult p : r.points()) {
+            if (p.created().isEmpty()) {
+                continue;
+            }
+            Measurement ns = p.created().get(Strategy.NS);
+            double n = ns.objects();
+            StringBuilder row = new StringBuilder(f(
+                    "%-4s %-26s %8d %6.2f %6.2f %6.1f %3d",
+                    p.point().series(),
+                    p.point().label(),
+                    ns.objects(),
+                    ns.slots() / n,
+                    ns.initialized() / n,
+                    ns.userBytes() / n,
+                    p.point().work().visits()));
+            for (Strategy s : Strategy.values()) {
+                Double pred = p.createdPredictedNs().get(s);
+                row.append(f(
+                        " %8.2f/%8s", p.created().get(s).totalNs() / 1e6, pred == null ? "-" : f("%.2f", pred / 1e6)));
+            }
+            for (Strategy s : Strategy.values()) {
+                if (s != Strategy.NS) {
+                    row.append(f(" %5.2f", (double) p.created().get(s).totalNs() / ns.totalNs()));
+                }
+            }
+            out.println(row);
+        }
+        out.println();
+    }
+
+    /** A number of a phase table: NaN as "-", r2 with four decimals, the others by magnitude. */
+    private static String cell(double x, String column) {
+        if (Double.isNaN(x)) {
+            return "-";
+        }
+        if (Double.isInfinite(x)) {
+            return "inf";
+        }
+        if (column.equals("r2")) {
+            return f("%.4f", x);
+        }
+        double a = Math.abs(x);
+        return a >= 100 ? f("%.0f", x) : a >= 10 ? f("%.1f", x) : a >= 1 ? f("%.2f", x) : f("%.3f", x);
+    }
+
+    /** One of {@link MossTables}: ours, Moss's in brackets. */
+    private static void printTable(PrintWriter out, MossTables.Table t) {
+        out.println(t.title());
+        StringBuilder h = new StringBuilder(f("%-20s", ""));
+        for (String c : t.columns()) {
+            h.append(f(" %17s", c));
+        }
+        out.println(h);
+        for (MossTables.Row row : t.rows()) {
+            StringBuilder line = new StringBuilder(f("%-20s", row.label()));
+            for (int j = 0; j < t.columns().size(); j++) {
+                String c = t.columns().get(j);
+                line.append(f(" %8s [%6s]", cell(row.ours()[j], c), cell(row.moss()[j], c)));
+            }
+            out.println(line);
+        }
+        out.println();
+    }
+
     private static void printWork(PrintWriter out, MossLab.Report r) {
         String[][] work = {{"WS", "slot read"}, {"WB", "byte read"}, {"BI", "byte read"}, {"II", "int read"}};
         boolean any = false;
@@ -334,39 +497,72 @@ public final class MossCommand implements Callable<Integer> {
         return List.of(Strategy.LCS, Strategy.LIS, Strategy.ECS, Strategy.EIS);
     }
 
-    private static void printCsv(PrintWriter out, MossLab.Report r) {
+    private void printCsv(PrintWriter out, MossLab.Report r) {
         out.println("series,point,scheme,objects,slots,initialized,user_bytes,visits,updated,load_ns,first_ns,rest_ns,"
-                + "save_ns,total_ns,predicted_ns,ratio_to_ns,pages_read,pages_written");
+                + "save_ns,total_ns,predicted_ns,ratio_to_ns,pages_read,pages_written,session,prepare_ns");
         for (MossLab.PointResult p : r.points()) {
-            long ns = p.schemes().get(Strategy.NS).totalNs();
-            for (Strategy s : Strategy.values()) {
-                Measurement m = p.schemes().get(s);
-                Double pred = p.predictedNs().get(s);
-                out.println(String.join(
-                        ",",
-                        p.point().series(),
-                        "\"" + p.point().label() + "\"",
-                        s.name(),
-                        "" + m.objects(),
-                        "" + m.slots(),
-                        "" + m.initialized(),
-                        "" + m.userBytes(),
-                        "" + m.visits(),
-                        "" + m.updated(),
-                        "" + m.loadNs(),
-                        "" + m.firstNs(),
-                        "" + m.restNs(),
-                        "" + m.saveNs(),
-                        "" + m.totalNs(),
-                        pred == null ? "" : f("%.0f", pred),
-                        f("%.4f", (double) m.totalNs() / ns),
-                        "" + m.pagesRead(),
-                        "" + m.pagesWritten()));
+            csvRuns(out, p, p.schemes(), p.predictedNs(), "lws");
+            if (!p.created().isEmpty()) {
+                csvRuns(out, p, p.created(), p.createdPredictedNs(), "cws");
+            }
+        }
+        out.println();
+        out.println("table,row,column,ours,moss");
+        for (MossTables.Table t : phaseTables(r)) {
+            for (MossTables.Row row : t.rows()) {
+                for (int j = 0; j < t.columns().size(); j++) {
+                    out.println(String.join(
+                            ",",
+                            t.id(),
+                            "\"" + row.label() + "\"",
+                            "\"" + t.columns().get(j) + "\"",
+                            csvNumber(row.ours()[j]),
+                            csvNumber(row.moss()[j])));
+                }
             }
         }
     }
 
-    private static Map<String, Object> jsonOf(MossLab.Report r) {
+    private static String csvNumber(double x) {
+        return Double.isFinite(x) ? f("%.6g", x) : "";
+    }
+
+    private static void csvRuns(
+            PrintWriter out,
+            MossLab.PointResult p,
+            Map<Strategy, Measurement> ms,
+            Map<Strategy, Double> predicted,
+            String session) {
+        long ns = ms.get(Strategy.NS).totalNs();
+        for (Strategy s : Strategy.values()) {
+            Measurement m = ms.get(s);
+            Double pred = predicted.get(s);
+            out.println(String.join(
+                    ",",
+                    p.point().series(),
+                    "\"" + p.point().label() + "\"",
+                    s.name(),
+                    "" + m.objects(),
+                    "" + m.slots(),
+                    "" + m.initialized(),
+                    "" + m.userBytes(),
+                    "" + m.visits(),
+                    "" + m.updated(),
+                    "" + m.loadNs(),
+                    "" + m.firstNs(),
+                    "" + m.restNs(),
+                    "" + m.saveNs(),
+                    "" + m.totalNs(),
+                    pred == null ? "" : f("%.0f", pred),
+                    f("%.4f", (double) m.totalNs() / ns),
+                    "" + m.pagesRead(),
+                    "" + m.pagesWritten(),
+                    session,
+                    "" + m.prepareNs()));
+        }
+    }
+
+    private Map<String, Object> jsonOf(MossLab.Report r) {
         Map<String, Object> j = new LinkedHashMap<>();
         j.put("paper", "Moss 1992, Working with persistent objects: to swizzle or not to swizzle");
         j.put("objects", r.options().objects());
@@ -393,10 +589,46 @@ public final class MossCommand implements Callable<Integer> {
                 schemes.put(s.name(), m);
             }
             run.put("schemes", schemes);
+            if (!p.created().isEmpty()) {
+                Map<String, Object> created = new LinkedHashMap<>();
+                for (Strategy s : Strategy.values()) {
+                    Map<String, Object> m = new LinkedHashMap<>(
+                            Json.MAPPER.convertValue(p.created().get(s), Json.MAP));
+                    m.put("totalNs", p.created().get(s).totalNs());
+                    m.put("predictedNs", p.createdPredictedNs().get(s));
+                    created.put(s.name(), m);
+                }
+                run.put("created", created);
+            }
             runs.add(run);
         }
         j.put("runs", runs);
         j.put("heapVisitNs", r.heapVisitNs());
+        List<Map<String, Object>> tables = new ArrayList<>();
+        for (MossTables.Table t : phaseTables(r)) {
+            Map<String, Object> tj = new LinkedHashMap<>();
+            tj.put("table", t.id());
+            tj.put("title", t.title());
+            tj.put("columns", t.columns());
+            List<Map<String, Object>> rows = new ArrayList<>();
+            for (MossTables.Row row : t.rows()) {
+                Map<String, Object> rj = new LinkedHashMap<>();
+                rj.put("row", row.label());
+                rj.put("ours", finite(row.ours()));
+                rj.put("moss", finite(row.moss()));
+                rows.add(rj);
+            }
+            tj.put("rows", rows);
+            tables.add(tj);
+        }
+        j.put("tables", tables);
+        if (r.createParameters().isEmpty()) {
+            j.put("createFitProblem", r.createFitProblem());
+        } else {
+            Map<String, Object> cp = new LinkedHashMap<>();
+            r.createParameters().forEach((s, q) -> cp.put(s.name(), q));
+            j.put("createParameters", cp);
+        }
         if (r.parameters().isEmpty()) {
             j.put("fitProblem", r.fitProblem());
             return j;
@@ -427,6 +659,14 @@ public final class MossCommand implements Callable<Integer> {
         }
         j.put("derived", derived);
         return j;
+    }
+
+    private static List<Double> finite(double[] xs) {
+        List<Double> out = new ArrayList<>();
+        for (double x : xs) {
+            out.add(finite(x));
+        }
+        return out;
     }
 
     /** JSON has no infinity or NaN: null for them. */

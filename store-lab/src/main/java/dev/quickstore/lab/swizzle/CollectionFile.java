@@ -51,6 +51,9 @@ public final class CollectionFile {
     public static final int HEADER_BYTES = 16;
     public static final int STATE = 4;
     public static final int SELF = 8;
+    /** Moss's Table 1 state 00: a new transient object, not a store object yet (never on disk). */
+    public static final byte NEW = 0;
+
     public static final byte UNSWIZZLED = 1;
     public static final byte SWIZZLED_MODIFIED = 2;
     public static final byte SWIZZLED = 3;
@@ -153,13 +156,31 @@ public final class CollectionFile {
                 p.set(ValueLayout.JAVA_BYTE, base + j, TreeShape.initialByte(node, j));
             }
         }
+        Descriptor d = new Descriptor(pageSize, oidOf[1], n, pages.size(), shape);
+        setDescriptor(first, d);
+        FileIO io = RealFileIO.INSTANCE;
+        io.delete(file);
+        try (FileIO.Handle h = io.open(file, true)) {
+            MemorySegment copy = MemorySegment.ofArray(new byte[pageSize]);
+            for (int id = 0; id < pages.size(); id++) {
+                copy.copyFrom(pages.get(id));
+                PageHeader.prepareForWrite(copy, id);
+                h.write(copy.asByteBuffer(), (long) id * pageSize);
+            }
+        }
+        return d;
+    }
+
+    /** Writes {@code d} into the descriptor object (slot 0) of page 0, {@code first}. */
+    static void setDescriptor(MemorySegment first, Descriptor d) {
         int descAt = SlottedPage.slotOffset(first, 0);
         first.set(LONG, descAt, magic());
         first.set(INT, descAt + 8, FORMAT_VERSION);
-        first.set(INT, descAt + 12, pageSize);
-        first.set(LONG, descAt + 16, oidOf[1]);
-        first.set(LONG, descAt + 24, n);
-        first.set(LONG, descAt + 32, pages.size());
+        first.set(INT, descAt + 12, d.pageSize());
+        first.set(LONG, descAt + 16, d.rootOid());
+        first.set(LONG, descAt + 24, d.objects());
+        first.set(LONG, descAt + 32, d.pages());
+        TreeShape shape = d.shape();
         int[] dims = {
             shape.height(),
             shape.innerSlots(),
@@ -172,17 +193,54 @@ public final class CollectionFile {
         for (int k = 0; k < dims.length; k++) {
             first.set(INT, descAt + 40 + 4L * k, dims[k]);
         }
-        FileIO io = RealFileIO.INSTANCE;
-        io.delete(file);
-        try (FileIO.Handle h = io.open(file, true)) {
-            MemorySegment copy = MemorySegment.ofArray(new byte[pageSize]);
-            for (int id = 0; id < pages.size(); id++) {
-                copy.copyFrom(pages.get(id));
-                PageHeader.prepareForWrite(copy, id);
-                h.write(copy.asByteBuffer(), (long) id * pageSize);
+    }
+
+    /** The pointer words of an object of {@code slots} slots (object-relative offsets, for the page's pointer map). */
+    static int[] pointerWords(int slots) {
+        int[] w = new int[slots];
+        for (int k = 0; k < slots; k++) {
+            w[k] = HEADER_BYTES + k * TreeShape.SLOT_BYTES;
+        }
+        return w;
+    }
+
+    /** Bytes of the object of {@code node}: header, slots and bytes. */
+    static int length(TreeShape shape, long node) {
+        return HEADER_BYTES + shape.slotsOf(node) * TreeShape.SLOT_BYTES + shape.bytesOf(node);
+    }
+
+    /**
+     * The pages, page 0 included, that {@link #write} (and a create session allocating in preorder, {@link
+     * PageBuffers#create}) gives the collection of {@code shape}: the same placement on a scratch page.
+     */
+    static long pagesFor(TreeShape shape, int pageSize) {
+        MemorySegment page = MemorySegment.ofArray(new byte[pageSize]);
+        SlottedPage.format(page, 1);
+        long pages = 2;
+        int[] inner = pointerWords(shape.innerSlots());
+        int[] leaf = pointerWords(shape.leafSlots());
+        // preorder and the placement only see lengths, which depend on leaf or not: count in preorder
+        long[] stack = new long[shape.height() + 1];
+        int sp = 0;
+        stack[sp++] = 1;
+        while (sp > 0) {
+            long node = stack[--sp];
+            boolean isLeaf = shape.isLeaf(node);
+            int length = length(shape, node);
+            if (length > SlottedPage.maxObjectSize(pageSize)) {
+                throw new IllegalArgumentException(
+                        "an object of " + length + " bytes (" + shape + ") does not fit in a page of " + pageSize);
+            }
+            if (SlottedPage.allocate(page, length, isLeaf ? leaf : inner) < 0) {
+                SlottedPage.format(page, pages++);
+                SlottedPage.allocate(page, length, isLeaf ? leaf : inner);
+            }
+            if (!isLeaf) {
+                stack[sp++] = 2 * node + 1;
+                stack[sp++] = 2 * node;
             }
         }
-        return new Descriptor(pageSize, oidOf[1], n, pages.size(), shape);
+        return pages;
     }
 
     /**

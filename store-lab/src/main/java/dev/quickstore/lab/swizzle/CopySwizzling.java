@@ -123,18 +123,82 @@ public final class CopySwizzling extends SwizzleSession {
         }
     }
 
+    /**
+     * Creation under copy swizzling (Moss 1992, section 5.4.1): the objects are Java objects from the start (the
+     * application's heap), kept in creation order for preparing; they have no oid until prepared.
+     */
     @Override
-    public void save() {
-        table.forEach(p -> {
-            if (p.modified) {
-                copyBack(p);
-            }
-        });
-        buffers.writeBack();
+    public void create() {
+        TreeShape sh = buffers.descriptor().shape();
+        created = new MemoryObject[Math.toIntExact(sh.objects())];
+        root = createNode(sh, 1);
     }
 
+    private MemoryObject createNode(TreeShape sh, long node) {
+        boolean leaf = sh.isLeaf(node);
+        int init = sh.initOf(node);
+        MemoryObject o = new MemoryObject(0);
+        created[count++] = o;
+        o.node = (int) node;
+        MemoryObject[] r = new MemoryObject[sh.slotsOf(node)];
+        o.slots = r;
+        MemoryObject c0 = leaf ? null : createNode(sh, 2 * node);
+        MemoryObject c1 = leaf ? null : createNode(sh, 2 * node + 1);
+        for (int k = 0; k < init; k++) {
+            r[k] = leaf || k >= 2 ? o : k == 0 ? c0 : c1;
+        }
+        byte[] bytes = new byte[sh.bytesOf(node)];
+        for (int j = 0; j < bytes.length; j++) {
+            bytes[j] = TreeShape.initialByte(node, j);
+        }
+        o.bytes = bytes;
+        o.initialized = init;
+        tally.object(r.length, init, bytes.length);
+        return o;
+    }
+
+    @Override
+    public void prepare() {
+        if (created != null) {
+            prepareNew();
+        } else {
+            table.forEach(p -> {
+                if (p.modified) {
+                    copyBack(p);
+                }
+            });
+        }
+    }
+
+    /**
+     * Moss's preparing of new objects under copy swizzling: a store object for every copy, in creation order (oids
+     * first, so that every slot can be mapped), then each filled: slots mapped to the targets' oids, bytes copied.
+     */
+    private void prepareNew() {
+        for (int j = 0; j < count; j++) {
+            MemoryObject p = created[j];
+            int s = p.slots.length;
+            buffers.allocate(CollectionFile.HEADER_BYTES + s * TreeShape.SLOT_BYTES + p.bytes.length, pointerWords(s));
+            p.oid = buffers.lastOid();
+        }
+        for (int j = 0; j < count; j++) {
+            MemoryObject p = created[j];
+            long a = buffers.lookup(p.oid);
+            header(m, a, p.slots.length, p.bytes.length, CollectionFile.UNSWIZZLED, p.node, p.oid);
+            copyBack(p, a);
+        }
+    }
+
+    /** A create session's objects in creation order (null in a load session). */
+    private MemoryObject[] created;
+
+    private int count;
+
     private void copyBack(MemoryObject p) {
-        long a = buffers.lookup(p.oid);
+        copyBack(p, buffers.lookup(p.oid));
+    }
+
+    private void copyBack(MemoryObject p, long a) {
         MemoryObject[] r = p.slots;
         for (int k = 0; k < r.length; k++) {
             ObjectWork.setSlot(m, a, k, r[k] == null ? 0 : r[k].oid);

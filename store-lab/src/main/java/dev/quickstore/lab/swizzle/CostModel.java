@@ -81,6 +81,37 @@ public final class CostModel {
         return new Parameters(s, 0, c[0], c[1], c[2], c[3], v, c[4], c[5], c[6], f.r2(), obs.size());
     }
 
+    /**
+     * One scheme's create-work-save parameters (Moss 1992, section 4: {@code CWS = PB*nb + PO*n + PS*np + PI*ni +
+     * V*nv + nvw}; Table 13), ns per unit.
+     */
+    public record CreateParameters(
+            Strategy strategy, double pb, double po, double ps, double pi, double v, double r2, int runs) {
+        /** Predicted session time in ns; {@code w} is the work per visit in ns. */
+        public double predictNs(long n, long nb, long np, long ni, long nv, double w) {
+            return pb * nb + po * n + ps * np + pi * ni + (v + w) * nv;
+        }
+    }
+
+    /**
+     * Fits PB, PO, PS, PI for one scheme from create-work-save sessions, given its per-visit cost V measured on them:
+     * regresses {@code (total - (V + w) * nv) / n} on b, 1, p, i, as {@link #fit} does for load-work-save sessions
+     * (Moss's u is 1 by definition: every object is new and saved).
+     */
+    public static CreateParameters fitCreate(Strategy s, double v, List<Observation> obs) {
+        double[][] x = new double[obs.size()][];
+        double[] y = new double[obs.size()];
+        for (int r = 0; r < obs.size(); r++) {
+            Observation o = obs.get(r);
+            double n = Math.max(1, o.n);
+            x[r] = new double[] {o.nb / n, 1, o.np / n, o.ni / n};
+            y[r] = (o.totalNs - (v + o.workPerVisitNs) * o.nv) / n;
+        }
+        LinearFit.Result f = LinearFit.fit(x, y);
+        double[] c = f.coefficients();
+        return new CreateParameters(s, c[0], c[1], c[2], c[3], v, f.r2(), obs.size());
+    }
+
     /** Break-even visits {@code v = c + a*b} of a scheme against no swizzling (Tables 18, 19). */
     public record BreakEven(double c, double a) {
         public double at(double b) {

@@ -8,8 +8,13 @@ package dev.quickstore.lab.swizzle;
 public final class LinearFit {
     private LinearFit() {}
 
-    /** The fit: coefficients and the coefficient of determination r^2. */
-    public record Result(double[] coefficients, double r2) {}
+    /**
+     * The fit: coefficients, the coefficient of determination r^2 (about the mean) and the F statistic Moss reports
+     * beside it (section 5.4.3, footnote 8: variance explained by the regression over the variance left, per degree of
+     * freedom; about the mean when a column is constant, the regression's intercept, else about zero, as for a
+     * regression through the origin; infinite for an exact fit, NaN without a degree of freedom left).
+     */
+    public record Result(double[] coefficients, double r2, double f) {}
 
     public static Result fit(double[][] x, double[] y) {
         int rows = y.length;
@@ -54,7 +59,36 @@ public final class LinearFit {
             ssr += (y[r] - p) * (y[r] - p);
             sst += (y[r] - mean) * (y[r] - mean);
         }
-        return new Result(c, sst == 0 ? 1 : 1 - ssr / sst);
+        int k = 0;
+        boolean intercept = false;
+        for (int j = 0; j < cols; j++) {
+            if (scale[j] != 0) {
+                k++;
+                boolean constant = true;
+                for (double[] row : x) {
+                    constant &= row[j] == x[0][j];
+                }
+                intercept |= constant;
+            }
+        }
+        double total = sst;
+        int dfModel = k - 1;
+        if (!intercept) {
+            total = 0;
+            for (double v : y) {
+                total += v * v;
+            }
+            dfModel = k;
+        }
+        double f;
+        if (rows - k <= 0 || dfModel <= 0) {
+            f = Double.NaN;
+        } else if (ssr == 0) {
+            f = Double.POSITIVE_INFINITY;
+        } else {
+            f = ((total - ssr) / dfModel) / (ssr / (rows - k));
+        }
+        return new Result(c, sst == 0 ? 1 : 1 - ssr / sst, f);
     }
 
     private static double[] solve(double[][] a, int n) {

@@ -11,10 +11,13 @@ package dev.quickstore.lab.swizzle;
  * @param userBytes n times b
  * @param visits n times v
  * @param updated n times u
- * @param loadNs load phase (eager: read and swizzle everything; lazy: find the root)
+ * @param loadNs load phase (eager: read and swizzle everything; lazy: find the root); in a create-work-save
+ *     session the create phase; for the heap model, building it (Moss's NPC creation)
  * @param firstNs the first traversal (lazy: with loading and swizzling; all: with the updates)
  * @param restNs the other traversals (visits only: the per-visit cost V plus the work w)
- * @param saveNs unswizzling and writing back
+ * @param saveNs the save phase: preparing and writing back
+ * @param prepareNs the preparing part of the save phase (Moss's preparing: unswizzling, copying back, or making store
+ *     objects of new ones); the rest of {@code saveNs} is writing
  * @param pagesRead pages read from the collection file
  * @param pagesWritten pages written back
  * @param results the results the work computed ({@link Tally#results})
@@ -32,12 +35,18 @@ public record Measurement(
         long firstNs,
         long restNs,
         long saveNs,
+        long prepareNs,
         long pagesRead,
         long pagesWritten,
         String results,
         int passes) {
     public long totalNs() {
         return loadNs + firstNs + restNs + saveNs;
+    }
+
+    /** The writing part of the save phase. */
+    public long writeNs() {
+        return saveNs - prepareNs;
     }
 
     /** Nanoseconds per visit of the traversals after the first (NaN with a single traversal). */
@@ -47,7 +56,7 @@ public record Measurement(
     }
 
     /** This measurement with the phase times replaced (the fastest of repetitions). */
-    Measurement withTimes(long load, long first, long rest, long save) {
+    Measurement withTimes(long load, long first, long rest, long save, long prepare) {
         return new Measurement(
                 strategy,
                 objects,
@@ -60,6 +69,7 @@ public record Measurement(
                 first,
                 rest,
                 save,
+                prepare,
                 pagesRead,
                 pagesWritten,
                 results,

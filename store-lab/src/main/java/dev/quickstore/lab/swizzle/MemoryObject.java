@@ -7,8 +7,8 @@ package dev.quickstore.lab.swizzle;
  * filled), and it is the node of the heap model (Moss's non-persistent C, NPC).
  */
 public final class MemoryObject {
-    /** The object's oid (0 in the heap model). */
-    final long oid;
+    /** The object's oid (0 in the heap model, and for a new object until it is prepared). */
+    long oid;
     /** The node number in the tree. */
     int node;
     /** Null until filled (a fault block), then the slots. */

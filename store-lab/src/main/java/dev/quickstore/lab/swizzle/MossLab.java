@@ -16,7 +16,8 @@ import java.util.function.Consumer;
  * {@link Strategy schemes} and the heap model, each point's sessions interleaved and repeated (the fastest of the repetitions per phase, all
  * in one run; a full garbage collection, untimed, before each session, so that no session pays for the garbage
  * of the one before), checks that every scheme computed the heap model's results, fits each scheme's {@link CostModel}
- * parameters and predicts every run from them.
+ * parameters and predicts every run from them. The fitted series' points without updates also run as create-work-save
+ * sessions ({@link SessionRunner#runCreate}), checked and fitted alike ({@link CostModel#fitCreate}, Table 13).
  */
 public final class MossLab {
     private MossLab() {}
@@ -30,8 +31,10 @@ public final class MossLab {
      * @param pageSize page size of the collection files
      * @param dir where the collection files are written (one at a time, deleted after their point)
      * @param seed chooses the updated objects
+     * @param create whether the points {@link MossSeries#created} names also run create-work-save sessions
      */
-    public record Options(List<String> series, long objects, int reps, int pageSize, Path dir, long seed) {}
+    public record Options(
+            List<String> series, long objects, int reps, int pageSize, Path dir, long seed, boolean create) {}
 
     /**
      * One point's measurements, each the fastest of its repetitions per phase (on a machine shared with other work,
@@ -42,15 +45,22 @@ public final class MossLab {
             Measurement heap,
             double workPerVisitNs,
             Map<Strategy, Measurement> schemes,
-            Map<Strategy, Double> predictedNs) {}
+            Map<Strategy, Double> predictedNs,
+            Map<Strategy, Measurement> created,
+            Map<Strategy, Double> createdPredictedNs) {}
 
-    /** Everything one run measured and derived. */
+    /**
+     * Everything one run measured and derived: the load-work-save parameters (Table 12) and the create-work-save
+     * ones (Table 13), each with the reason it could not be fitted, if so.
+     */
     public record Report(
             Options options,
             List<PointResult> points,
             double heapVisitNs,
             Map<Strategy, CostModel.Parameters> parameters,
-            String fitProblem) {}
+            String fitProblem,
+            Map<Strategy, CostModel.CreateParameters> createParameters,
+            String createFitProblem) {}
 
     public static Report run(Options o, Consumer<String> progress) throws IOException {
         List<MossSeries.Point> points = new ArrayList<>();
@@ -85,8 +95,34 @@ public final class MossLab {
             params.clear();
             problem = e.getMessage();
         }
+        Map<Strategy, CostModel.CreateParameters> createParams = new EnumMap<>(Strategy.class);
+        String createProblem = null;
+        try {
+            for (Strategy s : Strategy.values()) {
+                createParams.put(s, fitCreate(s, results));
+            }
+        } catch (IllegalArgumentException e) {
+            createParams.clear();
+            createProblem = e.getMessage();
+        }
         List<PointResult> predicted = new ArrayList<>();
         for (PointResult r : results) {
+            Map<Strategy, Double> cpred = new EnumMap<>(Strategy.class);
+            if (!r.created().isEmpty()) {
+                for (Map.Entry<Strategy, CostModel.CreateParameters> e : createParams.entrySet()) {
+                    Measurement m = r.created().get(e.getKey());
+                    cpred.put(
+                            e.getKey(),
+                            e.getValue()
+                                    .predictNs(
+                                            m.objects(),
+                                            m.userBytes(),
+                                            m.slots(),
+                                            m.initialized(),
+                                            m.visits(),
+                                            r.workPerVisitNs()));
+                }
+            }
             Map<Strategy, Double> pred = new EnumMap<>(Strategy.class);
             for (Map.Entry<Strategy, CostModel.Parameters> e : params.entrySet()) {
                 Measurement m = r.schemes().get(e.getKey());
@@ -102,34 +138,44 @@ public final class MossLab {
                                         m.updated(),
                                         r.workPerVisitNs()));
             }
-            predicted.add(new PointResult(r.point(), r.heap(), r.workPerVisitNs(), r.schemes(), pred));
+            predicted.add(
+                    new PointResult(r.point(), r.heap(), r.workPerVisitNs(), r.schemes(), pred, r.created(), cpred));
         }
-        return new Report(o, predicted, heapV, params, problem);
+        return new Report(o, predicted, heapV, params, problem, createParams, createProblem);
     }
 
     private static void warmUp(Options o) throws IOException {
         TreeShape shape = TreeShape.uniform(Math.min(14, MossSeries.maxHeight(o.objects())), 3, 16);
         Path file = o.dir().resolve("moss-warmup.qs");
+        Path created = o.dir().resolve("moss-warmup-created.qs");
         try {
             CollectionFile.write(file, shape, o.pageSize());
             Workload w = new Workload(3, 0.5, Workload.Work.READ_BYTES, 8, o.seed());
             for (int rep = 0; rep < 8; rep++) {
                 for (Strategy s : Strategy.values()) {
                     SessionRunner.run(file, o.pageSize(), s, w);
+                    SessionRunner.runCreate(created, o.pageSize(), s, shape, w);
                 }
                 SessionRunner.runHeap(shape, w);
             }
         } finally {
             Files.deleteIfExists(file);
+            Files.deleteIfExists(created);
         }
     }
 
-    /** Runs one point: the schemes interleaved, {@code reps} times, after one warm-up round. */
+    /**
+     * Runs one point: the schemes interleaved, {@code reps} times, after one warm-up round; at a point that {@link
+     * MossSeries#created} says so, each scheme's create-work-save session too (into a file of its own).
+     */
     static PointResult measure(Options o, MossSeries.Point p) throws IOException {
         Path file = o.dir().resolve("moss-" + p.series() + ".qs");
+        Path createdFile = o.dir().resolve("moss-" + p.series() + "-created.qs");
+        boolean create = o.create() && MossSeries.created(p);
         try {
             CollectionFile.write(file, p.shape(), o.pageSize());
             Map<Strategy, List<Measurement>> runs = new EnumMap<>(Strategy.class);
+            Map<Strategy, List<Measurement>> createRuns = new EnumMap<>(Strategy.class);
             List<Measurement> heap = new ArrayList<>();
             List<Measurement> heapPlain = new ArrayList<>();
             Workload plain = new Workload(
@@ -143,6 +189,14 @@ public final class MossLab {
                     Measurement m = SessionRunner.run(file, o.pageSize(), s, p.work());
                     if (rep >= 0) {
                         runs.computeIfAbsent(s, k -> new ArrayList<>()).add(m);
+                    }
+                }
+                for (int j = 0; create && j < order.length; j++) {
+                    Strategy s = order[Math.floorMod(j + rep, order.length)];
+                    System.gc();
+                    Measurement m = SessionRunner.runCreate(createdFile, o.pageSize(), s, p.shape(), p.work());
+                    if (rep >= 0) {
+                        createRuns.computeIfAbsent(s, k -> new ArrayList<>()).add(m);
                     }
                 }
                 System.gc();
@@ -165,13 +219,23 @@ public final class MossLab {
                 }
                 fastest.put(s, m);
             }
+            Map<Strategy, Measurement> created = new LinkedHashMap<>();
+            for (Strategy s : create ? Strategy.values() : new Strategy[0]) {
+                Measurement m = fastestOf(createRuns.get(s));
+                if (!m.results().equals(expected)) {
+                    throw new IllegalStateException(s + " creating " + p.series() + " " + p.label() + " computed "
+                            + m.results() + ", the heap model " + expected);
+                }
+                created.put(s, m);
+            }
             double w = 0;
             if (work && p.work().visits() > 1) {
                 w = Math.max(0, heap1.restPerVisitNs() - fastestOf(heapPlain).restPerVisitNs());
             }
-            return new PointResult(p, heap1, w, fastest, Map.of());
+            return new PointResult(p, heap1, w, fastest, Map.of(), created, Map.of());
         } finally {
             Files.deleteIfExists(file);
+            Files.deleteIfExists(createdFile);
         }
     }
 
@@ -181,7 +245,8 @@ public final class MossLab {
                 ms.stream().mapToLong(Measurement::loadNs).min().orElseThrow(),
                 ms.stream().mapToLong(Measurement::firstNs).min().orElseThrow(),
                 ms.stream().mapToLong(Measurement::restNs).min().orElseThrow(),
-                ms.stream().mapToLong(Measurement::saveNs).min().orElseThrow());
+                ms.stream().mapToLong(Measurement::saveNs).min().orElseThrow(),
+                ms.stream().mapToLong(Measurement::prepareNs).min().orElseThrow());
     }
 
     /** Whether a point's later traversals measure V: no work, several traversals, the whole collection. */
@@ -198,11 +263,47 @@ public final class MossLab {
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    private static CostModel.Parameters fit(Strategy s, List<PointResult> results) {
-        double v = median(results.stream()
+    /**
+     * A scheme's V: the median over the no-work runs of its time per visit in the traversals after the first, in its
+     * load-work-save sessions or ({@code created}) its create-work-save ones; NaN without such runs.
+     */
+    public static double medianV(List<PointResult> results, Strategy s, boolean created) {
+        return median(results.stream()
                 .filter(MossLab::measuresV)
-                .mapToDouble(r -> r.schemes().get(s).restPerVisitNs())
+                .filter(r -> !created || !r.created().isEmpty())
+                .mapToDouble(r -> (created ? r.created() : r.schemes()).get(s).restPerVisitNs())
                 .toArray());
+    }
+
+    private static CostModel.CreateParameters fitCreate(Strategy s, List<PointResult> results) {
+        double v = medianV(results, s, true);
+        if (Double.isNaN(v)) {
+            throw new IllegalArgumentException("no create-work-save runs with several no-work traversals to measure V");
+        }
+        List<CostModel.Observation> obs = new ArrayList<>();
+        for (PointResult r : results) {
+            if (!r.created().isEmpty()) {
+                Measurement m = r.created().get(s);
+                obs.add(new CostModel.Observation(
+                        m.objects(),
+                        m.userBytes(),
+                        m.slots(),
+                        m.initialized(),
+                        m.visits(),
+                        m.updated(),
+                        r.workPerVisitNs(),
+                        m.totalNs()));
+            }
+        }
+        if (obs.size() < 4) {
+            throw new IllegalArgumentException("only " + obs.size()
+                    + " create-work-save runs (the fitted series without updates): the model has 4 terms");
+        }
+        return CostModel.fitCreate(s, v, obs);
+    }
+
+    private static CostModel.Parameters fit(Strategy s, List<PointResult> results) {
+        double v = medianV(results, s, false);
         if (Double.isNaN(v)) {
             throw new IllegalArgumentException("no series with several no-work traversals to measure V");
         }

@@ -65,4 +65,96 @@ public final class MossPaper {
             Strategy.LIS, new double[] {1.24, 1.34, 1.46, 1.52},
             Strategy.ECS, new double[] {1.11, 1.22, 1.34, 1.40},
             Strategy.EIS, new double[] {1.12, 1.21, 1.30, 1.34});
+
+    private static final double N = Double.NaN;
+
+    /**
+     * Table 4: creation and initialization costs, per object, per slot, per byte, per integer (microseconds); rows
+     * NS, IS/CS (both schemes create alike), NPC.
+     */
+    public static final Map<String, double[]> TABLE_4 = Map.of(
+            "NS", new double[] {33.7, .394, .374, .401},
+            "IS/CS", new double[] {10.5, .393, .368, .399},
+            "NPC", new double[] {9.1, .387, .367, .385});
+
+    /** Table 7: eager loading and swizzling, measured: per byte, per object (microseconds), r^2, F. */
+    public static final Map<String, double[]> TABLE_7 = Map.of(
+            "CS", new double[] {2.17, 29.8, .9903, 3357},
+            "IS", new double[] {2.04, 29.4, .9962, 8816});
+
+    /**
+     * Table 8: lazy loading (LCS, LIS, NS measured) and the eager schemes with one no-work traversal added: per byte,
+     * per object (microseconds), r^2, F.
+     */
+    public static final Map<String, double[]> TABLE_8 = Map.of(
+            "LCS", new double[] {2.56, 49.4, .9951, 6962},
+            "LIS", new double[] {2.37, 44.3, .9953, 7272},
+            "NS", new double[] {1.77, 42.8, .9993, 26832},
+            "ECS", new double[] {2.17, 37.5, N, N},
+            "EIS", new double[] {2.04, 41.4, N, N});
+
+    /** The object sizes b of Table 9. */
+    public static final double[] TABLE_9_SIZES = {8, 24, 50, 200};
+
+    /**
+     * Table 9: loading time per object (microseconds) at b = 8, 24, 50, 200, then the ratio to NS in percent at the
+     * same sizes and as b grows without bound.
+     */
+    public static final Map<Strategy, double[]> TABLE_9 = Map.of(
+            Strategy.LCS, new double[] {63, 104, 171, 555, 115, 125, 133, 141, 145},
+            Strategy.LIS, new double[] {63, 101, 163, 518, 115, 122, 126, 131, 134},
+            Strategy.ECS, new double[] {55, 90, 146, 472, 100, 108, 113, 120, 123},
+            Strategy.EIS, new double[] {58, 90, 143, 449, 105, 108, 111, 114, 115},
+            Strategy.NS, new double[] {55, 83, 129, 394, N, N, N, N, N});
+
+    /**
+     * Table 10: preparing, per object, per slot, per byte (microseconds), r^2, F; rows CS/IS - new, old, modified
+     * (NaN where the paper's cell is empty: size was not significant).
+     */
+    public static final Map<String, double[]> TABLE_10 = Map.of(
+            "CS-new", new double[] {29.6, .40, .20, .9999, 362679},
+            "IS-new", new double[] {29.1, .43, .19, .9999, 181722},
+            "CS-old", new double[] {4.6, .77, N, .9998, 200728},
+            "IS-old", new double[] {4.4, .77, N, .9996, 86504},
+            "CS-modified", new double[] {11.9, .40, .20, .9997, 87147},
+            "IS-modified", new double[] {6.6, .77, N, .9996, 94829});
+
+    /** Table 11: prepare cost per initialized slot (microseconds), new, old, modified. */
+    public static final Map<String, double[]> TABLE_11 = Map.of(
+            "CS", new double[] {1.81, 1.80, 1.81},
+            "IS", new double[] {1.89, 1.90, 1.89});
+
+    /** Table 13: create-work-save parameters PB, PO, PS, PI, V (microseconds). */
+    public static final Map<Strategy, double[]> TABLE_13 = Map.of(
+            Strategy.LCS, new double[] {3.95, 65.3, .79, 1.81, 13.14},
+            Strategy.LIS, new double[] {3.94, 78.3, .82, 1.89, 13.14},
+            Strategy.ECS, new double[] {3.95, 65.3, .79, 1.81, 12.04},
+            Strategy.EIS, new double[] {3.94, 78.3, .82, 1.89, 12.04},
+            Strategy.NS, new double[] {3.75, 60.7, .39, N, 17.75});
+
+    /**
+     * Table 15: copy minus in-place swizzling parameters MB, MO, MS, MI, UB, UO, US, UI (microseconds), "now" (copy
+     * swizzling unswizzles by traversal, touching unmodified objects) and "projected" (it skips them; ours does).
+     * Empty cells (no difference) are 0.
+     */
+    public static final Map<String, double[]> TABLE_15 = Map.of(
+            "LCS-LIS now", new double[] {.19, -1.3, 0, -.10, .20, -8.5, -.37, 0},
+            "LCS-LIS projected", new double[] {.19, -5.9, -.77, -1.90, .20, -3.9, .40, 1.80},
+            "ECS-EIS now", new double[] {.13, -3.6, 0, -.10, .20, -8.5, -.37, 0},
+            "ECS-EIS projected", new double[] {.13, -8.2, -.77, -1.90, .20, -3.9, .40, 1.80});
+
+    /**
+     * Table 16: swizzling minus non-swizzling, MB, MO, MS, MI, V, UB, UO, US, UI (microseconds). LCSP/ECSP: copy
+     * swizzling that skips unmodified objects when saving; LIS8/EIS8: in-place swizzling without the 4 extra header
+     * bytes. Empty cells (no difference) are 0.
+     */
+    public static final Map<String, double[]> TABLE_16 = Map.of(
+            "LCS", new double[] {.79, 1.4, .77, 7.7, -4.6, .20, 7.3, -.37, 0},
+            "LCSP", new double[] {.79, -3.2, 0, 5.9, -4.6, .20, 11.9, .40, 1.80},
+            "LIS", new double[] {.60, 2.7, .77, 7.8, -4.6, 0, 15.8, 0, 0},
+            "LIS8", new double[] {.60, -6.8, .77, 7.8, -4.6, 0, 2.3, 0, 0},
+            "ECS", new double[] {.40, 2.7, .77, 7.7, -5.7, .20, 7.3, -.37, 0},
+            "ECSP", new double[] {.40, -7.3, 0, 5.9, -5.7, .20, 11.9, .40, 1.80},
+            "EIS", new double[] {.27, 0.9, .77, 7.8, -5.7, 0, 15.8, 0, 0},
+            "EIS8", new double[] {.27, -7.3, .77, 7.8, -5.7, 0, 2.3, 0, 0});
 }

@@ -11,10 +11,12 @@ import java.util.Locale;
  * their collections stay within a few megabytes (SI, BI, II four levels lower, WS, WB two); sizes the paper
  * bounds in megabytes are bounded here by {@code objects * 32} bytes (Moss: 2-4 MB for 2^17 objects). The work series
  * BI, II, WS and WB vary what is read at each visit (Moss used BI and II for creation costs, Table 4, which this lab
- * does not regenerate; here they give Table 6's per-item read costs). VV (not in the paper) varies the visits on
- * Moss's "typical" object to find the break-even points by measurement; VT (not in the paper either) varies the
- * fraction of the collection a session touches (1 down to 1/256), where lazy schemes and NS load only what they
- * touch and eager ones everything.
+ * fits on the create-work-save runs of VS, VB, VH, VN and SI instead; here they give Table 6's per-item read costs).
+ * VV (not in the paper) varies the visits on Moss's "typical" object to find the break-even points by measurement;
+ * VT (not in the paper either) varies the fraction of the collection a session touches (1 down to 1/256), where lazy
+ * schemes and NS load only what they touch and eager ones everything. VB, VH, VN and SI also run with every object updated (u = 1: Table 10's and 11's
+ * modified objects, and UB, UO, US); the runs of the fitted series without updates also run as create-work-save
+ * sessions ({@link #created}: Tables 4, 10, 11 new objects, and 13).
  */
 public final class MossSeries {
     /** Every series, in the paper's order, then VV and VT. */
@@ -86,6 +88,7 @@ public final class MossSeries {
                 int h = Math.max(4, hmax - 4);
                 for (int i : F2_233) {
                     out.add(new Point("SI", "leaf init " + i, new TreeShape(h, 2, 2, 0, 233, i, 0), plain));
+                    out.add(new Point("SI", "leaf init " + i + " u=1", new TreeShape(h, 2, 2, 0, 233, i, 0), updating));
                 }
             }
             case "BI" -> {
@@ -154,6 +157,14 @@ public final class MossSeries {
                         "unknown series '" + series + "' (one of " + String.join(",", ALL) + ")");
         }
         return out;
+    }
+
+    /**
+     * Whether a point also runs as a create-work-save session: the fitted series' points without updates (a
+     * create-work-save session updates every object by definition: u = 1).
+     */
+    static boolean created(Point p) {
+        return fitted(p.series()) && p.work().updateFraction() == 0;
     }
 
     /** The series whose runs the cost model is fitted on (the others are predicted). */

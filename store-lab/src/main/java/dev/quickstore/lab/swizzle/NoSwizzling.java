@@ -39,15 +39,47 @@ public final class NoSwizzling extends SwizzleSession {
         }
     }
 
+    /**
+     * Creation without swizzling: every object is a store object from the start, allocated in new pages (zero-filled,
+     * as Mneme's were) and initialized there; a parent's slots get its children's oids once they exist.
+     */
     @Override
-    public void save() {
-        buffers.writeBack();
+    public void create() {
+        created = true;
+        root = createNode(1);
     }
+
+    private long createNode(long node) {
+        TreeShape sh = buffers.descriptor().shape();
+        boolean leaf = sh.isLeaf(node);
+        int s = sh.slotsOf(node);
+        int b = sh.bytesOf(node);
+        int init = sh.initOf(node);
+        long a = buffers.allocate(CollectionFile.HEADER_BYTES + s * TreeShape.SLOT_BYTES + b, pointerWords(s));
+        long oid = buffers.lastOid();
+        header(m, a, s, b, CollectionFile.UNSWIZZLED, node, oid);
+        long c0 = leaf ? 0 : createNode(2 * node);
+        long c1 = leaf ? 0 : createNode(2 * node + 1);
+        for (int k = 0; k < init; k++) {
+            ObjectWork.setSlot(m, a, k, leaf || k >= 2 ? oid : k == 0 ? c0 : c1);
+        }
+        initBytes(m, a, s, node, b);
+        tally.object(s, init, b);
+        return oid;
+    }
+
+    /** Nothing to prepare: the objects are store objects already (Moss's Table 10 has no NS row). */
+    @Override
+    public void prepare() {}
 
     @Override
     public void census() {
-        count(root, 0);
+        if (!created) {
+            count(root, 0);
+        }
     }
+
+    private boolean created;
 
     private void count(long oid, int depth) {
         long a = buffers.lookup(oid);

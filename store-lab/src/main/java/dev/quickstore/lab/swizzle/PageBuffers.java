@@ -2,6 +2,7 @@ package dev.quickstore.lab.swizzle;
 
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.core.page.SlottedPage;
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.RealFileIO;
 import dev.quickstore.core.volume.Volume;
@@ -38,7 +39,20 @@ public final class PageBuffers implements AutoCloseable {
     private long pagesRead;
     private long pagesWritten;
 
+    /** Start and top of the transient heap after the frames (create sessions' new objects; empty otherwise). */
+    private final long heapStart;
+
+    private long heapTop;
+    /** The page new store objects are allocated in ({@link #allocate}), and the oid of the last one. */
+    private MemorySegment allocating;
+
+    private long lastOid;
+
     private PageBuffers(FileIO.Handle handle, Volume volume, CollectionFile.Descriptor d) {
+        this(handle, volume, d, 0);
+    }
+
+    private PageBuffers(FileIO.Handle handle, Volume volume, CollectionFile.Descriptor d, long heapBytes) {
         this.handle = handle;
         this.volume = volume;
         this.descriptor = d;
@@ -48,10 +62,12 @@ public final class PageBuffers implements AutoCloseable {
                     volume.name(), 0, 0, "page size", "a power of two", String.valueOf(pageSize));
         }
         this.shift = Integer.numberOfTrailingZeros(pageSize);
-        this.slotCountOffset = dev.quickstore.core.page.SlottedPage.dataStart(pageSize) - 8;
+        this.slotCountOffset = SlottedPage.dataStart(pageSize) - 8;
         int pages = Math.toIntExact(d.pages());
         this.arena = Arena.ofConfined();
-        this.memory = arena.allocate((long) pages * pageSize, 64);
+        this.memory = arena.allocate((long) pages * pageSize + heapBytes, 64);
+        this.heapStart = (long) pages * pageSize;
+        this.heapTop = heapStart;
         this.frameOf = new int[pages];
         Arrays.fill(frameOf, -1);
         this.pageOfFrame = new long[pages];
@@ -72,6 +88,102 @@ public final class PageBuffers implements AutoCloseable {
             h.close();
             throw e;
         }
+    }
+
+    /**
+     * Creates a new collection file of {@code shape} (overwriting {@code file}) for a create-work-save session (Moss
+     * 1992, section 2): buffers for exactly the pages a preorder creation fills ({@link CollectionFile#pagesFor}),
+     * page 0 with the descriptor, and a transient heap of {@code heapBytes} after the frames for objects that are not
+     * store objects yet (in-place swizzling's new objects, Moss's Table 1 state 00). Sizing the buffers and writing
+     * the descriptor are the untimed opening of the session, as {@link #open} is for load sessions.
+     */
+    public static PageBuffers create(Path file, int pageSize, TreeShape shape, long heapBytes) throws IOException {
+        long pages = CollectionFile.pagesFor(shape, pageSize);
+        CollectionFile.Descriptor d =
+                new CollectionFile.Descriptor(pageSize, CollectionFile.oid(1, 0), shape.objects(), pages, shape);
+        RealFileIO.INSTANCE.delete(file);
+        FileIO.Handle h = RealFileIO.INSTANCE.open(file, true);
+        try {
+            PageBuffers b = new PageBuffers(h, new Volume(h, pageSize), d, heapBytes);
+            MemorySegment first = b.newFrame(0);
+            if (SlottedPage.allocate(first, CollectionFile.DESCRIPTOR_BYTES, new int[0]) < 0) {
+                throw new IllegalArgumentException("page size " + pageSize + " cannot hold the descriptor");
+            }
+            CollectionFile.setDescriptor(first, d);
+            return b;
+        } catch (RuntimeException e) {
+            h.close();
+            throw e;
+        }
+    }
+
+    /** A new, formatted, dirty frame for page {@code page} (the next frame). */
+    private MemorySegment newFrame(long page) {
+        if (page >= descriptor.pages()) {
+            throw new IllegalStateException("the collection needs more than the " + descriptor.pages()
+                    + " pages its placement gave (" + descriptor.shape() + ")");
+        }
+        int f = frames++;
+        MemorySegment p = memory.asSlice((long) f << shift, pageSize);
+        SlottedPage.format(p, page);
+        frameOf[(int) page] = f;
+        pageOfFrame[f] = page;
+        dirty[f] = true;
+        return p;
+    }
+
+    /**
+     * Allocates a new store object of {@code length} bytes with pointer words {@code pointerWords} (zero-filled) at
+     * the end of the current page, or in the next new page when it is full, as {@link CollectionFile#write} places
+     * objects (a bump allocation: Mneme's creation in a new segment);
+     * returns its address ({@link #lastOid} gives its oid).
+     */
+    public long allocate(int length, int[] pointerWords) {
+        if (allocating == null || !SlottedPage.denseFits(pageSize, allocatingSlots, allocatingEnd, length)) {
+            allocating = newFrame(frames);
+            allocatingSlots = 0;
+            allocatingEnd = SlottedPage.dataStart(pageSize);
+            if (!SlottedPage.denseFits(pageSize, 0, allocatingEnd, length)) {
+                throw new IllegalArgumentException("an object of " + length + " bytes does not fit in a page of "
+                        + pageSize + " (" + descriptor.shape() + ")");
+            }
+        }
+        // a new page filled only by appending is densely packed: first fit is its end (SlottedPage.denseEnd), so the
+        // placement is the one SlottedPage.allocate would choose, without its scan of the slot array
+        int at = allocatingEnd;
+        SlottedPage.allocateAt(allocating, at, allocatingSlots, length, pointerWords);
+        lastOid = CollectionFile.oid(pageOfFrame[frames - 1], allocatingSlots);
+        allocatingSlots++;
+        allocatingEnd = (at + length + 7) & ~7;
+        return ((long) (frames - 1) << shift) + at;
+    }
+
+    private int allocatingSlots;
+    private int allocatingEnd;
+
+    /** The oid of the object {@link #allocate} returned last. */
+    public long lastOid() {
+        return lastOid;
+    }
+
+    /** Allocates {@code length} bytes, 8-aligned, in the transient heap; returns the address. */
+    public long heapAllocate(int length) {
+        long a = heapTop;
+        long top = a + ((length + 7) & ~7L);
+        if (top > memory.byteSize()) {
+            throw new IllegalStateException("transient heap of " + (memory.byteSize() - heapStart) + " bytes is full");
+        }
+        heapTop = top;
+        return a;
+    }
+
+    /** Where the transient heap starts (its objects lie from here to {@link #heapTop}, in allocation order). */
+    public long heapStart() {
+        return heapStart;
+    }
+
+    public long heapTop() {
+        return heapTop;
     }
 
     public CollectionFile.Descriptor descriptor() {
