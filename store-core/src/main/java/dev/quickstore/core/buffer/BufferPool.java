@@ -51,8 +51,7 @@ public final class BufferPool {
     private final LogWriter log;
     private final Replacer clock;
     private final Map<Long, Long> dirtyPageTable = new HashMap<>();
-    private final Set<Long> pinned = new HashSet<>();
-    private final List<Long> pinOrder = new ArrayList<>();
+    private final PagePins pinned = new PagePins();
     private final MemorySegment readBuffer;
     private final MemorySegment stealPre;
     private final MemorySegment stealCur;
@@ -135,7 +134,6 @@ public final class BufferPool {
             fixObserver.fixed(pageId, forWrite);
         }
         if (pinned.add(pageId)) {
-            pinOrder.add(pageId);
             clock.hold(pageId, ReplacementClock.HOLD_PINNED, true); // before the residency check (qs_clock.c)
         }
         MemorySegment seg = frames.resident(pageId);
@@ -166,7 +164,6 @@ public final class BufferPool {
             return fixForWrite(pageId);
         }
         if (pinned.add(pageId)) {
-            pinOrder.add(pageId);
             clock.hold(pageId, ReplacementClock.HOLD_PINNED, true);
         }
         MemorySegment seg = frames.resident(pageId);
@@ -221,24 +218,19 @@ public final class BufferPool {
 
     public void unpinAll() {
         if (clock.inDataPlane()) {
-            for (long p : pinned) {
-                clock.hold(p, ReplacementClock.HOLD_PINNED, false);
-            }
+            pinned.forEach(p -> clock.hold(p, ReplacementClock.HOLD_PINNED, false));
         }
         pinned.clear();
-        pinOrder.clear();
     }
 
     /** A mark for {@link #releasePins}: pins taken after it can be released together. */
     public int pinMark() {
-        return pinOrder.size();
+        return pinned.mark();
     }
 
     /** Unpins the pages pinned since {@code mark} (the end of a nested operation). */
     public void releasePins(int mark) {
-        for (int i = pinOrder.size() - 1; i >= mark; i--) {
-            unpin(pinOrder.remove(i));
-        }
+        pinned.releaseSince(mark, this::unpin);
     }
 
     /** Records that {@code pageId} holds logged changes up to a record at {@code lsn} not yet on disk. */
