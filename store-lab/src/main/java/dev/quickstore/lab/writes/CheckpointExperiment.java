@@ -1,9 +1,6 @@
 package dev.quickstore.lab.writes;
 
-import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
-import dev.quickstore.core.Store;
-import dev.quickstore.core.stats.CommitStats;
 import dev.quickstore.lab.writes.WriteDetectionLab.Row;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,35 +93,18 @@ final class CheckpointExperiment {
 
     /** The checkpoint transaction: x and y of every part of {@code idx} incremented once, then commit. */
     private TransactionCost transaction(PersistentStore s, int[] idx) {
-        Store st = s.storageManager();
-        TransactionCost.Before before = TransactionCost.Before.of(st);
-        long t0 = System.nanoTime();
-        ObjectTransaction tx = s.begin();
-        long t1 = System.nanoTime();
-        UpdatePart[] ps = db.select(s, tx, idx);
+        TimedUpdate u = TimedUpdate.begin(s, db, idx);
         long t2 = System.nanoTime();
-        for (UpdatePart p : ps) {
+        for (UpdatePart p : u.parts) {
             p.x(p.x() + 1);
             p.y(p.y() + 1);
         }
         long t3 = System.nanoTime();
-        tx.commit();
-        long t4 = System.nanoTime();
-        tx.close();
+        u.commit();
         for (int i : idx) {
             db.x[i]++;
             db.y[i]++;
         }
-        CommitStats c0 = before.commits();
-        CommitStats c1 = st.commitStats();
-        long flush = TransactionCost.flushNanos(c0, c1);
-        return new TransactionCost(
-                t1 - t0,
-                t3 - t2,
-                t4 - t3 - flush,
-                flush,
-                c1.redoBytes() - c0.redoBytes(),
-                c1.pages() - c0.pages(),
-                st.faultCounters().writeFaults() - before.writeFaults());
+        return u.cost(t3 - t2);
     }
 }

@@ -1,9 +1,6 @@
 package dev.quickstore.lab.writes;
 
-import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
-import dev.quickstore.core.Store;
-import dev.quickstore.core.stats.CommitStats;
 import dev.quickstore.lab.writes.WriteDetectionLab.Row;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -122,38 +119,22 @@ final class PerUpdateExperiment {
 
     /** The per-update transaction: [first updates, repeated updates] (both carry the transaction's commit). */
     TransactionCost[] transaction(PersistentStore s) {
-        Store st = s.storageManager();
-        TransactionCost.Before before = TransactionCost.Before.of(st);
-        long t0 = System.nanoTime();
-        ObjectTransaction tx = s.begin();
-        long t1 = System.nanoTime();
-        UpdatePart[] ps = db.select(s, tx, idx);
+        TimedUpdate u = TimedUpdate.begin(s, db, idx);
         long t2 = System.nanoTime();
-        for (UpdatePart p : ps) {
+        for (UpdatePart p : u.parts) {
             p.x(p.x() + 1);
         }
         long t3 = System.nanoTime();
         for (int r = 0; r < repeats; r++) {
-            for (UpdatePart p : ps) {
+            for (UpdatePart p : u.parts) {
                 p.x(p.x() + 1);
             }
         }
         long t4 = System.nanoTime();
-        tx.commit();
-        long t5 = System.nanoTime();
-        tx.close();
+        u.commit();
         for (int i : idx) {
             db.x[i] += 1 + repeats;
         }
-        CommitStats c1 = st.commitStats();
-        CommitStats c0 = before.commits();
-        long redo = c1.redoBytes() - c0.redoBytes();
-        long pages = c1.pages() - c0.pages();
-        long flush = TransactionCost.flushNanos(c0, c1);
-        long wf = st.faultCounters().writeFaults() - before.writeFaults();
-        return new TransactionCost[] {
-            new TransactionCost(t1 - t0, t3 - t2, t5 - t4 - flush, flush, redo, pages, wf),
-            new TransactionCost(t1 - t0, t4 - t3, t5 - t4 - flush, flush, redo, pages, wf)
-        };
+        return new TransactionCost[] {u.cost(t3 - t2), u.cost(t4 - t3)};
     }
 }

@@ -1,7 +1,5 @@
 package dev.quickstore.lab.writes;
 
-import dev.quickstore.core.Store;
-import dev.quickstore.core.stats.CommitStats;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,17 +23,5 @@ record TransactionCost(
         List<TransactionCost> sorted = new ArrayList<>(ts);
         sorted.sort(Comparator.comparingLong(t -> t.beginNs + t.runNs + t.commitNs));
         return sorted.get(0);
-    }
-
-    /** The log force and store checkpoint time between two snapshots of the commit counters. */
-    static long flushNanos(CommitStats c0, CommitStats c1) {
-        return c1.flushNanos() - c0.flushNanos() + c1.checkpointNanos() - c0.checkpointNanos();
-    }
-
-    /** The store counters a transaction's cost is taken from, before it runs. */
-    record Before(CommitStats commits, long writeFaults) {
-        static Before of(Store st) {
-            return new Before(st.commitStats(), st.faultCounters().writeFaults());
-        }
     }
 }
