@@ -225,19 +225,19 @@ final class ClusterCommand implements Runnable {
                     throws java.io.IOException, ClusterMembership.RefusedException;
         }
 
-        private final String verb;
-        private final String memberOption;
-        private final Membership membership;
-
         /**
+         * What a subcommand changes.
+         *
          * @param verb the progress line's verb (adding, removing)
          * @param memberOption the subcommand's option naming the member (for its parse error)
          * @param membership the change
          */
-        Change(String verb, String memberOption, Membership membership) {
-            this.verb = verb;
-            this.memberOption = memberOption;
-            this.membership = membership;
+        record Operation(String verb, String memberOption, Membership membership) {}
+
+        private final Operation operation;
+
+        Change(Operation operation) {
+            this.operation = operation;
         }
 
         /** The value of the member option, HOST:PORT. */
@@ -269,14 +269,14 @@ final class ClusterCommand implements Runnable {
                 throw new picocli.CommandLine.ParameterException(
                         spec.commandLine(), "--timeout " + timeoutMs + ": at least 1 ms");
             }
-            java.net.InetSocketAddress m = address(spec, memberOption, memberArgument());
+            java.net.InetSocketAddress m = address(spec, operation.memberOption(), memberArgument());
             PrintWriter err = spec.commandLine().getErr();
-            err.println("qs cluster: " + verb + " " + m.getHostString() + ":" + m.getPort() + " in group " + group
-                    + " (asking " + g.members().size() + " replicas for the leader)...");
+            err.println("qs cluster: " + operation.verb() + " " + m.getHostString() + ":" + m.getPort() + " in group "
+                    + group + " (asking " + g.members().size() + " replicas for the leader)...");
             err.flush();
             ReplicaGroup after;
             try {
-                after = membership.change(g, m, timeoutMs);
+                after = operation.membership().change(g, m, timeoutMs);
             } catch (ClusterMembership.RefusedException e) {
                 err.println("qs: error: " + e.getMessage());
                 err.flush();
@@ -316,7 +316,7 @@ final class ClusterCommand implements Runnable {
         String added;
 
         Add() {
-            super("adding", "--new", ClusterMembership::add);
+            super(new Operation("adding", "--new", ClusterMembership::add));
         }
 
         @Override
@@ -349,7 +349,7 @@ final class ClusterCommand implements Runnable {
         String removed;
 
         Remove() {
-            super("removing", "--member", ClusterMembership::remove);
+            super(new Operation("removing", "--member", ClusterMembership::remove));
         }
 
         @Override
