@@ -60,8 +60,6 @@ final class SearchMeasurement {
         int n = paths.count();
         String searches = String.format("%,d searches", n);
         double hs = fastest(heap.searches());
-        double cs = fastest(coldS);
-        double qhs = fastest(hotS);
         return List.of(
                 new Row(
                         "searches",
@@ -78,35 +76,27 @@ final class SearchMeasurement {
                         null,
                         null,
                         null),
-                new Row(
-                        "searches",
-                        searches,
-                        "cold",
-                        "qs",
-                        n,
-                        cs,
-                        cs * 1000 / n,
-                        median(coldSFaults) / n,
-                        median(coldSRead),
-                        null,
-                        cs / hs,
-                        null,
-                        null,
-                        null),
-                new Row(
-                        "searches",
-                        searches,
-                        "hot",
-                        "qs",
-                        n,
-                        qhs,
-                        qhs * 1000 / n,
-                        median(hotSFaults) / n,
-                        median(hotSRead),
-                        null,
-                        qhs / hs,
-                        null,
-                        null,
-                        null));
+                qsRow(searches, "cold", n, fastest(coldS), coldSFaults, coldSRead, hs),
+                qsRow(searches, "hot", n, fastest(hotS), hotSFaults, hotSRead, hs));
+    }
+
+    /** The mapped tree's row: {@code ms} for {@code n} searches (faults and pages read: medians), over the heap's. */
+    private static Row qsRow(
+            String workload, String phase, int n, double ms, double[] faults, double[] read, double heapMs) {
+        return new Row(
+                "searches",
+                workload,
+                phase,
+                "qs",
+                n,
+                ms,
+                ms * 1000 / n,
+                median(faults) / n,
+                median(read),
+                null,
+                ms / heapMs,
+                null,
+                null,
+                null);
     }
 }
