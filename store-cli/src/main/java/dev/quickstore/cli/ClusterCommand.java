@@ -218,12 +218,30 @@ final class ClusterCommand implements Runnable {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
 
-        abstract String verb();
+        /** A membership change of {@link ClusterMembership}: {@code add} or {@code remove}. */
+        @FunctionalInterface
+        interface Membership {
+            ReplicaGroup change(ReplicaGroup g, java.net.InetSocketAddress member, int timeoutMs)
+                    throws java.io.IOException, ClusterMembership.RefusedException;
+        }
 
-        abstract java.net.InetSocketAddress member(ReplicaGroup g);
+        /**
+         * What a subcommand changes.
+         *
+         * @param verb the progress line's verb (adding, removing)
+         * @param memberOption the subcommand's option naming the member (for its parse error)
+         * @param membership the change
+         */
+        record Operation(String verb, String memberOption, Membership membership) {}
 
-        abstract ReplicaGroup change(ReplicaGroup g, java.net.InetSocketAddress m)
-                throws java.io.IOException, ClusterMembership.RefusedException;
+        private final Operation operation;
+
+        Change(Operation operation) {
+            this.operation = operation;
+        }
+
+        /** The value of the member option, HOST:PORT. */
+        abstract String memberArgument();
 
         static java.net.InetSocketAddress address(
                 picocli.CommandLine.Model.CommandSpec spec, String option, String value) {
@@ -251,14 +269,14 @@ final class ClusterCommand implements Runnable {
                 throw new picocli.CommandLine.ParameterException(
                         spec.commandLine(), "--timeout " + timeoutMs + ": at least 1 ms");
             }
-            java.net.InetSocketAddress m = member(g);
+            java.net.InetSocketAddress m = address(spec, operation.memberOption(), memberArgument());
             PrintWriter err = spec.commandLine().getErr();
-            err.println("qs cluster: " + verb() + " " + m.getHostString() + ":" + m.getPort() + " in group " + group
-                    + " (asking " + g.members().size() + " replicas for the leader)...");
+            err.println("qs cluster: " + operation.verb() + " " + m.getHostString() + ":" + m.getPort() + " in group "
+                    + group + " (asking " + g.members().size() + " replicas for the leader)...");
             err.flush();
             ReplicaGroup after;
             try {
-                after = change(g, m);
+                after = operation.membership().change(g, m, timeoutMs);
             } catch (ClusterMembership.RefusedException e) {
                 err.println("qs: error: " + e.getMessage());
                 err.flush();
@@ -297,20 +315,13 @@ final class ClusterCommand implements Runnable {
                 description = "the new replica's client address (its Raft port is the next one)")
         String added;
 
-        @Override
-        String verb() {
-            return "adding";
+        Add() {
+            super(new Operation("adding", "--new", ClusterMembership::add));
         }
 
         @Override
-        java.net.InetSocketAddress member(ReplicaGroup g) {
-            return address(spec, "--new", added);
-        }
-
-        @Override
-        ReplicaGroup change(ReplicaGroup g, java.net.InetSocketAddress m)
-                throws java.io.IOException, ClusterMembership.RefusedException {
-            return ClusterMembership.add(g, m, timeoutMs);
+        String memberArgument() {
+            return added;
         }
     }
 
@@ -337,20 +348,13 @@ final class ClusterCommand implements Runnable {
                 description = "the client address of the replica to remove")
         String removed;
 
-        @Override
-        String verb() {
-            return "removing";
+        Remove() {
+            super(new Operation("removing", "--member", ClusterMembership::remove));
         }
 
         @Override
-        java.net.InetSocketAddress member(ReplicaGroup g) {
-            return address(spec, "--member", removed);
-        }
-
-        @Override
-        ReplicaGroup change(ReplicaGroup g, java.net.InetSocketAddress m)
-                throws java.io.IOException, ClusterMembership.RefusedException {
-            return ClusterMembership.remove(g, m, timeoutMs);
+        String memberArgument() {
+            return removed;
         }
     }
 }

@@ -1,7 +1,8 @@
 package dev.quickstore.cli.lab;
 
-import dev.quickstore.cli.ExitCodes;
-import dev.quickstore.cli.Json;
+import static dev.quickstore.cli.lab.LabOutput.num;
+import static dev.quickstore.cli.lab.LabOutput.ratio;
+
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.lab.cricket.CricketPaper;
 import dev.quickstore.lab.cricket.TreeSearchBenchmark;
@@ -160,52 +161,40 @@ public final class CricketCommand implements Callable<Integer> {
                 dir,
                 dropCaches,
                 StoreOptions.defaults());
-        Results r = TreeSearchBenchmark.run(config, line -> {
-            if (!quiet) {
-                err.println("cricket: " + line);
-                err.flush();
-            }
-        });
-        if (format != null && format.json) {
-            out.println(Json.object(r));
-        } else if (format != null && format.csv) {
-            csv(out, r.rows());
-        } else {
-            table(out, r);
-        }
-        out.flush();
-        if (!r.agree()) {
-            err.println("cricket: the mapped store's results differ from the heap's: " + r.digests());
-            return ExitCodes.CHECK_FAILED;
-        }
-        return ExitCodes.OK;
+        Results r = TreeSearchBenchmark.run(config, LabOutput.progress(err, "cricket", quiet));
+        LabOutput.print(
+                out,
+                format != null && format.json,
+                format != null && format.csv,
+                r,
+                r.rows(),
+                CSV_HEADER,
+                CricketCommand::csvCells,
+                x -> table(out, x));
+        return LabOutput.exitCode(
+                err, r.agree(), () -> "cricket: the mapped store's results differ from the heap's: " + r.digests());
     }
 
-    static void csv(PrintWriter out, List<Row> rows) {
-        out.println("table,workload,phase,system,ops,ms,usPerOp,faultsPerOp,pagesRead,logBytesPerOp,ratio,paperMs,"
-                + "paperUsPerOp,paperRatio");
-        for (Row x : rows) {
-            out.println(String.join(
-                    ",",
-                    x.table(),
-                    '"' + x.workload() + '"',
-                    x.phase(),
-                    x.system(),
-                    Long.toString(x.ops()),
-                    num(x.ms()),
-                    num(x.usPerOp()),
-                    num(x.faultsPerOp()),
-                    num(x.pagesRead()),
-                    num(x.logBytesPerOp()),
-                    num(x.ratio()),
-                    num(x.paperMs()),
-                    num(x.paperUsPerOp()),
-                    num(x.paperRatio())));
-        }
-    }
+    static final String CSV_HEADER =
+            "table,workload,phase,system,ops,ms,usPerOp,faultsPerOp,pagesRead,logBytesPerOp,ratio,paperMs,"
+                    + "paperUsPerOp,paperRatio";
 
-    private static String num(Double v) {
-        return v == null ? "" : String.format(Locale.ROOT, "%.6g", v);
+    static List<String> csvCells(Row x) {
+        return List.of(
+                x.table(),
+                '"' + x.workload() + '"',
+                x.phase(),
+                x.system(),
+                Long.toString(x.ops()),
+                num(x.ms()),
+                num(x.usPerOp()),
+                num(x.faultsPerOp()),
+                num(x.pagesRead()),
+                num(x.logBytesPerOp()),
+                num(x.ratio()),
+                num(x.paperMs()),
+                num(x.paperUsPerOp()),
+                num(x.paperRatio()));
     }
 
     static void table(PrintWriter out, Results r) {
@@ -389,10 +378,6 @@ public final class CricketCommand implements Callable<Integer> {
 
     private static List<Row> rows(Results r, String table) {
         return r.rows().stream().filter(x -> x.table().equals(table)).toList();
-    }
-
-    private static String ratio(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, "%.2fx", v);
     }
 
     private static String count(Double v) {

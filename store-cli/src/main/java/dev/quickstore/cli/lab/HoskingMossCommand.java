@@ -1,7 +1,8 @@
 package dev.quickstore.cli.lab;
 
-import dev.quickstore.cli.ExitCodes;
-import dev.quickstore.cli.Json;
+import static dev.quickstore.cli.lab.LabOutput.num;
+import static dev.quickstore.cli.lab.LabOutput.ratio;
+
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.lab.writes.WriteDetectionLab;
 import dev.quickstore.lab.writes.WriteDetectionLab.Results;
@@ -133,54 +134,41 @@ public final class HoskingMossCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         var config = new WriteDetectionLab.Config(
                 parts, updateParts, repeats, fractions, cards, reps, seed, oo7Reps, dir, StoreOptions.defaults());
-        Results r = WriteDetectionLab.run(config, line -> {
-            if (!quiet) {
-                err.println("hosking-moss: " + line);
-                err.flush();
-            }
-        });
-        if (format != null && format.json) {
-            out.println(Json.object(r));
-        } else if (format != null && format.csv) {
-            csv(out, r.rows());
-        } else {
-            table(out, r);
-        }
-        out.flush();
-        if (!r.agree()) {
-            err.println("hosking-moss: results differ from the heap's: " + r.disagreements());
-            return ExitCodes.CHECK_FAILED;
-        }
-        return ExitCodes.OK;
+        Results r = WriteDetectionLab.run(config, LabOutput.progress(err, "hosking-moss", quiet));
+        LabOutput.print(
+                out,
+                format != null && format.json,
+                format != null && format.csv,
+                r,
+                r.rows(),
+                CSV_HEADER,
+                HoskingMossCommand::csvCells,
+                x -> table(out, x));
+        return LabOutput.exitCode(
+                err, r.agree(), () -> "hosking-moss: results differ from the heap's: " + r.disagreements());
     }
 
-    static void csv(PrintWriter out, List<Row> rows) {
-        out.println(
-                "table,scheme,fraction,operation,nsPerUpdate,beginMs,runMs,commitMs,flushMs,ratio,logBytes,pagesDiffed,"
-                        + "writeFaults,count,heapCount");
-        for (Row x : rows) {
-            out.println(String.join(
-                    ",",
-                    x.table(),
-                    x.scheme(),
-                    num(x.fraction()),
-                    x.operation(),
-                    num(x.nsPerUpdate()),
-                    num(x.beginMs()),
-                    num(x.runMs()),
-                    num(x.commitMs()),
-                    num(x.flushMs()),
-                    num(x.ratio()),
-                    Long.toString(x.logBytes()),
-                    Long.toString(x.pagesDiffed()),
-                    Long.toString(x.writeFaults()),
-                    Long.toString(x.count()),
-                    x.heapCount() == null ? "" : Long.toString(x.heapCount())));
-        }
-    }
+    static final String CSV_HEADER =
+            "table,scheme,fraction,operation,nsPerUpdate,beginMs,runMs,commitMs,flushMs,ratio,logBytes,pagesDiffed,"
+                    + "writeFaults,count,heapCount";
 
-    private static String num(Double v) {
-        return v == null ? "" : String.format(Locale.ROOT, "%.6g", v);
+    static List<String> csvCells(Row x) {
+        return List.of(
+                x.table(),
+                x.scheme(),
+                num(x.fraction()),
+                x.operation(),
+                num(x.nsPerUpdate()),
+                num(x.beginMs()),
+                num(x.runMs()),
+                num(x.commitMs()),
+                num(x.flushMs()),
+                num(x.ratio()),
+                Long.toString(x.logBytes()),
+                Long.toString(x.pagesDiffed()),
+                Long.toString(x.writeFaults()),
+                Long.toString(x.count()),
+                x.heapCount() == null ? "" : Long.toString(x.heapCount()));
     }
 
     static void table(PrintWriter out, Results r) {
@@ -345,9 +333,5 @@ public final class HoskingMossCommand implements Callable<Integer> {
 
     private static String trim(double f) {
         return f == Math.rint(f) ? Long.toString((long) f) : Double.toString(f);
-    }
-
-    private static String ratio(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, "%.2fx", v);
     }
 }

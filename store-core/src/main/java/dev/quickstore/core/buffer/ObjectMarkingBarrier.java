@@ -4,9 +4,7 @@ import dev.quickstore.core.log.PageDiff;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.page.SlottedPage;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -28,18 +26,10 @@ import java.util.Arrays;
  * barrier's first store to a page in a transaction (card byte 0) captures the page's pre-image exactly as a
  * card mark does, and clean pages are writable (no write faults). The object API's table is one zero byte
  * with shift 63: every store takes this slow path (its first test is the native card byte, then the bitmap).
+ * Both are {@link PreimageCapturingBarrier}'s, shared with {@link RememberedSetBarrier}.
  */
-public final class ObjectMarkingBarrier implements WriteBarrier {
-    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-
-    private final MappedFrames frames;
-    private final CardBarrier capture;
+public final class ObjectMarkingBarrier extends PreimageCapturingBarrier {
     private final MemorySegment alias;
-    private final MemorySegment pageCards; // the native card table: one byte per frame, 1 = pre-image captured
-    private final long base;
-    private final int pageSize;
-    private final int pageShift;
-    private final MemorySegment alwaysSlow = Arena.global().allocate(1); // one byte, always 0
     /**
      * Marked granules per frame of the transaction (bit g = bytes [8g, 8g + 8) belong to a marked object): an
      * open-addressing map from frame + 1 (0 = empty) to the frame's bitmap.
@@ -57,32 +47,13 @@ public final class ObjectMarkingBarrier implements WriteBarrier {
 
     /** {@code frames}' arena must be in card mode with one card per page; {@code capture} marks those cards. */
     public ObjectMarkingBarrier(MappedFrames frames, CardBarrier capture) {
-        this.frames = frames;
-        this.capture = capture;
+        super(frames, capture, "object marking needs");
         this.alias = frames.arena().alias();
-        this.pageCards = frames.arena().cardTable().bytes();
-        this.base = frames.arena().base();
-        this.pageSize = frames.pageSize();
-        this.pageShift = Integer.numberOfTrailingZeros(pageSize);
-        if (capture.shift() != pageShift) {
-            throw new IllegalArgumentException("object marking needs page-sized native cards: card shift "
-                    + capture.shift() + ", page shift " + pageShift);
-        }
     }
 
     @Override
     public WriteDetection detection() {
         return WriteDetection.OBJECT_MARKING;
-    }
-
-    @Override
-    public MemorySegment table() {
-        return alwaysSlow;
-    }
-
-    @Override
-    public int shift() {
-        return 63;
     }
 
     @Override
@@ -104,9 +75,7 @@ public final class ObjectMarkingBarrier implements WriteBarrier {
     public void mark(long address) {
         long off = address - base;
         long frame = off >>> pageShift;
-        if (pageCards.get(BYTE, frame) == 0) {
-            capture.mark(address); // the page's first store in the transaction (or since a steal): pre-image
-        }
+        capturePreimage(frame, address); // the page's first store in the transaction (or since a steal)
         long[] bits = bits(frame);
         int g = (int) (off & (pageSize - 1)) >>> 3;
         if ((bits[g >>> 6] & (1L << g)) == 0) {
@@ -115,19 +84,12 @@ public final class ObjectMarkingBarrier implements WriteBarrier {
     }
 
     @Override
-    public boolean takesRanges() {
-        return true;
-    }
-
-    @Override
     public void markRange(long address, long length) {
         long end = address + length;
         for (long a = address; a < end; ) {
             long off = a - base;
             long frame = off >>> pageShift;
-            if (pageCards.get(BYTE, frame) == 0) {
-                capture.mark(a);
-            }
+            capturePreimage(frame, a);
             long[] bits = bits(frame);
             long pageEnd = base + ((frame + 1) << pageShift);
             int gEnd = (int) ((Math.min(end, pageEnd) - 1 - base) & (pageSize - 1)) >>> 3;

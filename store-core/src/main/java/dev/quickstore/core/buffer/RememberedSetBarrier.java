@@ -2,9 +2,6 @@ package dev.quickstore.core.buffer;
 
 import dev.quickstore.core.log.PageDiff;
 import dev.quickstore.core.options.WriteDetection;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -17,20 +14,11 @@ import java.util.Arrays;
  * so commit compares 8 bytes per distinct location however large the object. Range stores (strings, blobs,
  * reference arrays) record every word they cover.
  *
- * <p>Pre-images as for {@link ObjectMarkingBarrier}: the arena runs card marking natively with one card per page,
- * and a store to a page whose card byte is 0 first captures its pre-image through {@link CardBarrier}; the object
- * API's table is one zero byte with shift 63, so every store takes this slow path.
+ * <p>Pre-images as for {@link ObjectMarkingBarrier} ({@link PreimageCapturingBarrier}): the arena runs card marking
+ * natively with one card per page, and a store to a page whose card byte is 0 first captures its pre-image through
+ * {@link CardBarrier}; the object API's table is one zero byte with shift 63, so every store takes this slow path.
  */
-public final class RememberedSetBarrier implements WriteBarrier {
-    private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-
-    private final MappedFrames frames;
-    private final CardBarrier capture;
-    private final MemorySegment pageCards; // the native card table: one byte per frame, 1 = pre-image captured
-    private final long base;
-    private final int pageSize;
-    private final int pageShift;
-    private final MemorySegment alwaysSlow = Arena.global().allocate(1); // one byte, always 0
+public final class RememberedSetBarrier extends PreimageCapturingBarrier {
     private final RememberedSet set = new RememberedSet();
     private long[] sorted; // the set's words ascending, from the first regions() of a commit to end()
     private long marks;
@@ -38,31 +26,12 @@ public final class RememberedSetBarrier implements WriteBarrier {
 
     /** {@code frames}' arena must be in card mode with one card per page; {@code capture} marks those cards. */
     public RememberedSetBarrier(MappedFrames frames, CardBarrier capture) {
-        this.frames = frames;
-        this.capture = capture;
-        this.pageCards = frames.arena().cardTable().bytes();
-        this.base = frames.arena().base();
-        this.pageSize = frames.pageSize();
-        this.pageShift = Integer.numberOfTrailingZeros(pageSize);
-        if (capture.shift() != pageShift) {
-            throw new IllegalArgumentException("remembered sets need page-sized native cards: card shift "
-                    + capture.shift() + ", page shift " + pageShift);
-        }
+        super(frames, capture, "remembered sets need");
     }
 
     @Override
     public WriteDetection detection() {
         return WriteDetection.REMEMBERED_SETS;
-    }
-
-    @Override
-    public MemorySegment table() {
-        return alwaysSlow;
-    }
-
-    @Override
-    public int shift() {
-        return 63;
     }
 
     /** Stores recorded (every barrier call counts: the store buffer keeps duplicates until it drains). */
@@ -78,16 +47,9 @@ public final class RememberedSetBarrier implements WriteBarrier {
 
     @Override
     public void mark(long address) {
-        if (pageCards.get(BYTE, (address - base) >>> pageShift) == 0) {
-            capture.mark(address); // the page's first store in the transaction (or since a steal): pre-image
-        }
+        capturePreimage(address); // the page's first store in the transaction (or since a steal)
         marks++;
         set.add(address & ~7L);
-    }
-
-    @Override
-    public boolean takesRanges() {
-        return true;
     }
 
     @Override
@@ -99,9 +61,7 @@ public final class RememberedSetBarrier implements WriteBarrier {
         for (long w = address & ~7L; w <= last; w += 8) {
             if ((w & (pageSize - 1)) == 0 || w == (address & ~7L)) {
                 long a = Math.max(w, address);
-                if (pageCards.get(BYTE, (a - base) >>> pageShift) == 0) {
-                    capture.mark(a);
-                }
+                capturePreimage(a);
             }
             marks++;
             set.add(w);

@@ -4,12 +4,9 @@ import dev.quickstore.core.error.StoreException;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.FaultRefusedException;
 import dev.quickstore.mmu.MappedArena;
-import dev.quickstore.mmu.PageServerSocket;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,7 +34,7 @@ import java.util.function.Supplier;
  */
 public final class RemotePages implements AutoCloseable {
     /** The default port of {@code qs serve}. */
-    public static final int DEFAULT_PORT = 7420;
+    public static final int DEFAULT_PORT = ServerAddress.DEFAULT_PORT;
 
     private final InetSocketAddress server;
     private final Challenge store;
@@ -46,6 +43,7 @@ public final class RemotePages implements AutoCloseable {
     private final int source;
     private final int timeoutMs;
     private final ControlConnection control;
+    private final CommitSets commitSets;
     private RemoteTransaction current;
     private long nextSeq = 1;
     private long invalidatedPages;
@@ -71,6 +69,7 @@ public final class RemotePages implements AutoCloseable {
         this.source = source;
         this.timeoutMs = timeoutMs;
         this.control = control;
+        this.commitSets = new CommitSets(arena, store.pageSize());
     }
 
     /**
@@ -96,17 +95,14 @@ public final class RemotePages implements AutoCloseable {
         ControlConnection control;
         try {
             control = ControlConnection.open(address, secret, timeoutMs);
-        } catch (SessionFrame.ProtocolException e) {
-            throw new ServerUnavailableException(
-                    "page server " + uri + " broke the session protocol: " + e.getMessage(), e);
-        } catch (ServerUnavailableException e) {
-            throw e;
         } catch (IOException e) {
-            throw new ServerUnavailableException("page server " + uri + ": " + e.getMessage(), e);
+            throw DataConnection.unavailable(uri, e);
         }
         boolean ok = false;
         try {
-            RemotePages r = openData(uri, address, secret, timeoutMs, control, arenaBytes);
+            DataConnection d = DataConnection.open(uri, address, secret, timeoutMs, control, arenaBytes);
+            RemotePages r = new RemotePages(
+                    address, d.store(), d.sessionId(), d.arena(), d.source(), timeoutMs, control, d.pages());
             ok = true;
             return r;
         } finally {
@@ -116,96 +112,9 @@ public final class RemotePages implements AutoCloseable {
         }
     }
 
-    /** The data connection: joins the control connection's session, then belongs to the arena's fault path. */
-    private static RemotePages openData(
-            String uri,
-            InetSocketAddress address,
-            ServerSecret secret,
-            int timeoutMs,
-            ControlConnection control,
-            long arenaBytes)
-            throws IOException {
-        PageServerSocket socket;
-        try {
-            socket = PageServerSocket.dial(address, timeoutMs);
-        } catch (IOException e) {
-            throw new ServerUnavailableException(e.getMessage(), e);
-        }
-        try {
-            Hello hello = new Hello(
-                    (int) ProcessHandle.current().pid(),
-                    Hello.DATA,
-                    control.session(),
-                    "quickstore-client pid " + ProcessHandle.current().pid());
-            send(socket, new SessionFrame(SessionFrame.HELLO, 0, hello.encode()), timeoutMs);
-            SessionFrame c = receive(socket, timeoutMs);
-            ControlConnection.expect(address, c, SessionFrame.CHALLENGE);
-            Challenge challenge = Challenge.decode(c.payload());
-            send(socket, new SessionFrame(SessionFrame.PROOF, 0, secret.proof(challenge.nonce())), timeoutMs);
-            SessionFrame w = receive(socket, timeoutMs);
-            ControlConnection.expect(address, w, SessionFrame.WELCOME);
-            if (w.sessionId() != control.session()) {
-                throw new SessionFrame.ProtocolException(
-                        "data connection joined session " + w.sessionId() + ", expected " + control.session());
-            }
-            long pages = challenge.pageCount();
-            long bytes = Math.max(
-                    Math.max(pages, 1) * challenge.pageSize(),
-                    arenaBytes / challenge.pageSize() * challenge.pageSize());
-            MappedArena a = MappedArena.open(bytes, challenge.pageSize(), challenge.arenaBase());
-            try {
-                int src = a.addSocketSource(socket, timeoutMs);
-                a.reserve(0, pages, src, 0);
-                a.locking(control.locking);
-                return new RemotePages(address, challenge, w.sessionId(), a, src, timeoutMs, control, pages);
-            } catch (RuntimeException e) {
-                a.close();
-                throw e;
-            }
-        } catch (SessionFrame.ProtocolException e) {
-            throw new ServerUnavailableException(
-                    "page server " + uri + " broke the session protocol: " + e.getMessage(), e);
-        } catch (ServerUnavailableException e) {
-            throw e;
-        } catch (IOException e) {
-            throw new ServerUnavailableException("page server " + uri + ": " + e.getMessage(), e);
-        } finally {
-            socket.close(); // no-op once handed to the arena
-        }
-    }
-
     /** {@code qs://host[:port]} as an address; the host must resolve to IPv4. */
     public static InetSocketAddress parse(String uri) throws IOException {
-        URI u;
-        try {
-            u = URI.create(uri);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("page server address " + uri + " is not a URI: expected qs://host:port");
-        }
-        if (!"qs".equals(u.getScheme()) || u.getHost() == null) {
-            throw new IllegalArgumentException("page server address " + uri + ": expected qs://host:port");
-        }
-        InetAddress host = null;
-        for (InetAddress a : InetAddress.getAllByName(u.getHost())) {
-            if (a instanceof java.net.Inet4Address) {
-                host = a;
-                break;
-            }
-        }
-        if (host == null) {
-            throw new IOException("page server host " + u.getHost() + " has no IPv4 address");
-        }
-        return new InetSocketAddress(host, u.getPort() < 0 ? DEFAULT_PORT : u.getPort());
-    }
-
-    private static void send(PageServerSocket s, SessionFrame f, int timeoutMs) throws IOException {
-        s.send(f.encode(), timeoutMs);
-    }
-
-    private static SessionFrame receive(PageServerSocket s, int timeoutMs) throws IOException {
-        byte[] header = s.receive(SessionFrame.HEADER, timeoutMs);
-        int len = SessionFrame.payloadLength(header);
-        return SessionFrame.decode(header, s.receive(len, timeoutMs));
+        return ServerAddress.parse(uri);
     }
 
     /**
@@ -445,8 +354,8 @@ public final class RemotePages implements AutoCloseable {
                 }
                 throw new StoreException("a fault of the transaction was refused: " + e.getMessage(), e);
             }
-            CommitMessages.Commit c =
-                    new CommitMessages.Commit(t.seq(), control.locking ? List.of() : readSet(dirty), writes(dirty));
+            CommitMessages.Commit c = new CommitMessages.Commit(
+                    t.seq(), control.locking ? List.of() : commitSets.readSet(dirty), commitSets.writes(dirty));
             SessionFrame answer;
             try {
                 answer = control.call(
@@ -467,7 +376,10 @@ public final class RemotePages implements AutoCloseable {
                         MemorySegment alias = arena.alias();
                         for (int i = 0; i < ws.size(); i++) {
                             long f = ws.get(i).page();
-                            alias.set(LSN, f * store.pageSize() + 16, applied.pageLsns()[i]);
+                            alias.set(
+                                    CommitSets.LSN,
+                                    f * store.pageSize() + CommitSets.LSN_OFFSET,
+                                    applied.pageLsns()[i]);
                             arena.markClean(f);
                         }
                         keepWritten = true;
@@ -549,54 +461,6 @@ public final class RemotePages implements AutoCloseable {
         arena.repairRefused(0, bound);
         current = null;
     }
-
-    /** Pages of the cache touched in this transaction and not written: (page, LSN read). */
-    private List<CommitMessages.PageVersion> readSet(long[] dirty) {
-        java.util.Set<Long> written = new java.util.HashSet<>();
-        for (long f : dirty) {
-            written.add(f);
-        }
-        List<CommitMessages.PageVersion> reads = new java.util.ArrayList<>();
-        for (long f : arena.residentFrameList()) {
-            if (!written.contains(f) && !arena.reprotected(f)) {
-                reads.add(new CommitMessages.PageVersion(f, lsnAt(arena.alias(), f)));
-            }
-        }
-        return reads;
-    }
-
-    /** The changed ranges of each dirty page against its pre-image, with the LSN it was read at. */
-    private List<CommitMessages.PageWrite> writes(long[] dirty) {
-        List<CommitMessages.PageWrite> writes = new java.util.ArrayList<>();
-        int ps = store.pageSize();
-        dev.quickstore.core.log.PageDiff.Ranges ranges = new dev.quickstore.core.log.PageDiff.Ranges();
-        for (long f : dirty) {
-            MemorySegment pre = arena.preimage(f);
-            MemorySegment cur = arena.alias().asSlice(f * ps, ps);
-            dev.quickstore.core.log.PageDiff.diff(pre, cur, dev.quickstore.core.log.PageDiff.mergeGap(1), ranges);
-            int[] offsets = new int[ranges.count];
-            byte[][] bytes = new byte[ranges.count][];
-            for (int i = 0; i < ranges.count; i++) {
-                int from = ranges.start(i);
-                int to = ranges.end(i);
-                if (from < 4 || (from < 24 && to > 16)) {
-                    throw new StoreException("page " + f + ": the transaction changed bytes " + from + ".." + to
-                            + ", which cover the page's checksum or LSN (page header bytes 0..3, 16..23)");
-                }
-                offsets[i] = from;
-                bytes[i] = cur.asSlice(from, to - from).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-            }
-            writes.add(new CommitMessages.PageWrite(f, pre.get(LSN, 16), offsets, bytes));
-        }
-        return writes;
-    }
-
-    private long lsnAt(MemorySegment alias, long frame) {
-        return alias.get(LSN, frame * store.pageSize() + 16);
-    }
-
-    private static final java.lang.foreign.ValueLayout.OfLong LSN =
-            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     /** Asks the server for its counters and its clients ({@code qs clients}). */
     public synchronized ServerStatus serverStatus() {

@@ -1,12 +1,7 @@
 package dev.quickstore.lab.cricket;
 
-import dev.quickstore.api.ObjectTransaction;
-import dev.quickstore.core.Store;
 import dev.quickstore.core.options.CommitLogging;
 import dev.quickstore.core.options.StoreOptions;
-import dev.quickstore.core.stats.CommitStats;
-import dev.quickstore.mmu.FaultCounters;
-import dev.quickstore.oo7.mapped.ColdRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -45,7 +40,9 @@ import java.util.stream.Stream;
  * </ul>
  *
  * Every traversal is run on both trees with the same paths and their digests are compared ({@link
- * Results#agree()}).
+ * Results#agree()}). This class holds what is run and what comes out and runs the steps in order; the two trees and
+ * the digest check are {@link ComparedTrees}, the steps {@link HeapTimes}, {@link PassMeasurement}, {@link
+ * SearchMeasurement} and {@link CommitLoggingExperiment}.
  */
 public final class TreeSearchBenchmark {
     /**
@@ -158,9 +155,6 @@ public final class TreeSearchBenchmark {
             double flushUs,
             double totalUs) {}
 
-    /** The logging systems, by {@link CommitLogging#ordinal()}. */
-    static final String[] SYSTEMS = {"qs-diff", "qs-full"};
-
     /**
      * Digests of the same traversals on both trees (equal when the mapped tree returned what the heap did).
      *
@@ -221,18 +215,10 @@ public final class TreeSearchBenchmark {
 
     private final Config config;
     private final Consumer<String> progress;
-    private final SearchPaths paths;
-    private final SearchPaths updatePaths;
-    private boolean droppedAll = true;
-    private final boolean[] mismatched = new boolean[2];
-    private long sink; // keeps the JIT from dropping a traversal whose digest is not otherwise used
 
     private TreeSearchBenchmark(Config config, Consumer<String> progress) {
         this.config = config;
         this.progress = progress;
-        this.paths = SearchPaths.random(config.shape(), config.searches(), config.seed());
-        this.updatePaths =
-                SearchPaths.random(config.shape(), 2 * config.commits() * config.updatesPerCommit(), config.seed() + 1);
     }
 
     /** Runs the benchmark; {@code progress} receives one line per step (the CLI prints them on stderr). */
@@ -261,9 +247,13 @@ public final class TreeSearchBenchmark {
         }
     }
 
+    /**
+     * Builds both trees, warms up, then runs in this order the heap's passes and searches ({@link HeapTimes}), the
+     * mapped passes ({@link PassMeasurement}), searches ({@link SearchMeasurement}) and update transactions ({@link
+     * CommitLoggingExperiment}).
+     */
     private Results measure(Path storeDir) throws IOException {
         TreeShape shape = config.shape();
-        List<Row> rows = new ArrayList<>();
         progress.accept(String.format(
                 "building the tree: depth %d, fanout %d, %,d nodes, %d a page",
                 shape.depth(), shape.fanout(), shape.nodes(), shape.nodesPerPage()));
@@ -273,464 +263,40 @@ public final class TreeSearchBenchmark {
             long volumePages = qs.storageManager().pageCount();
             progress.accept(String.format(
                     "tree stored on %,d pages (%,d in the volume) in %s", qs.treePages(), volumePages, storeDir));
-            long heapPass = heap.pass();
-            long heapSearch = heap.search(paths, 0, paths.count());
-            long[] qsDigests = {heapPass, heapSearch}; // replaced by the first mismatch
+            ComparedTrees trees = new ComparedTrees(config, progress, heap, qs);
             qs.reopen(config.options());
 
             progress.accept("warm-up: " + config.warmup() + " rounds of each traversal on heap and qs, at least "
                     + config.warmupMillis() + " ms");
-            long warmupEnd = System.nanoTime() + config.warmupMillis() * 1_000_000;
-            int rounds = 0;
-            for (; rounds < config.warmup() || System.nanoTime() - warmupEnd < 0; rounds++) {
-                sink += heap.pass() + heap.search(paths, 0, paths.count());
-                try (ObjectTransaction tx = qs.begin()) {
-                    TreeNode root = MappedTree.root(tx);
-                    check(qsDigests, 0, MappedTree.pass(root));
-                    check(qsDigests, 1, MappedTree.search(root, paths, 0, paths.count()));
-                    tx.commit();
-                }
-            }
-
-            // ---- heap, hot ----
-            double[] heap1 = new double[config.reps()];
-            double[] heap2 = new double[config.reps()];
-            double[] heapS = new double[config.reps()];
-            for (int r = 0; r < config.reps(); r++) {
-                long t0 = System.nanoTime();
-                sink += heap.pass();
-                long t1 = System.nanoTime();
-                sink += heap.pass();
-                long t2 = System.nanoTime();
-                sink += heap.search(paths, 0, paths.count());
-                long t3 = System.nanoTime();
-                heap1[r] = ms(t1 - t0);
-                heap2[r] = ms(t2 - t0);
-                heapS[r] = ms(t3 - t2);
-            }
-
-            // ---- qs passes: cold (fresh opening), then a second pass hot ----
-            double[] cold1 = new double[config.coldReps()];
-            double[] cold2 = new double[config.coldReps()];
-            double[] coldFaults = new double[config.coldReps()];
-            double[] coldRead = new double[config.coldReps()];
-            double[] coldHandler = new double[config.coldReps()];
-            for (int r = 0; r < config.coldReps(); r++) {
-                progress.accept("cold passes " + (r + 1) + "/" + config.coldReps() + " (store reopened)");
-                makeCold(qs, config.options());
-                Counters c0 = Counters.of(qs.storageManager());
-                try (ObjectTransaction tx = qs.begin()) {
-                    long t0 = System.nanoTime();
-                    TreeNode root = MappedTree.root(tx);
-                    check(qsDigests, 0, MappedTree.pass(root));
-                    long t1 = System.nanoTime();
-                    Counters c1 = Counters.of(qs.storageManager());
-                    check(qsDigests, 0, MappedTree.pass(root));
-                    long t2 = System.nanoTime();
-                    tx.commit();
-                    cold1[r] = ms(t1 - t0);
-                    cold2[r] = ms(t2 - t0);
-                    coldFaults[r] = c1.readFaults - c0.readFaults;
-                    coldRead[r] = (c1.bytesRead - c0.bytesRead) / (double) pageSize;
-                    coldHandler[r] = c1.readFaults == c0.readFaults
-                            ? 0
-                            : (c1.handlerNanos - c0.handlerNanos) / 1e3 / (c1.readFaults - c0.readFaults);
-                }
-            }
-            // ---- qs passes, hot ----
-            double[] hot1 = new double[config.reps()];
-            double[] hotFaults = new double[config.reps()];
-            double[] hotRead = new double[config.reps()];
-            progress.accept("hot passes: " + config.reps());
-            try (ObjectTransaction tx = qs.begin()) {
-                TreeNode root = MappedTree.root(tx);
-                for (int r = 0; r < config.reps(); r++) {
-                    Counters c0 = Counters.of(qs.storageManager());
-                    long t0 = System.nanoTime();
-                    check(qsDigests, 0, MappedTree.pass(root));
-                    long t1 = System.nanoTime();
-                    hot1[r] = ms(t1 - t0);
-                    Counters c1 = Counters.of(qs.storageManager());
-                    hotFaults[r] = c1.readFaults - c0.readFaults;
-                    hotRead[r] = (c1.bytesRead - c0.bytesRead) / (double) pageSize;
-                }
-                tx.commit();
-            }
-            double h1 = fastest(heap1);
-            double h2 = fastest(heap2);
-            double c1 = fastest(cold1);
-            double c2 = fastest(cold2);
-            double faults = median(coldFaults);
-            double hot = fastest(hot1);
-            double paperHeapNodeUs = CricketPaper.HEAP_ONE_PASS_MS * 1000 / TreeShape.PAPER.nodes();
-            rows.add(new Row(
-                    "passes",
-                    "1 pass",
-                    "hot",
-                    "heap",
-                    1,
-                    h1,
-                    h1 * 1000,
-                    null,
-                    null,
-                    null,
-                    null,
-                    CricketPaper.HEAP_ONE_PASS_MS,
-                    null,
-                    null));
-            rows.add(new Row(
-                    "passes",
-                    "1 pass",
-                    "cold",
-                    "qs",
-                    1,
-                    c1,
-                    c1 * 1000,
-                    faults,
-                    median(coldRead),
-                    null,
-                    c1 / h1,
-                    CricketPaper.CRICKET_ONE_PASS_MS,
-                    null,
-                    CricketPaper.CRICKET_ONE_PASS_MS / CricketPaper.HEAP_ONE_PASS_MS));
-            rows.add(new Row(
-                    "passes",
-                    "2 passes",
-                    "hot",
-                    "heap",
-                    2,
-                    h2,
-                    h2 * 500,
-                    null,
-                    null,
-                    null,
-                    null,
-                    CricketPaper.HEAP_TWO_PASSES_MS,
-                    null,
-                    null));
-            rows.add(new Row(
-                    "passes",
-                    "2 passes",
-                    "cold+hot",
-                    "qs",
-                    2,
-                    c2,
-                    c2 * 500,
-                    faults / 2,
-                    median(coldRead) / 2,
-                    null,
-                    c2 / h2,
-                    CricketPaper.CRICKET_TWO_PASSES_MS,
-                    null,
-                    CricketPaper.CRICKET_TWO_PASSES_MS / CricketPaper.HEAP_TWO_PASSES_MS));
-            double paperHot = CricketPaper.CRICKET_TWO_PASSES_MS - CricketPaper.CRICKET_ONE_PASS_MS;
-            double paperHeapHot = CricketPaper.HEAP_TWO_PASSES_MS - CricketPaper.HEAP_ONE_PASS_MS;
-            rows.add(new Row(
-                    "passes",
-                    "1 pass",
-                    "hot",
-                    "qs",
-                    1,
-                    hot,
-                    hot * 1000,
-                    median(hotFaults),
-                    median(hotRead),
-                    null,
-                    hot / h1,
-                    paperHot,
-                    null,
-                    paperHot / paperHeapHot));
-            double faultUs = faults > 0 ? (c1 - h1) * 1000 / faults : Double.NaN;
-            double heapNodeUs = h1 * 1000 / shape.nodes();
-            rows.add(new Row(
-                    "fault",
-                    "first access to a page",
-                    "cold",
-                    "qs",
-                    Math.round(faults),
-                    c1 - h1,
-                    faultUs,
-                    1.0,
-                    median(coldRead),
-                    null,
-                    faultUs / heapNodeUs,
-                    null,
-                    CricketPaper.FAULT_CACHED_US,
-                    CricketPaper.FAULT_CACHED_US / paperHeapNodeUs));
-
-            // ---- random root-to-leaf searches ----
-            double[] coldS = new double[config.coldReps()];
-            double[] coldSFaults = new double[config.coldReps()];
-            double[] coldSRead = new double[config.coldReps()];
-            for (int r = 0; r < config.coldReps(); r++) {
-                progress.accept(String.format(
-                        "cold searches %d/%d: %,d searches (store reopened)", r + 1, config.coldReps(), paths.count()));
-                makeCold(qs, config.options());
-                Counters k0 = Counters.of(qs.storageManager());
-                try (ObjectTransaction tx = qs.begin()) {
-                    long t0 = System.nanoTime();
-                    TreeNode root = MappedTree.root(tx);
-                    check(qsDigests, 1, MappedTree.search(root, paths, 0, paths.count()));
-                    long t1 = System.nanoTime();
-                    tx.commit();
-                    Counters k1 = Counters.of(qs.storageManager());
-                    coldS[r] = ms(t1 - t0);
-                    coldSFaults[r] = k1.readFaults - k0.readFaults;
-                    coldSRead[r] = (k1.bytesRead - k0.bytesRead) / (double) pageSize;
-                }
-            }
-            double[] hotS = new double[config.reps()];
-            double[] hotSFaults = new double[config.reps()];
-            double[] hotSRead = new double[config.reps()];
-            progress.accept("hot searches: " + config.reps() + " x " + paths.count());
-            try (ObjectTransaction tx = qs.begin()) {
-                TreeNode root = MappedTree.root(tx);
-                for (int r = 0; r < config.reps(); r++) {
-                    Counters k0 = Counters.of(qs.storageManager());
-                    long t0 = System.nanoTime();
-                    check(qsDigests, 1, MappedTree.search(root, paths, 0, paths.count()));
-                    hotS[r] = ms(System.nanoTime() - t0);
-                    Counters k1 = Counters.of(qs.storageManager());
-                    hotSFaults[r] = k1.readFaults - k0.readFaults;
-                    hotSRead[r] = (k1.bytesRead - k0.bytesRead) / (double) pageSize;
-                }
-                tx.commit();
-            }
-            int n = paths.count();
-            String searches = String.format("%,d searches", n);
-            double hs = fastest(heapS);
-            rows.add(new Row(
-                    "searches",
-                    searches,
-                    "hot",
-                    "heap",
-                    n,
-                    hs,
-                    hs * 1000 / n,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null,
-                    null));
-            double cs = fastest(coldS);
-            rows.add(new Row(
-                    "searches",
-                    searches,
-                    "cold",
-                    "qs",
-                    n,
-                    cs,
-                    cs * 1000 / n,
-                    median(coldSFaults) / n,
-                    median(coldSRead),
-                    null,
-                    cs / hs,
-                    null,
-                    null,
-                    null));
-            double qhs = fastest(hotS);
-            rows.add(new Row(
-                    "searches",
-                    searches,
-                    "hot",
-                    "qs",
-                    n,
-                    qhs,
-                    qhs * 1000 / n,
-                    median(hotSFaults) / n,
-                    median(hotSRead),
-                    null,
-                    qhs / hs,
-                    null,
-                    null,
-                    null));
-
-            // ---- update searches: diff vs full-page commit logging, in ABBA order (drift cancels) ----
-            CommitLogging[] order = {
-                CommitLogging.PAGE_DIFFS, CommitLogging.FULL_PAGES, CommitLogging.FULL_PAGES, CommitLogging.PAGE_DIFFS
-            };
-            long[] heapVisits = new long[order.length];
-            long[] qsVisits = new long[order.length];
-            long steals = 0;
-            int k = config.updatesPerCommit();
-            int firstHalf = (config.commits() + 1) / 2;
-            List<List<Double>> commitMs = List.of(new ArrayList<>(), new ArrayList<>());
-            long[] logBytes = new long[2];
-            CommitStats[] spent = new CommitStats[2];
-            int next = 0; // the next update transaction: its searches are updatePaths[next * k, (next + 1) * k)
-            for (int round = 0; round < order.length; round++) {
-                CommitLogging mode = order[round];
-                int m = mode.ordinal();
-                int count = round < 2 ? firstHalf : config.commits() - firstHalf;
-                progress.accept(String.format(
-                        "%s: %d transactions of %d update searches, each committed (round %d of 4)",
-                        SYSTEMS[m], count, k, round + 1));
-                qs.reopen(config.options().withCommitLogging(mode));
-                Store sm = qs.storageManager();
-                long log0 = sm.stats().logEndLsn();
-                long steals0 = sm.poolStats().steals();
-                CommitStats k0 = sm.commitStats();
-                int from = next;
-                for (int c = 0; c < count; c++, next++) {
-                    try (ObjectTransaction tx = qs.begin()) {
-                        TreeNode root = MappedTree.root(tx);
-                        sink += MappedTree.update(root, updatePaths, next * k, (next + 1) * k);
-                        long t0 = System.nanoTime();
-                        tx.commit();
-                        commitMs.get(m).add(ms(System.nanoTime() - t0));
-                    }
-                }
-                logBytes[m] += sm.stats().logEndLsn() - log0;
-                steals += sm.poolStats().steals() - steals0;
-                spent[m] = plus(spent[m], minus(sm.commitStats(), k0));
-                sink += heap.update(updatePaths, from * k, next * k);
-                heapVisits[round] = heap.visitsDigest();
-                qs.reopen(config.options()); // the counters as a fresh opening reads them back
-                try (ObjectTransaction tx = qs.begin()) {
-                    qsVisits[round] = MappedTree.visitsDigest(MappedTree.root(tx));
-                    tx.commit();
-                }
-            }
-            List<CommitBreakdown> breakdown = new ArrayList<>();
-            double diffMs = 0;
-            for (int m = 0; m < 2; m++) {
-                double cm = median(commitMs.get(m).stream()
-                        .mapToDouble(Double::doubleValue)
-                        .toArray());
-                long commits = spent[m].commits();
-                if (m == 0) {
-                    diffMs = cm;
-                }
-                rows.add(new Row(
-                        "logging",
-                        String.format("%d updates/commit", k),
-                        "commit",
-                        SYSTEMS[m],
-                        commits,
-                        cm,
-                        cm * 1000,
-                        null,
-                        null,
-                        logBytes[m] / (double) commits,
-                        m == 0 ? null : cm / diffMs,
-                        null,
-                        null,
-                        null));
-                CommitStats x = spent[m];
-                breakdown.add(new CommitBreakdown(
-                        SYSTEMS[m],
-                        x.redoBytes() / (double) commits,
-                        x.redoRecords() / (double) commits,
-                        x.preimageNanos() / 1e3 / commits,
-                        x.diffNanos() / 1e3 / commits,
-                        x.appendNanos() / 1e3 / commits,
-                        x.flushNanos() / 1e3 / commits,
-                        x.totalNanos() / 1e3 / commits));
-            }
-            Digests d = new Digests(heapPass, qsDigests[0], heapSearch, qsDigests[1], heapVisits, qsVisits);
+            int rounds = trees.warmUp();
+            HeapTimes heapTimes = HeapTimes.measure(trees, config.reps());
+            PassMeasurement.Outcome passes = PassMeasurement.run(trees, heapTimes);
+            List<Row> searches = SearchMeasurement.run(trees, heapTimes);
+            CommitLoggingExperiment.Outcome logging = CommitLoggingExperiment.run(trees);
+            List<Row> rows = new ArrayList<>(passes.rows());
+            rows.addAll(searches);
+            rows.addAll(logging.rows());
+            Digests d = new Digests(
+                    trees.heapPass,
+                    trees.qsDigest(ComparedTrees.PASS),
+                    trees.heapSearch,
+                    trees.qsDigest(ComparedTrees.SEARCH),
+                    logging.heapVisits(),
+                    logging.qsVisits());
             return new Results(
                     config,
                     shape.nodes(),
                     qs.treePages(),
                     volumePages,
                     pageSize,
-                    config.dropCaches() && droppedAll,
+                    config.dropCaches() && trees.droppedAll(),
                     rounds,
-                    median(coldHandler),
-                    steals,
-                    List.copyOf(breakdown),
+                    passes.handlerUsPerFault(),
+                    logging.steals(),
+                    logging.breakdown(),
                     List.copyOf(rows),
                     d);
         }
-    }
-
-    private void makeCold(MappedTree qs, StoreOptions options) {
-        qs.reopen(options);
-        if (config.dropCaches()) {
-            droppedAll &= ColdRun.dropOsCache();
-        }
-    }
-
-    /** Records the first digest of traversal {@code i} that differs from the heap's (or keeps the heap's). */
-    private void check(long[] digests, int i, long got) {
-        if (!mismatched[i] && got != digests[i]) {
-            digests[i] = got;
-            mismatched[i] = true;
-        }
-    }
-
-    private static double ms(long nanos) {
-        return nanos / 1e6;
-    }
-
-    /** The fastest of the repetitions: on a shared machine, the one least disturbed by other processes. */
-    static double fastest(double[] v) {
-        return Arrays.stream(v).min().orElseThrow();
-    }
-
-    static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int m = s.length / 2;
-        return s.length % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-    }
-
-    /**
-     * The counters this measurement needs: read faults, and bytes read by them plus by the storage manager's own
-     * page reads (looking up the named root reads the root directory's page and the root node's page through the
-     * storage manager, not by a fault).
-     */
-    private record Counters(long readFaults, long bytesRead, long handlerNanos) {
-        static Counters of(Store s) {
-            FaultCounters f = s.faultCounters();
-            long own = s.stats().pageReads() * s.pageSize();
-            return f == null
-                    ? new Counters(0, own, 0)
-                    : new Counters(f.readFaults(), f.bytesRead() + own, f.handlerNanos());
-        }
-    }
-
-    private static CommitStats minus(CommitStats a, CommitStats b) {
-        return new CommitStats(
-                a.commits() - b.commits(),
-                a.pages() - b.pages(),
-                a.redoRecords() - b.redoRecords(),
-                a.redoBytes() - b.redoBytes(),
-                a.preimageNanos() - b.preimageNanos(),
-                a.reprotectNanos() - b.reprotectNanos(),
-                a.stableNanos() - b.stableNanos(),
-                a.diffNanos() - b.diffNanos(),
-                a.appendNanos() - b.appendNanos(),
-                a.flushNanos() - b.flushNanos(),
-                a.logNanos() - b.logNanos(),
-                a.checkpointNanos() - b.checkpointNanos(),
-                a.totalNanos() - b.totalNanos(),
-                a.cardPages() - b.cardPages(),
-                a.cards() - b.cards());
-    }
-
-    private static CommitStats plus(CommitStats a, CommitStats b) {
-        if (a == null) {
-            return b;
-        }
-        return new CommitStats(
-                a.commits() + b.commits(),
-                a.pages() + b.pages(),
-                a.redoRecords() + b.redoRecords(),
-                a.redoBytes() + b.redoBytes(),
-                a.preimageNanos() + b.preimageNanos(),
-                a.reprotectNanos() + b.reprotectNanos(),
-                a.stableNanos() + b.stableNanos(),
-                a.diffNanos() + b.diffNanos(),
-                a.appendNanos() + b.appendNanos(),
-                a.flushNanos() + b.flushNanos(),
-                a.logNanos() + b.logNanos(),
-                a.checkpointNanos() + b.checkpointNanos(),
-                a.totalNanos() + b.totalNanos(),
-                a.cardPages() + b.cardPages(),
-                a.cards() + b.cards());
     }
 
     private static void deleteTree(Path dir) {

@@ -1,20 +1,8 @@
 package dev.quickstore.lab.writes;
 
-import dev.quickstore.api.ObjectPadding;
-import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
-import dev.quickstore.core.Store;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
-import dev.quickstore.core.stats.CommitStats;
-import dev.quickstore.oo7.Oo7Builder;
-import dev.quickstore.oo7.Oo7Config;
-import dev.quickstore.oo7.Oo7Operation;
-import dev.quickstore.oo7.Oo7Operations;
-import dev.quickstore.oo7.Oo7Result;
-import dev.quickstore.oo7.Oo7Runner;
-import dev.quickstore.oo7.heap.HeapOo7Store;
-import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -49,6 +36,10 @@ import java.util.stream.Stream;
  * shared machine) after a warm-up round over every scheme and {@value #WARMUP_TRANSACTIONS} unmeasured transactions
  * on each; OO7's are Oo7Runner's medians. These are benchmark figures, reported as ratios within the run, never assertions; the lab fails only if a
  * scheme's results differ from the heap's.
+ *
+ * <p>This class holds what is run and what comes out and runs the experiments in order over one {@link
+ * PartsDatabase}: {@link PerUpdateExperiment}, {@link CheckpointExperiment} (both in each scheme's opening, the card
+ * size sweep being one {@link Scheme} per card size) and {@link Oo7Experiment}.
  */
 public final class WriteDetectionLab {
     private WriteDetectionLab() {}
@@ -188,381 +179,58 @@ public final class WriteDetectionLab {
 
     private static Results run(Config c, Path root, Consumer<String> progress) throws IOException {
         List<Scheme> schemes = Scheme.all(c.cardBytes());
-        Path db = root.resolve("parts");
-        progress.accept("building " + c.parts() + " parts in " + db);
-        long[] rel = new long[c.parts()]; // addresses relative to the arena base
-        int pageSize;
-        long pages;
-        try (PersistentStore s = PersistentStore.create(db, c.base(), UpdatePart.class);
-                ObjectTransaction tx = s.begin()) {
-            long base = s.storageManager().arenaBase();
-            UpdatePart near = null;
-            for (int i = 0; i < c.parts(); i++) {
-                UpdatePart p = tx.create(UpdatePart.class, near);
-                p.id(i);
-                p.x(i);
-                p.y(-i);
-                p.build(i * 31L);
-                p.type("part" + (i % 10));
-                rel[i] = tx.addressOf(p) - base;
-                near = p;
-            }
-            tx.commit();
-            pageSize = s.storageManager().pageSize();
-            pages = Arrays.stream(rel)
-                    .map(r -> r / s.storageManager().pageSize())
-                    .distinct()
-                    .count();
-        }
-        int[] perUpdateIdx = firstOfShuffle(c.parts(), c.updateParts(), c.seed());
-        List<int[]> fractionIdx = new ArrayList<>();
-        for (double f : c.fractions()) {
-            fractionIdx.add(firstOfShuffle(c.parts(), Math.max(1, (int) Math.round(f * c.parts())), c.seed() + 1));
-        }
-        HeapParts heap = new HeapParts(c.parts());
-        // model of x and y: every scheme applies the same updates to the same database in turn
-        int[] x = new int[c.parts()];
-        int[] y = new int[c.parts()];
-        for (int i = 0; i < c.parts(); i++) {
-            x[i] = i;
-            y[i] = -i;
-        }
+        Path dir = root.resolve("parts");
+        progress.accept("building " + c.parts() + " parts in " + dir);
+        PartsDatabase db = PartsDatabase.build(dir, c.parts(), c.base());
+        PerUpdateExperiment perUpdate =
+                new PerUpdateExperiment(db, firstOfShuffle(c.parts(), c.updateParts(), c.seed()), c.repeats());
+        CheckpointExperiment checkpoint = new CheckpointExperiment(db, c.fractions(), c.seed() + 1);
         List<String> disagreements = new ArrayList<>();
 
         progress.accept("warm-up: one round over every scheme");
-        HeapParts.Part[] heapSelected = heap.select(perUpdateIdx);
-        for (int i = 0; i < 20; i++) {
-            HeapParts.update(heapSelected, 1 + c.repeats());
-        }
+        perUpdate.warmUpHeap();
         for (Scheme sc : schemes) {
-            try (PersistentStore s = PersistentStore.open(db, sc.options(c.base()), UpdatePart.class)) {
-                preload(s, rel);
-                perUpdate(s, rel, perUpdateIdx, c.repeats(), x);
-                checkpoint(s, rel, fractionIdx.get(fractionIdx.size() / 2), x, y);
+            try (PersistentStore s = db.open(sc.options(c.base()))) {
+                db.preload(s);
+                perUpdate.transaction(s);
+                checkpoint.warmUp(s);
             }
         }
-
-        double[] heapFirst = new double[c.reps()];
-        double[] heapRepeated = new double[c.reps()];
-        for (int r = 0; r < c.reps(); r++) {
-            long t0 = System.nanoTime();
-            HeapParts.update(heapSelected, 1);
-            long t1 = System.nanoTime();
-            HeapParts.update(heapSelected, c.repeats());
-            long t2 = System.nanoTime();
-            heapFirst[r] = (double) (t1 - t0) / perUpdateIdx.length;
-            heapRepeated[r] = (double) (t2 - t1) / ((long) perUpdateIdx.length * c.repeats());
-        }
-        double hFirst = Arrays.stream(heapFirst).min().orElseThrow();
-        double hRepeated = Arrays.stream(heapRepeated).min().orElseThrow();
+        perUpdate.measureHeap(c.reps());
 
         List<Row> rows = new ArrayList<>();
         List<Row> checkpoints = new ArrayList<>();
         for (Scheme sc : schemes) {
             progress.accept("measuring " + sc.name());
-            try (PersistentStore s = PersistentStore.open(db, sc.options(c.base()), UpdatePart.class)) {
+            try (PersistentStore s = db.open(sc.options(c.base()))) {
                 if (s.storageManager().writeDetection() != sc.detection()) {
                     throw new IllegalStateException("store opened with "
                             + s.storageManager().writeDetection() + ", expected " + sc.detection());
                 }
-                preload(s, rel);
-                for (int w = 0; w < WARMUP_TRANSACTIONS; w++) { // this scheme's barrier compiled before measuring
-                    perUpdate(s, rel, perUpdateIdx, c.repeats(), x);
-                }
-                List<Txn> first = new ArrayList<>();
-                List<Txn> repeated = new ArrayList<>();
-                for (int r = 0; r < c.reps(); r++) {
-                    Txn[] t = perUpdate(s, rel, perUpdateIdx, c.repeats(), x);
-                    first.add(t[0]);
-                    repeated.add(t[1]);
-                }
-                Txn f = Txn.fastest(first);
-                Txn rp = Txn.fastest(repeated);
-                long n = perUpdateIdx.length;
-                rows.add(new Row(
-                        "per-update",
-                        sc.name(),
-                        null,
-                        "first",
-                        f.runNs / (double) n,
-                        f.beginNs / 1e6,
-                        f.runNs / 1e6,
-                        f.commitNs / 1e6,
-                        f.flushNs / 1e6,
-                        f.runNs / (double) n / hFirst,
-                        f.logBytes,
-                        f.pages,
-                        f.writeFaults,
-                        n,
-                        null));
-                rows.add(new Row(
-                        "per-update",
-                        sc.name(),
-                        null,
-                        "repeated",
-                        rp.runNs / (double) (n * c.repeats()),
-                        rp.beginNs / 1e6,
-                        rp.runNs / 1e6,
-                        rp.commitNs / 1e6,
-                        rp.flushNs / 1e6,
-                        rp.runNs / (double) (n * c.repeats()) / hRepeated,
-                        rp.logBytes,
-                        rp.pages,
-                        rp.writeFaults,
-                        n * c.repeats(),
-                        null));
-                for (int k = 0; k < c.fractions().size(); k++) {
-                    int[] idx = fractionIdx.get(k);
-                    List<Txn> ts = new ArrayList<>();
-                    for (int r = 0; r < c.reps(); r++) {
-                        ts.add(checkpoint(s, rel, idx, x, y));
-                    }
-                    Txn t = Txn.fastest(ts);
-                    checkpoints.add(new Row(
-                            "checkpoint",
-                            sc.name(),
-                            c.fractions().get(k),
-                            "update",
-                            t.runNs / (double) idx.length,
-                            t.beginNs / 1e6,
-                            t.runNs / 1e6,
-                            t.commitNs / 1e6,
-                            t.flushNs / 1e6,
-                            null,
-                            t.logBytes,
-                            t.pages,
-                            t.writeFaults,
-                            idx.length,
-                            null));
-                }
-                String bad = verify(s, rel, x, y);
+                db.preload(s);
+                rows.addAll(perUpdate.measure(s, sc.name(), c.reps()));
+                checkpoints.addAll(checkpoint.measure(s, sc.name(), c.reps()));
+                String bad = db.verify(s);
                 if (bad != null) {
                     disagreements.add(sc.name() + ": " + bad);
                 }
             }
         }
-        for (Row r : checkpoints) {
-            Row pagesRow = checkpoints.stream()
-                    .filter(p -> p.scheme().equals("pages") && p.fraction().equals(r.fraction()))
-                    .findFirst()
-                    .orElseThrow();
-            rows.add(new Row(
-                    r.table(),
-                    r.scheme(),
-                    r.fraction(),
-                    r.operation(),
-                    r.nsPerUpdate(),
-                    r.beginMs(),
-                    r.runMs(),
-                    r.commitMs(),
-                    r.flushMs(),
-                    (r.beginMs() + r.commitMs()) / (pagesRow.beginMs() + pagesRow.commitMs()),
-                    r.logBytes(),
-                    r.pagesDiffed(),
-                    r.writeFaults(),
-                    r.count(),
-                    null));
-        }
+        rows.addAll(CheckpointExperiment.overPages(checkpoints));
         if (c.oo7Reps() > 0) {
-            rows.addAll(oo7(c, schemes, root, disagreements, progress));
+            rows.addAll(Oo7Experiment.run(c, schemes, root, disagreements, progress));
         }
         return new Results(
                 c,
-                pageSize,
-                pages,
-                hFirst,
-                hRepeated,
+                db.pageSize,
+                db.pages,
+                perUpdate.heapFirstNs(),
+                perUpdate.heapRepeatedNs(),
                 rows,
                 disagreements,
                 HoskingMossPaper.PER_UPDATE,
                 HoskingMossPaper.CHECKPOINT,
                 HoskingMossPaper.CONCLUSIONS);
-    }
-
-    /** What one transaction cost. */
-    private record Txn(
-            long beginNs, long runNs, long commitNs, long flushNs, long logBytes, long pages, long writeFaults) {
-        /** The fastest (begin + run + commit): the least disturbed on a shared machine. */
-        static Txn fastest(List<Txn> ts) {
-            List<Txn> sorted = new ArrayList<>(ts);
-            sorted.sort(Comparator.comparingLong(t -> t.beginNs + t.runNs + t.commitNs));
-            return sorted.get(0);
-        }
-    }
-
-    /** Reads every part: all pages resident (hot), as their hot iterations. */
-    private static void preload(PersistentStore s, long[] rel) {
-        long base = s.storageManager().arenaBase();
-        try (ObjectTransaction tx = s.begin()) {
-            long sum = 0;
-            for (long r : rel) {
-                sum += tx.get(base + r, UpdatePart.class).x();
-            }
-            if (sum == Long.MIN_VALUE) {
-                throw new IllegalStateException("unreachable");
-            }
-            tx.commit();
-        }
-    }
-
-    /** The per-update transaction: [first updates, repeated updates] (both carry the transaction's commit). */
-    private static Txn[] perUpdate(PersistentStore s, long[] rel, int[] idx, int repeats, int[] x) {
-        Store st = s.storageManager();
-        long base = st.arenaBase();
-        CommitStats c0 = st.commitStats();
-        long wf0 = st.faultCounters().writeFaults();
-        long t0 = System.nanoTime();
-        ObjectTransaction tx = s.begin();
-        long t1 = System.nanoTime();
-        UpdatePart[] ps = new UpdatePart[idx.length];
-        for (int i = 0; i < idx.length; i++) {
-            ps[i] = tx.get(base + rel[idx[i]], UpdatePart.class);
-        }
-        long t2 = System.nanoTime();
-        for (UpdatePart p : ps) {
-            p.x(p.x() + 1);
-        }
-        long t3 = System.nanoTime();
-        for (int r = 0; r < repeats; r++) {
-            for (UpdatePart p : ps) {
-                p.x(p.x() + 1);
-            }
-        }
-        long t4 = System.nanoTime();
-        tx.commit();
-        long t5 = System.nanoTime();
-        tx.close();
-        for (int i : idx) {
-            x[i] += 1 + repeats;
-        }
-        CommitStats c1 = st.commitStats();
-        long redo = c1.redoBytes() - c0.redoBytes();
-        long pages = c1.pages() - c0.pages();
-        long flush = c1.flushNanos() - c0.flushNanos() + c1.checkpointNanos() - c0.checkpointNanos();
-        long wf = st.faultCounters().writeFaults() - wf0;
-        return new Txn[] {
-            new Txn(t1 - t0, t3 - t2, t5 - t4 - flush, flush, redo, pages, wf),
-            new Txn(t1 - t0, t4 - t3, t5 - t4 - flush, flush, redo, pages, wf)
-        };
-    }
-
-    /** The checkpoint transaction: x and y of every part of {@code idx} incremented once, then commit. */
-    private static Txn checkpoint(PersistentStore s, long[] rel, int[] idx, int[] x, int[] y) {
-        Store st = s.storageManager();
-        long base = st.arenaBase();
-        CommitStats c0 = st.commitStats();
-        long wf0 = st.faultCounters().writeFaults();
-        long t0 = System.nanoTime();
-        ObjectTransaction tx = s.begin();
-        long t1 = System.nanoTime();
-        UpdatePart[] ps = new UpdatePart[idx.length];
-        for (int i = 0; i < idx.length; i++) {
-            ps[i] = tx.get(base + rel[idx[i]], UpdatePart.class);
-        }
-        long t2 = System.nanoTime();
-        for (UpdatePart p : ps) {
-            p.x(p.x() + 1);
-            p.y(p.y() + 1);
-        }
-        long t3 = System.nanoTime();
-        tx.commit();
-        long t4 = System.nanoTime();
-        tx.close();
-        for (int i : idx) {
-            x[i]++;
-            y[i]++;
-        }
-        CommitStats c1 = st.commitStats();
-        long flush = c1.flushNanos() - c0.flushNanos() + c1.checkpointNanos() - c0.checkpointNanos();
-        return new Txn(
-                t1 - t0,
-                t3 - t2,
-                t4 - t3 - flush,
-                flush,
-                c1.redoBytes() - c0.redoBytes(),
-                c1.pages() - c0.pages(),
-                st.faultCounters().writeFaults() - wf0);
-    }
-
-    /** Null if every part's x and y are the model's, else the first difference. */
-    private static String verify(PersistentStore s, long[] rel, int[] x, int[] y) {
-        long base = s.storageManager().arenaBase();
-        try (ObjectTransaction tx = s.begin()) {
-            for (int i = 0; i < rel.length; i++) {
-                UpdatePart p = tx.get(base + rel[i], UpdatePart.class);
-                if (p.x() != x[i] || p.y() != y[i] || p.id() != i) {
-                    return "part " + i + ": x " + p.x() + " y " + p.y() + ", heap model x " + x[i] + " y " + y[i];
-                }
-            }
-        }
-        return null;
-    }
-
-    private static List<Row> oo7(
-            Config c, List<Scheme> schemes, Path root, List<String> disagreements, Consumer<String> progress)
-            throws IOException {
-        List<Oo7Operation> opsList = List.of(Oo7Operation.T1, Oo7Operation.T2A, Oo7Operation.T2B, Oo7Operation.T2C);
-        Oo7Runner.Options options = new Oo7Runner.Options(opsList, c.oo7Reps(), 3);
-        progress.accept("oo7 small: heap");
-        Map<Oo7Operation, Long> heapCounts = new java.util.EnumMap<>(Oo7Operation.class);
-        try (HeapOo7Store heap = new HeapOo7Store()) {
-            new Oo7Builder(Oo7Config.SMALL, c.seed()).build(heap, Oo7Builder.Progress.NONE);
-            Oo7Operations ops = new Oo7Operations(heap, Oo7Config.SMALL, c.seed(), Oo7Operations.Parameters.DEFAULTS);
-            for (Oo7Result r : Oo7Runner.runAll(List.of(ops), options, false).get(heap.name())) {
-                heapCounts.put(r.operation(), (long) r.count());
-            }
-        }
-        List<Row> rows = new ArrayList<>();
-        double[] pagesTotal = new double[opsList.size()];
-        List<Scheme> oo7Schemes = schemes.stream()
-                .filter(s -> s.detection() != WriteDetection.CARD_MARKING
-                        || s.cardBytes() == StoreOptions.DEFAULT_CARD_BYTES)
-                .toList();
-        for (Scheme sc : oo7Schemes) {
-            progress.accept("oo7 small: " + sc.name());
-            Path dir = root.resolve("oo7-" + sc.name());
-            try (MappedOo7Store store = MappedOo7Store.create(dir, false, sc.options(c.base()), ObjectPadding.NONE)) {
-                new Oo7Builder(Oo7Config.SMALL, c.seed()).build(store, Oo7Builder.Progress.NONE);
-                Oo7Operations ops =
-                        new Oo7Operations(store, Oo7Config.SMALL, c.seed(), Oo7Operations.Parameters.DEFAULTS);
-                List<Oo7Result> results =
-                        Oo7Runner.runAll(List.of(ops), options, false).get(store.name());
-                for (Oo7Result r : results) {
-                    int k = opsList.indexOf(r.operation());
-                    double opMs = r.medianOpNanos() / 1e6;
-                    Long flushNs = r.counters().get("commitFlushNanos");
-                    double flushMs = flushNs == null ? 0 : flushNs / 1e6;
-                    double commitMs = r.medianCommitNanos() / 1e6 - flushMs;
-                    if (sc.detection() == WriteDetection.PAGE_PROTECTION) {
-                        pagesTotal[k] = opMs + commitMs;
-                    }
-                    long heapCount = heapCounts.get(r.operation());
-                    if (heapCount != r.count()) {
-                        disagreements.add(
-                                sc.name() + " oo7 " + r.operation() + ": count " + r.count() + ", heap " + heapCount);
-                    }
-                    Long wf = r.counters().get("writeFaults");
-                    rows.add(new Row(
-                            "oo7",
-                            sc.name(),
-                            null,
-                            r.operation().name(),
-                            null,
-                            0,
-                            opMs,
-                            commitMs,
-                            flushMs,
-                            pagesTotal[k] > 0 ? (opMs + commitMs) / pagesTotal[k] : null,
-                            0,
-                            0,
-                            wf == null ? 0 : wf,
-                            r.count(),
-                            heapCount));
-                }
-            }
-            deleteTree(dir);
-        }
-        return rows;
     }
 
     /** The first {@code n} of a seeded shuffle of 0..parts-1: distinct parts in random order. */
@@ -581,39 +249,7 @@ public final class WriteDetectionLab {
         return Arrays.copyOf(all, n);
     }
 
-    /** The non-persistent baseline: the same updates on plain heap objects. */
-    private static final class HeapParts {
-        private static final class Part {
-            int x;
-        }
-
-        private final Part[] parts;
-
-        HeapParts(int n) {
-            parts = new Part[n];
-            for (int i = 0; i < n; i++) {
-                parts[i] = new Part();
-            }
-        }
-
-        Part[] select(int[] idx) {
-            Part[] ps = new Part[idx.length];
-            for (int i = 0; i < idx.length; i++) {
-                ps[i] = parts[idx[i]];
-            }
-            return ps;
-        }
-
-        static void update(Part[] ps, int times) {
-            for (int r = 0; r < times; r++) {
-                for (Part p : ps) {
-                    p.x = p.x + 1;
-                }
-            }
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -1,13 +1,13 @@
 package dev.quickstore.peers.lmdb;
 
-import static dev.quickstore.peers.lmdb.LmdbOo7Store.ATOMIC;
-import static dev.quickstore.peers.lmdb.LmdbOo7Store.BASE;
-import static dev.quickstore.peers.lmdb.LmdbOo7Store.COMPLEX;
-import static dev.quickstore.peers.lmdb.LmdbOo7Store.COMPOSITE;
-import static dev.quickstore.peers.lmdb.LmdbOo7Store.CONNECTION;
-import static dev.quickstore.peers.lmdb.LmdbOo7Store.DOCUMENT;
-import static dev.quickstore.peers.lmdb.LmdbOo7Store.MANUAL;
-import static dev.quickstore.peers.lmdb.LmdbOo7Store.MODULE;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.ATOMIC;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.BASE;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.COMPLEX;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.COMPOSITE;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.CONNECTION;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.DOCUMENT;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.MANUAL;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.MODULE;
 import static dev.quickstore.peers.lmdb.LmdbRecords.ATOMIC_HEAD;
 import static dev.quickstore.peers.lmdb.LmdbRecords.DESIGN_HEAD;
 import static dev.quickstore.peers.lmdb.LmdbRecords.FIELD_A;
@@ -33,7 +33,7 @@ import java.util.function.ToIntFunction;
 /**
  * The OO7 schema over the LMDB peer's records: each object is a small view holding its DBI and id, reading its
  * record through the store's current transaction (and keeping the zero-copy buffer until the store's
- * {@linkplain LmdbOo7Store#epoch() epoch} changes) and writing by putting a modified copy. Relationship lists
+ * {@linkplain LmdbEnvironment#epoch() epoch} changes) and writing by putting a modified copy. Relationship lists
  * are live {@link List} views over a record's id list. Views are equal when they name the same object.
  */
 final class LmdbObjects {
@@ -62,9 +62,9 @@ final class LmdbObjects {
         }
 
         final ByteBuffer rec() {
-            long now = store.epoch();
+            long now = store.env.epoch();
             if (recordEpoch != now) {
-                record = store.record(kind(), id);
+                record = store.env.record(kind(), id);
                 recordEpoch = now;
             }
             return record;
@@ -75,7 +75,7 @@ final class LmdbObjects {
         }
 
         final void setInt(int offset, int value) {
-            store.setInt(kind(), id, offset, value);
+            store.env.setInt(kind(), id, offset, value);
         }
 
         public final int id() {
@@ -149,20 +149,20 @@ final class LmdbObjects {
         @Override
         public E set(int index, E element) {
             E old = get(index);
-            owner.store.editList(owner.kind(), owner.id, head, k, index, idOf.applyAsInt(element), 0);
+            owner.store.env.editList(owner.kind(), owner.id, head, k, index, idOf.applyAsInt(element), 0);
             return old;
         }
 
         @Override
         public void add(int index, E element) {
-            owner.store.editList(owner.kind(), owner.id, head, k, index, idOf.applyAsInt(element), 1);
+            owner.store.env.editList(owner.kind(), owner.id, head, k, index, idOf.applyAsInt(element), 1);
             modCount++;
         }
 
         @Override
         public E remove(int index) {
             E old = get(index);
-            owner.store.editList(owner.kind(), owner.id, head, k, index, 0, -1);
+            owner.store.env.editList(owner.kind(), owner.id, head, k, index, 0, -1);
             modCount++;
             return old;
         }
@@ -333,7 +333,7 @@ final class LmdbObjects {
 
         public final CharSequence text() {
             ByteBuffer r = rec();
-            return new LmdbText(store, store.epoch(), r, LmdbRecords.stringEnd(r, 4));
+            return new LmdbText(store, store.env.epoch(), r, LmdbRecords.stringEnd(r, 4));
         }
 
         final int textLength() {
@@ -357,10 +357,10 @@ final class LmdbObjects {
             ByteBuffer r = rec();
             int textAt = LmdbRecords.stringEnd(r, 4);
             String copy = text.toString(); // the argument may be a view of this record
-            ByteBuffer o = store.out(textAt + LmdbRecords.textSize(copy));
+            ByteBuffer o = store.env.out(textAt + LmdbRecords.textSize(copy));
             o.put(0, r, 0, textAt);
             LmdbRecords.putText(o, textAt, copy);
-            store.put(DOCUMENT, id, o);
+            store.env.put(DOCUMENT, id, o);
         }
 
         @Override

@@ -1,5 +1,15 @@
 package dev.quickstore.peers.lmdb;
 
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.ATOMIC;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.BASE;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.BY_BUILD_DATE;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.BY_TITLE;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.COMPLEX;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.COMPOSITE;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.CONNECTION;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.DOCUMENT;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.MANUAL;
+import static dev.quickstore.peers.lmdb.LmdbEnvironment.MODULE;
 import static dev.quickstore.peers.lmdb.LmdbRecords.ATOMIC_HEAD;
 import static dev.quickstore.peers.lmdb.LmdbRecords.BUILD_DATE;
 import static dev.quickstore.peers.lmdb.LmdbRecords.CONNECTION_SIZE;
@@ -24,11 +34,8 @@ import dev.quickstore.peers.lmdb.LmdbObjects.LmdbDocument;
 import dev.quickstore.peers.lmdb.LmdbObjects.LmdbManual;
 import dev.quickstore.peers.lmdb.LmdbObjects.LmdbModule;
 import dev.quickstore.peers.lmdb.LmdbObjects.LmdbObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,12 +45,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.lmdbjava.Cursor;
-import org.lmdbjava.Dbi;
-import org.lmdbjava.DbiFlags;
-import org.lmdbjava.Env;
 import org.lmdbjava.GetOp;
 import org.lmdbjava.PutFlags;
-import org.lmdbjava.Txn;
 
 /**
  * OO7 on LMDB through lmdbjava (issue 17), written the way lmdbjava's users write a data model: one DBI per
@@ -52,7 +55,7 @@ import org.lmdbjava.Txn;
  * schema interfaces implemented by small view objects ({@link LmdbObjects}) that read and write through the
  * current transaction, with live {@link List} views for the relationship lists. Reads are zero-copy: a view
  * keeps the buffer LMDB returned (a pointer into the memory map) until the next write or the transaction's
- * end ({@link #epoch()}).
+ * end ({@link LmdbEnvironment#epoch()}).
  *
  * <p>The id indexes of OO7 (atomic part, composite part, document, base assembly, module by id) are the
  * primary DBIs themselves; connections get ids from a counter in the {@code meta} DBI.
@@ -67,119 +70,42 @@ import org.lmdbjava.Txn;
  * <p>Cold runs ({@link #makeCold()}): the environment is closed, the data file's pages are dropped from the
  * OS page cache with {@link PageCacheEviction} ({@code posix_fadvise DONTNEED}, no root needed), and the
  * environment is reopened.
+ *
+ * <p>This class is the OO7 store: the records it creates and deletes, the indexes and the connection id counter;
+ * the environment, its DBIs, the transaction and record access by (DBI, id) are {@link LmdbEnvironment}'s.
  */
 public final class LmdbOo7Store implements Oo7Store {
     /** The map size: reserved address space, not file size. */
-    static final long MAP_SIZE_GIB = 16;
+    static final long MAP_SIZE_GIB = LmdbEnvironment.MAP_SIZE_GIB;
 
-    static final int ATOMIC = 0, CONNECTION = 1, COMPOSITE = 2, DOCUMENT = 3, MANUAL = 4, MODULE = 5;
-    static final int COMPLEX = 6, BASE = 7, BY_BUILD_DATE = 8, BY_TITLE = 9, META = 10;
-    private static final String[] DBI_NAMES = {
-        "atomicPart",
-        "connection",
-        "compositePart",
-        "document",
-        "manual",
-        "module",
-        "complexAssembly",
-        "baseAssembly",
-        "atomicPartByBuildDate",
-        "documentByTitle",
-        "meta"
-    };
-    private static final String FORMAT_KEY = "format", NEXT_CONNECTION_KEY = "nextConnection";
+    /** The environment, its DBIs, the current transaction and record access (the views read through it). */
+    final LmdbEnvironment env;
 
-    private final Path dir;
-    private Env<ByteBuffer> env;
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private final Dbi<ByteBuffer>[] dbis = new Dbi[DBI_NAMES.length];
-
-    private Txn<ByteBuffer> txn;
-    private long epoch;
     private int nextConnection;
     private boolean nextConnectionDirty;
-    private boolean closed;
     private long commits;
     private long aborts;
 
-    private final ByteBuffer key = ByteBuffer.allocateDirect(4);
-    private final ByteBuffer seekKey = ByteBuffer.allocateDirect(4);
     private final ByteBuffer dateKey = ByteBuffer.allocateDirect(4);
-    private final ByteBuffer idValue = ByteBuffer.allocateDirect(4);
-    private final ByteBuffer titleKey = ByteBuffer.allocateDirect(511); // LMDB's default maximum key size
-    private ByteBuffer out = ByteBuffer.allocateDirect(4096);
 
-    private LmdbOo7Store(Path dir) {
-        this.dir = dir;
+    private LmdbOo7Store(LmdbEnvironment env) {
+        this.env = env;
+        this.nextConnection = env.committedMeta(LmdbEnvironment.NEXT_CONNECTION_KEY);
     }
 
     /** Opens the LMDB environment in {@code dir} (creating the directory and an empty database if needed). */
     public static LmdbOo7Store open(Path dir) {
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("creating the LMDB directory " + dir, e);
-        }
-        LmdbOo7Store store = new LmdbOo7Store(dir);
-        store.openEnv();
-        return store;
+        return new LmdbOo7Store(LmdbEnvironment.open(dir));
     }
 
     /** LMDB's data file in the environment directory. */
     public Path dataFile() {
-        return dir.resolve("data.mdb");
-    }
-
-    private void openEnv() {
-        env = Env.create()
-                .setMapSize(MAP_SIZE_GIB << 30)
-                .setMaxDbs(DBI_NAMES.length)
-                .open(dir.toFile()); // no EnvFlags: LMDB's durable default (fsync on commit)
-        try (Txn<ByteBuffer> t = env.txnWrite()) {
-            for (int i = 0; i < DBI_NAMES.length; i++) {
-                DbiFlags[] flags = i == BY_BUILD_DATE
-                        ? new DbiFlags[] {DbiFlags.MDB_CREATE, DbiFlags.MDB_DUPSORT, DbiFlags.MDB_DUPFIXED}
-                        : new DbiFlags[] {DbiFlags.MDB_CREATE};
-                dbis[i] = env.openDbi(t, DBI_NAMES[i].getBytes(StandardCharsets.US_ASCII), null, false, flags);
-            }
-            ByteBuffer format = dbis[META].get(t, metaKey(FORMAT_KEY));
-            if (format == null) {
-                dbis[META].put(t, metaKey(FORMAT_KEY), intValue(LmdbRecords.FORMAT_VERSION));
-                dbis[META].put(t, metaKey(NEXT_CONNECTION_KEY), intValue(1));
-                nextConnection = 1;
-            } else {
-                int version = format.getInt(0);
-                if (version != LmdbRecords.FORMAT_VERSION) {
-                    throw new IllegalStateException("LMDB OO7 database " + dataFile() + " has format version " + version
-                            + ", expected " + LmdbRecords.FORMAT_VERSION);
-                }
-                nextConnection = dbis[META].get(t, metaKey(NEXT_CONNECTION_KEY)).getInt(0);
-            }
-            t.commit();
-        } catch (RuntimeException e) {
-            env.close();
-            throw e;
-        }
-        epoch++;
+        return env.dataFile();
     }
 
     /** Sets a {@code meta} entry in the current transaction (tests write other format versions with it). */
     void setMeta(String name, int value) {
-        dbis[META].put(txn(), metaKey(name), intValue(value));
-        epoch++;
-    }
-
-    private ByteBuffer metaKey(String name) {
-        titleKey.clear();
-        titleKey.put(name.getBytes(StandardCharsets.US_ASCII)).flip();
-        return titleKey;
-    }
-
-    private ByteBuffer intValue(int v) {
-        idValue.clear();
-        idValue.putInt(0, v);
-        return idValue;
+        env.setMeta(name, value);
     }
 
     @Override
@@ -187,87 +113,10 @@ public final class LmdbOo7Store implements Oo7Store {
         return "lmdb";
     }
 
-    // ------------------------------------------------------------------------------- record access
-
-    /** Bumped by every write, transaction boundary and reopening: buffers read before are stale. */
-    long epoch() {
-        return epoch;
-    }
-
-    private Txn<ByteBuffer> txn() {
-        if (txn == null) {
-            throw new IllegalStateException(closed ? "LMDB store " + dir + " is closed" : "no active transaction");
-        }
-        return txn;
-    }
-
-    private ByteBuffer intKey(ByteBuffer buffer, int id) {
-        buffer.clear();
-        buffer.putInt(0, id);
-        return buffer;
-    }
-
-    /** The record of {@code id} in DBI {@code kind} (a read-only view into the map), or null. */
-    ByteBuffer find(int kind, int id) {
-        ByteBuffer found = dbis[kind].get(txn(), intKey(key, id));
-        return found == null ? null : found.duplicate(); // lmdbjava reuses its value buffer on the next get
-    }
-
-    ByteBuffer record(int kind, int id) {
-        ByteBuffer r = find(kind, id);
-        if (r == null) {
-            throw new IllegalStateException("no " + DBI_NAMES[kind] + " with id " + id + " in " + dataFile());
-        }
-        return r;
-    }
-
-    /** A cleared direct buffer of at least {@code size} bytes, limit {@code size}. */
-    ByteBuffer out(int size) {
-        if (out.capacity() < size) {
-            out = ByteBuffer.allocateDirect(Math.max(size, out.capacity() * 2));
-        }
-        out.clear().limit(size);
-        return out;
-    }
-
-    void put(int kind, int id, ByteBuffer value) {
-        dbis[kind].put(txn(), intKey(key, id), value);
-        epoch++;
-    }
-
-    private void putNew(int kind, int id, ByteBuffer value) {
-        if (!dbis[kind].put(txn(), intKey(key, id), value, PutFlags.MDB_NOOVERWRITE)) {
-            throw new IllegalArgumentException(DBI_NAMES[kind] + " " + id + " exists already in " + dataFile());
-        }
-        epoch++;
-    }
-
-    private void delete(int kind, int id) {
-        if (!dbis[kind].delete(txn(), intKey(key, id))) {
-            throw new IllegalStateException("no " + DBI_NAMES[kind] + " with id " + id + " to delete");
-        }
-        epoch++;
-    }
-
-    /** Rewrites the 4-byte field at {@code offset} of a record. */
-    void setInt(int kind, int id, int offset, int value) {
-        ByteBuffer r = record(kind, id);
-        ByteBuffer o = out(r.limit());
-        o.put(0, r, 0, r.limit());
-        o.putInt(offset, value);
-        put(kind, id, o);
-    }
-
-    /** Rewrites a record with one list edited ({@link LmdbRecords#editList}). */
-    void editList(int kind, int id, int head, int list, int index, int value, int delta) {
-        ByteBuffer r = record(kind, id);
-        put(kind, id, LmdbRecords.editList(r, head, list, index, value, delta, out(r.limit() + 4)));
-    }
-
     // ------------------------------------------------------------------------------------- factory
 
     private ByteBuffer designHead(String type, int buildDate, int a, int b, int lists) {
-        ByteBuffer o = out(DESIGN_HEAD + 4 * lists);
+        ByteBuffer o = env.out(DESIGN_HEAD + 4 * lists);
         LmdbRecords.putType(o, type);
         o.putInt(LmdbRecords.BUILD_DATE, buildDate);
         o.putInt(LmdbRecords.FIELD_A, a);
@@ -284,19 +133,19 @@ public final class LmdbOo7Store implements Oo7Store {
 
     @Override
     public Module createModule(int id, String type, int buildDate, Object near) {
-        putNew(MODULE, id, designHead(type, buildDate, 0, 0, 1));
+        env.putNew(MODULE, id, designHead(type, buildDate, 0, 0, 1));
         return new LmdbModule(this, id);
     }
 
     @Override
     public Manual createManual(int id, String title, CharSequence text, Module mod, Object near) {
-        putNew(MANUAL, id, textRecord(id(mod), title, text));
+        env.putNew(MANUAL, id, textRecord(id(mod), title, text));
         return new LmdbManual(this, id);
     }
 
     private ByteBuffer textRecord(int ref, String title, CharSequence text) {
         int textAt = 4 + LmdbRecords.stringSize(title);
-        ByteBuffer o = out(textAt + LmdbRecords.textSize(text));
+        ByteBuffer o = env.out(textAt + LmdbRecords.textSize(text));
         o.putInt(0, ref);
         LmdbRecords.putString(o, 4, title);
         LmdbRecords.putText(o, textAt, text);
@@ -306,20 +155,20 @@ public final class LmdbOo7Store implements Oo7Store {
     @Override
     public ComplexAssembly createComplexAssembly(
             int id, String type, int buildDate, Module module, ComplexAssembly superAssembly, Object near) {
-        putNew(COMPLEX, id, designHead(type, buildDate, id(superAssembly), id(module), 1));
+        env.putNew(COMPLEX, id, designHead(type, buildDate, id(superAssembly), id(module), 1));
         return new LmdbComplexAssembly(this, id);
     }
 
     @Override
     public BaseAssembly createBaseAssembly(
             int id, String type, int buildDate, Module module, ComplexAssembly superAssembly, Object near) {
-        putNew(BASE, id, designHead(type, buildDate, id(superAssembly), id(module), 2));
+        env.putNew(BASE, id, designHead(type, buildDate, id(superAssembly), id(module), 2));
         return new LmdbBaseAssembly(this, id);
     }
 
     @Override
     public CompositePart createCompositePart(int id, String type, int buildDate, Object near) {
-        putNew(COMPOSITE, id, designHead(type, buildDate, 0, 0, 3));
+        env.putNew(COMPOSITE, id, designHead(type, buildDate, 0, 0, 3));
         return new LmdbCompositePart(this, id);
     }
 
@@ -329,27 +178,21 @@ public final class LmdbOo7Store implements Oo7Store {
             throw new IllegalArgumentException("title '" + title + "' longer than " + Document.TITLE_LENGTH);
         }
         ByteBuffer tk = titleKey(title);
-        if (!dbis[BY_TITLE].put(txn(), tk, intValue(id), PutFlags.MDB_NOOVERWRITE)) {
+        if (!env.dbi(BY_TITLE).put(env.txn(), tk, env.intValue(id), PutFlags.MDB_NOOVERWRITE)) {
             throw new IllegalArgumentException("a document titled '" + title + "' exists already");
         }
-        putNew(DOCUMENT, id, textRecord(id(part), title, text));
+        env.putNew(DOCUMENT, id, textRecord(id(part), title, text));
         return new LmdbDocument(this, id);
     }
 
     private ByteBuffer titleKey(String title) {
-        byte[] bytes = title.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length == 0 || bytes.length > titleKey.capacity()) {
-            throw new IllegalArgumentException("title of " + bytes.length + " bytes cannot be an LMDB key");
-        }
-        titleKey.clear();
-        titleKey.put(bytes).flip();
-        return titleKey;
+        return env.titleKey(title.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
     public AtomicPart createAtomicPart(
             int id, String type, int buildDate, int x, int y, int docId, CompositePart partOf, Object near) {
-        ByteBuffer o = out(ATOMIC_HEAD + 8);
+        ByteBuffer o = env.out(ATOMIC_HEAD + 8);
         LmdbRecords.putType(o, type);
         o.putInt(BUILD_DATE, buildDate)
                 .putInt(LmdbRecords.X, x)
@@ -358,7 +201,7 @@ public final class LmdbOo7Store implements Oo7Store {
                 .putInt(LmdbRecords.PART_OF, id(partOf))
                 .putInt(ATOMIC_HEAD, 0)
                 .putInt(ATOMIC_HEAD + 4, 0);
-        putNew(ATOMIC, id, o);
+        env.putNew(ATOMIC, id, o);
         indexBuildDate(id, buildDate, true);
         return new LmdbAtomicPart(this, id);
     }
@@ -371,23 +214,23 @@ public final class LmdbOo7Store implements Oo7Store {
 
     private void indexBuildDate(int id, int date, boolean add) {
         ByteBuffer dk = dateKey(date);
-        ByteBuffer v = intValue(id);
+        ByteBuffer v = env.intValue(id);
         if (add) {
-            dbis[BY_BUILD_DATE].put(txn(), dk, v, PutFlags.MDB_NODUPDATA);
-        } else if (!dbis[BY_BUILD_DATE].delete(txn(), dk, v)) {
+            env.dbi(BY_BUILD_DATE).put(env.txn(), dk, v, PutFlags.MDB_NODUPDATA);
+        } else if (!env.dbi(BY_BUILD_DATE).delete(env.txn(), dk, v)) {
             throw new IllegalStateException("build-date index has no entry (" + date + ", " + id + ")");
         }
-        epoch++;
+        env.wrote();
     }
 
     @Override
     public Connection createConnection(String type, int length, AtomicPart from, AtomicPart to, Object near) {
         int id = nextConnection++;
         nextConnectionDirty = true;
-        ByteBuffer o = out(CONNECTION_SIZE);
+        ByteBuffer o = env.out(CONNECTION_SIZE);
         LmdbRecords.putType(o, type);
         o.putInt(LmdbRecords.LENGTH, length).putInt(LmdbRecords.FROM, id(from)).putInt(LmdbRecords.TO, id(to));
-        putNew(CONNECTION, id, o);
+        env.putNew(CONNECTION, id, o);
         return new LmdbConnection(this, id);
     }
 
@@ -395,29 +238,29 @@ public final class LmdbOo7Store implements Oo7Store {
 
     @Override
     public void deleteConnection(Connection connection) {
-        delete(CONNECTION, id(connection));
+        env.delete(CONNECTION, id(connection));
     }
 
     @Override
     public void deleteAtomicPart(AtomicPart part) {
         int date = part.buildDate();
-        delete(ATOMIC, id(part));
+        env.delete(ATOMIC, id(part));
         indexBuildDate(id(part), date, false);
     }
 
     @Override
     public void deleteDocument(Document document) {
         String title = document.title();
-        delete(DOCUMENT, id(document));
-        if (!dbis[BY_TITLE].delete(txn(), titleKey(title))) {
+        env.delete(DOCUMENT, id(document));
+        if (!env.dbi(BY_TITLE).delete(env.txn(), titleKey(title))) {
             throw new IllegalStateException("title index has no '" + title + "'");
         }
-        epoch++;
+        env.wrote();
     }
 
     @Override
     public void deleteCompositePart(CompositePart part) {
-        delete(COMPOSITE, id(part));
+        env.delete(COMPOSITE, id(part));
     }
 
     // ------------------------------------------------------------------------------------- indexes
@@ -431,13 +274,13 @@ public final class LmdbOo7Store implements Oo7Store {
 
     @Override
     public Module moduleById(int id) {
-        return find(MODULE, id) == null ? null : new LmdbModule(this, id);
+        return env.find(MODULE, id) == null ? null : new LmdbModule(this, id);
     }
 
     @Override
     public AtomicPart atomicPartById(int id) {
-        ByteBuffer r = find(ATOMIC, id);
-        return r == null ? null : new LmdbAtomicPart(this, id).preset(r, epoch);
+        ByteBuffer r = env.find(ATOMIC, id);
+        return r == null ? null : new LmdbAtomicPart(this, id).preset(r, env.epoch());
     }
 
     @Override
@@ -448,7 +291,7 @@ public final class LmdbOo7Store implements Oo7Store {
         // collect first: the action may write, which would invalidate the cursor's position
         int[] ids = new int[64];
         int n = 0;
-        try (Cursor<ByteBuffer> c = dbis[BY_BUILD_DATE].openCursor(txn())) {
+        try (Cursor<ByteBuffer> c = env.dbi(BY_BUILD_DATE).openCursor(env.txn())) {
             boolean ok = c.get(dateKey(lo), GetOp.MDB_SET_RANGE);
             while (ok && (c.key().getInt(0) ^ Integer.MIN_VALUE) <= hi) {
                 if (n == ids.length) {
@@ -472,7 +315,7 @@ public final class LmdbOo7Store implements Oo7Store {
         }
         indexBuildDate(id, old, false);
         indexBuildDate(id, buildDate, true);
-        setInt(ATOMIC, id, BUILD_DATE, buildDate);
+        env.setInt(ATOMIC, id, BUILD_DATE, buildDate);
     }
 
     @Override
@@ -482,8 +325,8 @@ public final class LmdbOo7Store implements Oo7Store {
 
     @Override
     public CompositePart compositePartById(int id) {
-        ByteBuffer r = find(COMPOSITE, id);
-        return r == null ? null : new LmdbCompositePart(this, id).preset(r, epoch);
+        ByteBuffer r = env.find(COMPOSITE, id);
+        return r == null ? null : new LmdbCompositePart(this, id).preset(r, env.epoch());
     }
 
     @Override
@@ -496,83 +339,61 @@ public final class LmdbOo7Store implements Oo7Store {
      * the cursor found; if the action writes, the cursor is positioned again after the last key.
      */
     private void forEach(int kind, IntFunction<? extends LmdbObject> make, Consumer<LmdbObject> action) {
-        try (Cursor<ByteBuffer> c = dbis[kind].openCursor(txn())) {
+        try (Cursor<ByteBuffer> c = env.dbi(kind).openCursor(env.txn())) {
             boolean ok = c.first();
             while (ok) {
                 int id = c.key().getInt(0);
-                long before = epoch;
+                long before = env.epoch();
                 LmdbObject object = make.apply(id);
                 object.preset(c.val().duplicate(), before);
                 action.accept(object);
-                ok = epoch == before ? c.next() : c.get(intKey(seekKey, id + 1), GetOp.MDB_SET_RANGE);
+                ok = env.epoch() == before ? c.next() : c.get(env.seekKey(id + 1), GetOp.MDB_SET_RANGE);
             }
         }
     }
 
     @Override
     public Document documentByTitle(String title) {
-        ByteBuffer id = dbis[BY_TITLE].get(txn(), titleKey(title));
+        ByteBuffer id = env.dbi(BY_TITLE).get(env.txn(), titleKey(title));
         return id == null ? null : new LmdbDocument(this, id.getInt(0));
     }
 
     @Override
     public Document documentById(int id) {
-        ByteBuffer r = find(DOCUMENT, id);
-        return r == null ? null : new LmdbDocument(this, id).preset(r, epoch);
+        ByteBuffer r = env.find(DOCUMENT, id);
+        return r == null ? null : new LmdbDocument(this, id).preset(r, env.epoch());
     }
 
     @Override
     public BaseAssembly baseAssemblyById(int id) {
-        ByteBuffer r = find(BASE, id);
-        return r == null ? null : new LmdbBaseAssembly(this, id).preset(r, epoch);
+        ByteBuffer r = env.find(BASE, id);
+        return r == null ? null : new LmdbBaseAssembly(this, id).preset(r, env.epoch());
     }
 
     // -------------------------------------------------------------------------------- transactions
 
     @Override
     public void begin() {
-        if (closed) {
-            throw new IllegalStateException("LMDB store " + dir + " is closed");
-        }
-        if (txn != null) {
-            throw new IllegalStateException("transaction already active");
-        }
-        txn = env.txnWrite();
-        epoch++;
+        env.begin();
     }
 
     @Override
     public void commit() {
-        Txn<ByteBuffer> t = txn();
-        try {
+        env.commit(() -> {
             if (nextConnectionDirty) {
-                dbis[META].put(t, metaKey(NEXT_CONNECTION_KEY), intValue(nextConnection));
+                env.setMeta(LmdbEnvironment.NEXT_CONNECTION_KEY, nextConnection);
             }
-            t.commit(); // writes and fdatasyncs the data file when the transaction changed anything
-            nextConnectionDirty = false;
-            commits++;
-        } finally {
-            t.close();
-            txn = null;
-            epoch++;
-        }
+        });
+        nextConnectionDirty = false;
+        commits++;
     }
 
     @Override
     public void abort() {
-        Txn<ByteBuffer> t = txn();
-        try {
-            t.abort();
-            aborts++;
-        } finally {
-            t.close();
-            txn = null;
-            epoch++;
-        }
+        env.abort();
+        aborts++;
         if (nextConnectionDirty) {
-            try (Txn<ByteBuffer> r = env.txnRead()) {
-                nextConnection = dbis[META].get(r, metaKey(NEXT_CONNECTION_KEY)).getInt(0);
-            }
+            nextConnection = env.committedMeta(LmdbEnvironment.NEXT_CONNECTION_KEY);
             nextConnectionDirty = false;
         }
     }
@@ -587,16 +408,8 @@ public final class LmdbOo7Store implements Oo7Store {
     /** Closes the environment, drops the data file from the OS page cache and reopens the environment. */
     @Override
     public void makeCold() {
-        if (txn != null) {
-            throw new IllegalStateException("makeCold() inside a transaction");
-        }
-        if (closed) {
-            throw new IllegalStateException("LMDB store " + dir + " is closed");
-        }
-        env.close();
-        epoch++;
-        PageCacheEviction.evict(dataFile());
-        openEnv();
+        env.reopenCold();
+        nextConnection = env.committedMeta(LmdbEnvironment.NEXT_CONNECTION_KEY);
     }
 
     /** {@code commits}, {@code aborts}, and {@code dbPages}: the pages in use in LMDB's file. */
@@ -605,25 +418,12 @@ public final class LmdbOo7Store implements Oo7Store {
         Map<String, Long> c = new LinkedHashMap<>();
         c.put("commits", commits);
         c.put("aborts", aborts);
-        c.put("dbPages", closed ? 0 : env.info().lastPageNumber + 1);
+        c.put("dbPages", env.pagesInUse());
         return c;
     }
 
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        try {
-            if (txn != null) {
-                txn.abort();
-                txn.close();
-                txn = null;
-            }
-        } finally {
-            closed = true;
-            epoch++;
-            env.close();
-        }
+        env.close();
     }
 }

@@ -33,7 +33,7 @@ final class LmdbText implements CharSequence {
 
     @Override
     public char charAt(int index) {
-        if (store.epoch() != epoch) {
+        if (store.env.epoch() != epoch) {
             throw new IllegalStateException("text read after a write or after its LMDB transaction ended");
         }
         if (index < 0 || index >= length) {
