@@ -16,6 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code qs lab moss} at a small size: help, tables, JSON and CSV, with the create-work-save runs and the phase tables. */
 class MossCommandTest {
+    static {
+        // no full GC before each session: the timings of these tiny runs are not asserted (MossLab.betweenSessions)
+        System.setProperty("qs.lab.moss.gcBetweenSessions", "false");
+    }
+
     @TempDir
     Path tmp;
 

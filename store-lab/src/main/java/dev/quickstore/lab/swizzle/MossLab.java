@@ -185,7 +185,7 @@ public final class MossLab {
                 Strategy[] order = Strategy.values();
                 for (int j = 0; j < order.length; j++) {
                     Strategy s = order[Math.floorMod(j + rep, order.length)];
-                    System.gc(); // untimed: no session pays for the garbage of the one before
+                    betweenSessions(); // untimed: no session pays for the garbage of the one before
                     Measurement m = SessionRunner.run(file, o.pageSize(), s, p.work());
                     if (rep >= 0) {
                         runs.computeIfAbsent(s, k -> new ArrayList<>()).add(m);
@@ -193,15 +193,15 @@ public final class MossLab {
                 }
                 for (int j = 0; create && j < order.length; j++) {
                     Strategy s = order[Math.floorMod(j + rep, order.length)];
-                    System.gc();
+                    betweenSessions();
                     Measurement m = SessionRunner.runCreate(createdFile, o.pageSize(), s, p.shape(), p.work());
                     if (rep >= 0) {
                         createRuns.computeIfAbsent(s, k -> new ArrayList<>()).add(m);
                     }
                 }
-                System.gc();
+                betweenSessions();
                 Measurement h = SessionRunner.runHeap(p.shape(), p.work());
-                System.gc();
+                betweenSessions();
                 Measurement hp = work ? SessionRunner.runHeap(p.shape(), plain) : h;
                 if (rep >= 0) {
                     heap.add(h);
@@ -328,5 +328,16 @@ public final class MossLab {
                     "only " + obs.size() + " runs of the fitted series (VS, VB, VH, VN, SI): the model has 7 terms");
         }
         return CostModel.fit(s, v, obs);
+    }
+
+    /**
+     * A full collection before each session (untimed), so that no session pays for the garbage of the one before.
+     * {@code -Dqs.lab.moss.gcBetweenSessions=false} skips it: for the CLI tests, whose tiny collections leave no
+     * garbage worth collecting and whose ~2,000 collections in a test JVM took minutes (documented in lab-moss.md).
+     */
+    private static void betweenSessions() {
+        if (!"false".equals(System.getProperty("qs.lab.moss.gcBetweenSessions"))) {
+            System.gc();
+        }
     }
 }
