@@ -72,7 +72,10 @@ public final class Verifier {
             int type = PageHeader.type(page);
             boolean zero = PageHeader.isAllZero(page);
             if (!zero && PageHeader.pageId(page) != p && !(type == PageHeader.FREE && PageHeader.pageId(page) == 0)) {
-                report.problem(p, "page id field " + PageHeader.pageId(page));
+                report.problem(
+                        p,
+                        "page id field " + PageHeader.pageId(page) + ", expected " + p + " (page type "
+                                + PageHeader.typeName(type) + ", aux " + PageHeader.aux(page) + ")");
             }
             boolean allocated = ext.isAllocated(p);
             boolean reserved = p == 0 || p == 1 || p % ext.groupPages() == 0;

@@ -58,6 +58,11 @@ public final class BufferPool {
     private Stealer stealer;
     /** Pages the running transaction allocated and fixed with {@link #fixNew} (logged as NEW_PAGE at commit). */
     private final Set<Long> newPages = new HashSet<>();
+    /**
+     * Pages the running transaction stole (logged as UPDATE records and wrote back). {@link #fixNew} reads such a
+     * page rather than installing zeros: an abort's undo of those records expects the page as the steal wrote it.
+     */
+    private final Set<Long> stolenByTxn = new HashSet<>();
 
     private final MemorySegment zeroPage;
     private long newInstalls;
@@ -163,7 +168,9 @@ public final class BufferPool {
      * With a {@link FixObserver} (a page server client, whose server logs) it is {@link #fixForWrite}.
      */
     public MemorySegment fixNew(long pageId) throws IOException {
-        if (fixObserver != null) {
+        if (fixObserver != null || (!stolenByTxn.isEmpty() && stolenByTxn.contains(pageId))) {
+            // freed, stolen and allocated again by this transaction: its undo records start from the stolen
+            // image, so the frame must hold that image (and the pre-image be it), not zeros (StolenNewPageTest)
             return fixForWrite(pageId);
         }
         if (pinned.add(pageId)) {
@@ -191,9 +198,10 @@ public final class BufferPool {
         newPages.remove(pageId);
     }
 
-    /** The running transaction ended (committed or rolled back): no page is new any more. */
+    /** The running transaction ended (committed or rolled back): no page is new or stolen by it any more. */
     public void endNewPages() {
         newPages.clear();
+        stolenByTxn.clear();
     }
 
     /** Pages made resident as zeros by {@link #fixNew}, without a read, since the store was opened. */
@@ -411,6 +419,7 @@ public final class BufferPool {
         frames.clearDirty(p);
         MemorySegment cur = frames.stableImage(p, stealCur);
         stealer.beforeSteal(p, stealPre, cur);
+        stolenByTxn.add(p);
         PageHeader.setLsn(frames.resident(p), PageHeader.lsn(cur));
         steals++;
     }
