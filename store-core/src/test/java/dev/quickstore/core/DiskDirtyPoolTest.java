@@ -22,6 +22,7 @@ class DiskDirtyPoolTest {
     static final int POOL = 16;
     static final int OBJECTS = 240; // two objects per page: 120 data pages
     static final int CHANGED = 2 * (POOL - 2); // objects changed by the first transaction: 14 pages
+    static final int REDIRTIED = 2 * (POOL / 2 + 2); // objects changed by two transactions in a row: 10 pages
 
     @TempDir
     Path dir;
@@ -75,6 +76,76 @@ class DiskDirtyPoolTest {
                 Transaction tx = s.begin()) {
             for (int i = 0; i < OBJECTS; i++) {
                 assertEquals(i < CHANGED ? -i : i, tx.getLong(refs[i], 0), "object " + i + " after reopen");
+            }
+        }
+    }
+
+    /**
+     * The same pool full of disk-dirty pages, but the next transaction changes them again before it reads: they are
+     * dirty in the running transaction too, so no eviction can write them back before its commit. An eviction walks
+     * the dirty page table once and not again until the transaction ends (before, each of this test's ~500
+     * evictions walked all of it for nothing); after the commit they are written back.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = FramesMode.class,
+            names = {"EXPLICIT", "SOFTWARE"})
+    void evictionsDoNotWalkTheDirtyPageTableAgainWhileItsPagesAreDirtyInTheTransaction(FramesMode mode)
+            throws Exception {
+        StoreOptions opts = new StoreOptions(POOL, 1 << 22, 1 << 26).withFrames(mode);
+        long[] refs;
+        try (Store s = Store.create(dir, 8192, opts)) {
+            refs = MappedStoreTest.populate(s, OBJECTS);
+        }
+        try (Store s = Store.open(dir, opts)) {
+            try (Transaction tx = s.begin()) {
+                for (int i = 0; i < REDIRTIED; i++) {
+                    tx.putLong(refs[i], 0, -i);
+                }
+                tx.commit();
+            }
+            long evictions0;
+            long walks0;
+            long steals0;
+            try (Transaction tx = s.begin()) {
+                for (int i = 0; i < REDIRTIED; i++) { // the same 10 pages, dirty again in this transaction
+                    tx.putLong(refs[i], 8, i);
+                }
+                assertTrue(s.pool.dirtyPageTable().size() > POOL / 2, "disk-dirty: " + s.pool.dirtyPageTable());
+                evictions0 = s.pool.stats(null).evictions();
+                walks0 = s.pool.writeBackWalks;
+                steals0 = s.pool.steals();
+                for (int round = 0; round < 5; round++) {
+                    for (int i = 40; i < OBJECTS; i += 2) { // 100 pages through the six frames left
+                        assertEquals(i, tx.getLong(refs[i], 0), "object " + i);
+                    }
+                }
+                long evictions = s.pool.stats(null).evictions() - evictions0;
+                System.out.println(
+                        "DBG dpt " + s.pool.dirtyPageTable().size() + " walks " + (s.pool.writeBackWalks - walks0)
+                                + " ev " + evictions + " reads " + s.pool.reads + " steals " + s.pool.steals());
+                assertTrue(evictions >= 100, "the reads evicted: " + evictions);
+                assertEquals(0, s.pool.steals() - steals0, "no steal: the reads had frames of their own");
+                assertEquals(
+                        1,
+                        s.pool.writeBackWalks - walks0,
+                        evictions + " evictions walked the dirty page table " + (s.pool.writeBackWalks - walks0)
+                                + " times");
+                tx.commit();
+            }
+            try (Transaction tx = s.begin()) {
+                assertEquals(40, tx.getLong(refs[40], 0));
+                assertEquals(200, tx.getLong(refs[200], 0));
+            }
+            assertTrue(
+                    s.pool.dirtyPageTable().size() <= POOL / 2,
+                    "after the commit the committed pages were written back: " + s.pool.dirtyPageTable());
+        }
+        try (Store s = Store.open(dir, opts);
+                Transaction tx = s.begin()) {
+            for (int i = 0; i < OBJECTS; i++) {
+                assertEquals(i < REDIRTIED ? -i : i, tx.getLong(refs[i], 0), "object " + i + " after reopen");
+                assertEquals(i < REDIRTIED ? i : 0, tx.getLong(refs[i], 8), "object " + i + " field 8 after reopen");
             }
         }
     }

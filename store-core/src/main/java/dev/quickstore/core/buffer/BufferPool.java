@@ -71,6 +71,15 @@ public final class BufferPool {
     public long writes;
     /** Write-back batches (one WAL flush and one double write each) since the store was opened. */
     public long writeBackBatches;
+    /** Walks of the dirty page table by an eviction looking for committed changes to write back in one batch. */
+    public long writeBackWalks;
+    /**
+     * Size of the dirty page table up to which an eviction does not walk it again: the last walk left more than half
+     * the pool disk-dirty because those pages are also dirty in the running transaction (they cannot be written back
+     * before its commit). Without it every eviction walked the table again, O(pool) each; reset when a transaction
+     * ends, as its pages then become writable.
+     */
+    private int writeBackWalkAbove;
 
     private long steals;
     private long evictions;
@@ -202,6 +211,7 @@ public final class BufferPool {
     public void endNewPages() {
         newPages.clear();
         stolenByTxn.clear();
+        writeBackWalkAbove = 0; // the ended transaction's disk-dirty pages can be written back now
     }
 
     /** Pages made resident as zeros by {@link #fixNew}, without a read, since the store was opened. */
@@ -335,13 +345,19 @@ public final class BufferPool {
                 }
             }
         }
-        if (dirtyPageTable.size() > frames.capacity() / 2) {
+        if (dirtyPageTable.size() > frames.capacity() / 2 && dirtyPageTable.size() > writeBackWalkAbove) {
             // Committed changes not yet written back fill more than half the pool, and the search below prefers
             // clean pages: the reads would share what is left of the pool, and with every page disk-dirty
             // each would write back one page and then evict the page it just read. Write them back in one
             // batch (one WAL flush, one double write) instead: the pool is whole again (DiskDirtyPoolTest; OO7
             // medium on e through 2,048 pages, docs/results.md).
+            writeBackWalks++;
             writeBackAll();
+            if (dirtyPageTable.size() > frames.capacity() / 2) {
+                // what is left is dirty in the running transaction too: walk again only once the table grew by a
+                // quarter of the pool, or after the transaction ended (DiskDirtyPoolTest)
+                writeBackWalkAbove = dirtyPageTable.size() + frames.capacity() / 4;
+            }
         }
         long v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p) && !dirtyPageTable.containsKey(p));
         if (v < 0) {
