@@ -77,7 +77,7 @@ final class Oo7ColdProcess {
         }
     }
 
-    private final Oo7Command.SystemUnderTest system;
+    private final SystemUnderTest system;
     private final Path dir;
     private final Oo7Config config;
     private final long seed;
@@ -87,7 +87,7 @@ final class Oo7ColdProcess {
     private final PrintWriter err;
 
     Oo7ColdProcess(
-            Oo7Command.SystemUnderTest system,
+            SystemUnderTest system,
             Path dir,
             Oo7Config config,
             long seed,
@@ -251,8 +251,8 @@ final class Oo7ColdProcess {
             mixinStandardHelpOptions = true,
             description = "Open the OO7 store in DIR, run one operation cold, print its measurement as one JSON line.")
     static final class ColdOp implements Callable<Integer> {
-        @Option(names = "--system", defaultValue = "qs", converter = Oo7Command.SystemConverter.class)
-        Oo7Command.SystemUnderTest system;
+        @Option(names = "--system", defaultValue = "qs", converter = SystemConverter.class)
+        SystemUnderTest system;
 
         @Option(names = "--size", required = true)
         String size;

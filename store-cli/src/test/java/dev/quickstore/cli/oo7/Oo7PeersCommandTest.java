@@ -104,19 +104,19 @@ class Oo7PeersCommandTest {
 
     @Test
     void theFreshJvmsOfAPeerGetItsJdkFlags() {
-        List<String> es = coldCommand(Oo7Command.SystemUnderTest.eclipsestore);
+        List<String> es = coldCommand(SystemUnderTest.eclipsestore);
         int flag = es.indexOf("--sun-misc-unsafe-memory-access=allow");
         assertTrue(flag > 0 && flag < es.indexOf("-cp"), "a JVM option, before the class path: " + es);
         assertTrue(es.containsAll(List.of("cold-op", "--system", "eclipsestore", tmp.toString())), es.toString());
-        List<String> lmdb = coldCommand(Oo7Command.SystemUnderTest.lmdb);
+        List<String> lmdb = coldCommand(SystemUnderTest.lmdb);
         int opens = lmdb.indexOf("--add-opens=java.base/java.nio=ALL-UNNAMED");
         assertTrue(opens > 0 && opens < lmdb.indexOf("-cp"), lmdb.toString());
-        List<String> qs = coldCommand(Oo7Command.SystemUnderTest.qs);
+        List<String> qs = coldCommand(SystemUnderTest.qs);
         assertTrue(
                 qs.stream().noneMatch(a -> a.startsWith("--sun-misc") || a.startsWith("--add-opens")), qs.toString());
     }
 
-    private List<String> coldCommand(Oo7Command.SystemUnderTest system) {
+    private List<String> coldCommand(SystemUnderTest system) {
         return new Oo7ColdProcess(
                         system,
                         tmp,
