@@ -3,19 +3,12 @@ package dev.quickstore.oo7.mapped;
 import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
-import dev.quickstore.core.Index;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
-import dev.quickstore.core.error.DuplicateKeyException;
-import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
-import dev.quickstore.core.stats.CommitStats;
-import dev.quickstore.core.stats.PoolStats;
-import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.core.volume.VolumeFile;
-import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.oo7.Oo7Store;
 import dev.quickstore.oo7.schema.AtomicPart;
 import dev.quickstore.oo7.schema.BaseAssembly;
@@ -33,7 +26,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -112,24 +104,6 @@ public final class MappedOo7Store implements Oo7Store {
         Connection.class
     };
 
-    private static final String ATOMIC_ID = "oo7.atomic.id";
-    private static final String ATOMIC_DATE = "oo7.atomic.date";
-    private static final String COMPOSITE_ID = "oo7.composite.id";
-    private static final String DOCUMENT_TITLE = "oo7.document.title";
-    private static final String DOCUMENT_ID = "oo7.document.id";
-    private static final String BASE_ID = "oo7.base.id";
-    private static final String MODULE_ID = "oo7.module.id";
-    private static final String[] INDEXES = {
-        ATOMIC_ID, ATOMIC_DATE, COMPOSITE_ID, DOCUMENT_TITLE, DOCUMENT_ID, BASE_ID, MODULE_ID
-    };
-    private static final int IX_ATOMIC_ID = 0,
-            IX_ATOMIC_DATE = 1,
-            IX_COMPOSITE_ID = 2,
-            IX_DOCUMENT_TITLE = 3,
-            IX_DOCUMENT_ID = 4,
-            IX_BASE_ID = 5,
-            IX_MODULE_ID = 6;
-
     private final Path dir;
     private final boolean temporary;
     private final boolean dropCaches;
@@ -143,41 +117,12 @@ public final class MappedOo7Store implements Oo7Store {
     private final Path serverSecret;
     private PersistentStore db;
     private ObjectTransaction tx;
-    private final Index[] indexes = new Index[INDEXES.length];
+    private final Oo7Indexes indexes = new Oo7Indexes(this::tx);
     private boolean closed;
     private boolean lastColdDroppedOsCache;
-    // counters of earlier openings (makeCold reopens; the arena's counters start at zero each time)
-    private final long[] carried = new long[COUNTER_NAMES.length];
+    private final StoreCounters counters = new StoreCounters();
     private long commitNanos;
     private long commits;
-
-    private static final String[] COUNTER_NAMES = {
-        "readFaults",
-        "writeFaults",
-        "pagesRead",
-        "preimageBytes",
-        "logRecords",
-        "logBytes",
-        "commits",
-        "commitNanos",
-        "commitPages",
-        "commitPreimageNanos",
-        "commitReprotectNanos",
-        "commitStableNanos",
-        "commitDiffNanos",
-        "commitAppendNanos",
-        "commitFlushNanos",
-        "commitLogNanos",
-        "commitCheckpointNanos",
-        "commitStoreNanos",
-        "referenceFaults",
-        "evictions",
-        "reprotectAlls",
-        "framesCleared",
-        "commitCardPages",
-        "commitCards",
-        "cardMarks"
-    };
 
     private MappedOo7Store(
             Path dir,
@@ -259,13 +204,7 @@ public final class MappedOo7Store implements Oo7Store {
         boolean ok = false;
         try (ObjectTransaction t = db.begin()) {
             Transaction st = t.storeTransaction();
-            st.createIndex(ATOMIC_ID, KeyType.INT, 0, true);
-            st.createIndex(ATOMIC_DATE, KeyType.LONG, 0, true);
-            st.createIndex(COMPOSITE_ID, KeyType.INT, 0, true);
-            st.createIndex(DOCUMENT_TITLE, KeyType.STRING, Document.TITLE_LENGTH, true);
-            st.createIndex(DOCUMENT_ID, KeyType.INT, 0, true);
-            st.createIndex(BASE_ID, KeyType.INT, 0, true);
-            st.createIndex(MODULE_ID, KeyType.INT, 0, true);
+            Oo7Indexes.create(st);
             t.commit();
             ok = true;
         } finally {
@@ -380,46 +319,6 @@ public final class MappedOo7Store implements Oo7Store {
         return tx;
     }
 
-    private Index index(int i) {
-        Index ix = indexes[i];
-        if (ix == null) {
-            ix = tx().storeTransaction().index(INDEXES[i]);
-            indexes[i] = ix;
-        }
-        return ix;
-    }
-
-    private static void insertUnique(Index ix, Object key, long ref, String what) {
-        try {
-            ix.insert(key, ref);
-        } catch (DuplicateKeyException e) {
-            throw new IllegalArgumentException("duplicate " + what + " key " + key, e);
-        }
-    }
-
-    /** {@link #insertUnique(Index, Object, long, String)} for the int and long keys, without boxing them. */
-    private static void insertUnique(Index ix, long key, long ref, String what) {
-        try {
-            ix.insertNumeric(key, ref);
-        } catch (DuplicateKeyException e) {
-            throw new IllegalArgumentException("duplicate " + what + " key " + key, e);
-        }
-    }
-
-    private static void deleteExisting(Index ix, Object key, long ref) {
-        if (!ix.delete(key, ref)) {
-            throw new IllegalStateException(
-                    "index " + ix.name() + " has no entry " + key + String.format(" -> 0x%x", ref));
-        }
-    }
-
-    private static void deleteExisting(Index ix, long key, long ref) {
-        if (!ix.deleteNumeric(key, ref)) {
-            throw new IllegalStateException(
-                    "index " + ix.name() + " has no entry " + key + String.format(" -> 0x%x", ref));
-        }
-    }
-
     private static String fixed(String s, int length) {
         if (s.length() > length) {
             throw new IllegalArgumentException("'" + s + "' is longer than " + length + " characters");
@@ -431,7 +330,7 @@ public final class MappedOo7Store implements Oo7Store {
     public Module createModule(int id, String type, int buildDate, Object near) {
         Module m = tx().create(Module.class, near);
         GeneratedSetters.designObj(m, id, fixed(type, DesignObj.TYPE_LENGTH), buildDate);
-        insertUnique(index(IX_MODULE_ID), id, tx.addressOf(m), "module");
+        indexes.insertUnique(Oo7Indexes.MODULE_BY_ID, id, tx.addressOf(m), "module");
         return m;
     }
 
@@ -457,7 +356,7 @@ public final class MappedOo7Store implements Oo7Store {
         BaseAssembly a = tx().create(BaseAssembly.class, near);
         GeneratedSetters.designObj(a, id, fixed(type, DesignObj.TYPE_LENGTH), buildDate);
         GeneratedSetters.assembly(a, module, superAssembly);
-        insertUnique(index(IX_BASE_ID), id, tx.addressOf(a), "base assembly");
+        indexes.insertUnique(Oo7Indexes.BASE_BY_ID, id, tx.addressOf(a), "base assembly");
         return a;
     }
 
@@ -465,7 +364,7 @@ public final class MappedOo7Store implements Oo7Store {
     public CompositePart createCompositePart(int id, String type, int buildDate, Object near) {
         CompositePart cp = tx().create(CompositePart.class, near);
         GeneratedSetters.designObj(cp, id, fixed(type, DesignObj.TYPE_LENGTH), buildDate);
-        insertUnique(index(IX_COMPOSITE_ID), id, tx.addressOf(cp), "composite part");
+        indexes.insertUnique(Oo7Indexes.COMPOSITE_BY_ID, id, tx.addressOf(cp), "composite part");
         return cp;
     }
 
@@ -474,8 +373,8 @@ public final class MappedOo7Store implements Oo7Store {
         Document d = tx().create(Document.class, near);
         GeneratedSetters.document(d, fixed(title, Document.TITLE_LENGTH), id, text, part); // a blob near it
         long a = tx.addressOf(d);
-        insertUnique(index(IX_DOCUMENT_ID), id, a, "document");
-        insertUnique(index(IX_DOCUMENT_TITLE), title, a, "document title");
+        indexes.insertUnique(Oo7Indexes.DOCUMENT_BY_ID, id, a, "document");
+        indexes.insertUnique(Oo7Indexes.DOCUMENT_BY_TITLE, title, a, "document title");
         return d;
     }
 
@@ -488,8 +387,8 @@ public final class MappedOo7Store implements Oo7Store {
         p.y(y);
         GeneratedSetters.atomicPart(p, docId, partOf);
         long a = tx.addressOf(p);
-        insertUnique(index(IX_ATOMIC_ID), id, a, "atomic part");
-        index(IX_ATOMIC_DATE).insertNumeric(dateKey(buildDate, id), a);
+        indexes.insertUnique(Oo7Indexes.ATOMIC_BY_ID, id, a, "atomic part");
+        indexes.index(Oo7Indexes.ATOMIC_BY_DATE).insertNumeric(Oo7Indexes.dateKey(buildDate, id), a);
         return p;
     }
 
@@ -510,61 +409,42 @@ public final class MappedOo7Store implements Oo7Store {
     @Override
     public void deleteAtomicPart(AtomicPart part) {
         long a = tx().addressOf(part);
-        deleteExisting(index(IX_ATOMIC_ID), part.id(), a);
-        deleteExisting(index(IX_ATOMIC_DATE), dateKey(part.buildDate(), part.id()), a);
+        indexes.deleteExisting(Oo7Indexes.ATOMIC_BY_ID, part.id(), a);
+        indexes.deleteExisting(Oo7Indexes.ATOMIC_BY_DATE, Oo7Indexes.dateKey(part.buildDate(), part.id()), a);
         tx.delete(part);
     }
 
     @Override
     public void deleteDocument(Document document) {
         long a = tx().addressOf(document);
-        deleteExisting(index(IX_DOCUMENT_ID), document.id(), a);
-        deleteExisting(index(IX_DOCUMENT_TITLE), document.title(), a);
+        indexes.deleteExisting(Oo7Indexes.DOCUMENT_BY_ID, document.id(), a);
+        indexes.deleteExisting(Oo7Indexes.DOCUMENT_BY_TITLE, document.title(), a);
         tx.delete(document);
     }
 
     @Override
     public void deleteCompositePart(CompositePart part) {
-        deleteExisting(index(IX_COMPOSITE_ID), part.id(), tx().addressOf(part));
+        indexes.deleteExisting(Oo7Indexes.COMPOSITE_BY_ID, part.id(), tx().addressOf(part));
         tx.delete(part);
     }
 
     // ------------------------------------------------------------------------------------------- indexes
 
-    private <T> T unique(int ix, Object key, Class<T> type) {
-        long[] refs = index(ix).lookup(key);
-        return refs.length == 0 ? null : tx.follow(refs[0], type);
-    }
-
-    /** The object under an int or long key: one descent of the index, no boxing, no array of hits. */
-    private <T> T unique(int ix, long key, Class<T> type) {
-        long ref = index(ix).lookupFirst(key);
-        return ref == 0 ? null : tx.follow(ref, type);
-    }
-
-    private <T> void scan(int ix, long lo, long hi, Class<T> type, Consumer<? super T> action) {
-        ObjectTransaction t = tx();
-        index(ix).scanNumeric(lo, hi, (key, ref) -> {
-            action.accept(t.follow(ref, type));
-            return true;
-        });
-    }
-
     @Override
     public List<Module> modules() {
         List<Module> out = new ArrayList<>();
-        scan(IX_MODULE_ID, Long.MIN_VALUE, Long.MAX_VALUE, Module.class, out::add);
+        indexes.scan(Oo7Indexes.MODULE_BY_ID, Long.MIN_VALUE, Long.MAX_VALUE, Module.class, out::add);
         return Collections.unmodifiableList(out);
     }
 
     @Override
     public Module moduleById(int id) {
-        return unique(IX_MODULE_ID, id, Module.class);
+        return indexes.unique(Oo7Indexes.MODULE_BY_ID, id, Module.class);
     }
 
     @Override
     public AtomicPart atomicPartById(int id) {
-        return unique(IX_ATOMIC_ID, id, AtomicPart.class);
+        return indexes.unique(Oo7Indexes.ATOMIC_BY_ID, id, AtomicPart.class);
     }
 
     @Override
@@ -572,51 +452,52 @@ public final class MappedOo7Store implements Oo7Store {
         if (lo > hi) {
             return;
         }
-        scan(IX_ATOMIC_DATE, dateKey(lo, Integer.MIN_VALUE), dateKey(hi, Integer.MAX_VALUE), AtomicPart.class, action);
+        indexes.scan(
+                Oo7Indexes.ATOMIC_BY_DATE,
+                Oo7Indexes.dateKey(lo, Integer.MIN_VALUE),
+                Oo7Indexes.dateKey(hi, Integer.MAX_VALUE),
+                AtomicPart.class,
+                action);
     }
 
     @Override
     public void updateBuildDate(AtomicPart part, int buildDate) {
         long a = tx().addressOf(part);
-        Index ix = index(IX_ATOMIC_DATE);
-        deleteExisting(ix, dateKey(part.buildDate(), part.id()), a);
+        indexes.deleteExisting(Oo7Indexes.ATOMIC_BY_DATE, Oo7Indexes.dateKey(part.buildDate(), part.id()), a);
         GeneratedSetters.buildDate(part, buildDate);
-        ix.insertNumeric(dateKey(buildDate, part.id()), a);
+        indexes.index(Oo7Indexes.ATOMIC_BY_DATE).insertNumeric(Oo7Indexes.dateKey(buildDate, part.id()), a);
     }
 
     @Override
     public void forEachAtomicPart(Consumer<? super AtomicPart> action) {
-        scan(IX_ATOMIC_ID, Long.MIN_VALUE, Long.MAX_VALUE, AtomicPart.class, action);
+        indexes.scan(Oo7Indexes.ATOMIC_BY_ID, Long.MIN_VALUE, Long.MAX_VALUE, AtomicPart.class, action);
     }
 
     @Override
     public CompositePart compositePartById(int id) {
-        return unique(IX_COMPOSITE_ID, id, CompositePart.class);
+        return indexes.unique(Oo7Indexes.COMPOSITE_BY_ID, id, CompositePart.class);
     }
 
     @Override
     public void forEachCompositePart(Consumer<? super CompositePart> action) {
-        scan(IX_COMPOSITE_ID, Long.MIN_VALUE, Long.MAX_VALUE, CompositePart.class, action);
+        indexes.scan(Oo7Indexes.COMPOSITE_BY_ID, Long.MIN_VALUE, Long.MAX_VALUE, CompositePart.class, action);
     }
 
     @Override
     public Document documentByTitle(String title) {
-        return title.length() > Document.TITLE_LENGTH ? null : unique(IX_DOCUMENT_TITLE, title, Document.class);
+        return title.length() > Document.TITLE_LENGTH
+                ? null
+                : indexes.unique(Oo7Indexes.DOCUMENT_BY_TITLE, title, Document.class);
     }
 
     @Override
     public Document documentById(int id) {
-        return unique(IX_DOCUMENT_ID, id, Document.class);
+        return indexes.unique(Oo7Indexes.DOCUMENT_BY_ID, id, Document.class);
     }
 
     @Override
     public BaseAssembly baseAssemblyById(int id) {
-        return unique(IX_BASE_ID, id, BaseAssembly.class);
-    }
-
-    /** Build-date index key: date in the high half, id (sign-flipped so negative ids sort first) low. */
-    private static long dateKey(int buildDate, int id) {
-        return ((long) buildDate << 32) | ((id ^ Integer.MIN_VALUE) & 0xFFFF_FFFFL);
+        return indexes.unique(Oo7Indexes.BASE_BY_ID, id, BaseAssembly.class);
     }
 
     // -------------------------------------------------------------------------------------- transactions
@@ -638,7 +519,7 @@ public final class MappedOo7Store implements Oo7Store {
             t.commit();
         } finally {
             tx = null;
-            java.util.Arrays.fill(indexes, null);
+            indexes.endTransaction();
         }
         commitNanos += System.nanoTime() - start;
         commits++;
@@ -656,7 +537,7 @@ public final class MappedOo7Store implements Oo7Store {
             t.abort();
         } finally {
             tx = null;
-            java.util.Arrays.fill(indexes, null);
+            indexes.endTransaction();
         }
     }
 
@@ -699,10 +580,7 @@ public final class MappedOo7Store implements Oo7Store {
         if (tx != null) {
             throw new IllegalStateException("makeCold() inside a transaction");
         }
-        long[] now = raw();
-        for (int i = 0; i < carried.length; i++) {
-            carried[i] = now[i];
-        }
+        counters.carry(db);
         try {
             db.close();
             db = null;
@@ -721,59 +599,10 @@ public final class MappedOo7Store implements Oo7Store {
         }
     }
 
-    /** Cumulative counters since this object was created (summed over reopenings). */
-    private long[] raw() {
-        FaultCounters f = db.storageManager().faultCounters();
-        StoreStats s = db.storageManager().stats();
-        long pageSize = db.storageManager().pageSize();
-        CommitStats k = db.storageManager().commitStats();
-        PoolStats pool = db.storageManager().poolStats();
-        long[] c = {
-            f == null ? 0 : f.readFaults(),
-            f == null ? 0 : f.writeFaults(),
-            f == null ? s.pageReads() : f.bytesRead() / pageSize,
-            f == null ? 0 : f.preimageBytes(),
-            s.redoRecords(),
-            s.logEndLsn(),
-            0,
-            0,
-            k.pages(),
-            k.preimageNanos(),
-            k.reprotectNanos(),
-            k.stableNanos(),
-            k.diffNanos(),
-            k.appendNanos(),
-            k.flushNanos(),
-            k.logNanos(),
-            k.checkpointNanos(),
-            k.totalNanos(),
-            f == null ? 0 : f.referenceFaults(),
-            pool.evictions(),
-            pool.reprotectAlls(),
-            pool.framesCleared(),
-            k.cardPages(),
-            k.cards(),
-            db.storageManager().cardMarks()
-        };
-        // the log's LSNs continue across openings; the arena's and the pool's counters restart
-        long[] out = new long[c.length];
-        for (int i = 0; i < c.length; i++) {
-            out[i] = i == 5 ? c[i] : carried[i] + c[i];
-        }
-        return out;
-    }
-
     @Override
     public Map<String, Long> counters() {
         checkOpen();
-        long[] c = raw();
-        c[6] = commits;
-        c[7] = commitNanos;
-        Map<String, Long> m = new LinkedHashMap<>();
-        for (int i = 0; i < COUNTER_NAMES.length; i++) {
-            m.put(COUNTER_NAMES[i], c[i]);
-        }
-        return m;
+        return counters.map(db, commits, commitNanos);
     }
 
     /** Re-reads the resident pages from the volume file; see {@link ColdRun#preadNanos}. */

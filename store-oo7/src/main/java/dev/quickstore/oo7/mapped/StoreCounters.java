@@ -1,0 +1,107 @@
+package dev.quickstore.oo7.mapped;
+
+import dev.quickstore.api.PersistentStore;
+import dev.quickstore.core.stats.CommitStats;
+import dev.quickstore.core.stats.PoolStats;
+import dev.quickstore.core.stats.StoreStats;
+import dev.quickstore.mmu.FaultCounters;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The counters {@link MappedOo7Store#counters()} reports (faults, pages read, log, the commit breakdown, replacement,
+ * cards), summed over the store's reopenings: {@code makeCold} closes and reopens the store, and the arena's and the
+ * pool's counters restart at zero each time, while the log's LSNs continue.
+ */
+final class StoreCounters {
+    private static final String[] COUNTER_NAMES = {
+        "readFaults",
+        "writeFaults",
+        "pagesRead",
+        "preimageBytes",
+        "logRecords",
+        "logBytes",
+        "commits",
+        "commitNanos",
+        "commitPages",
+        "commitPreimageNanos",
+        "commitReprotectNanos",
+        "commitStableNanos",
+        "commitDiffNanos",
+        "commitAppendNanos",
+        "commitFlushNanos",
+        "commitLogNanos",
+        "commitCheckpointNanos",
+        "commitStoreNanos",
+        "referenceFaults",
+        "evictions",
+        "reprotectAlls",
+        "framesCleared",
+        "commitCardPages",
+        "commitCards",
+        "cardMarks"
+    };
+
+    /** Counters of earlier openings. */
+    private final long[] carried = new long[COUNTER_NAMES.length];
+
+    /** Before a reopening: what {@code db} counted so far is carried over. */
+    void carry(PersistentStore db) {
+        long[] now = raw(db);
+        System.arraycopy(now, 0, carried, 0, carried.length);
+    }
+
+    /** Every counter by name; the commits and their time are the OO7 store's own (measured around commit). */
+    Map<String, Long> map(PersistentStore db, long commits, long commitNanos) {
+        long[] c = raw(db);
+        c[6] = commits;
+        c[7] = commitNanos;
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int i = 0; i < COUNTER_NAMES.length; i++) {
+            m.put(COUNTER_NAMES[i], c[i]);
+        }
+        return m;
+    }
+
+    /** Cumulative counters since this object was created (summed over reopenings). */
+    private long[] raw(PersistentStore db) {
+        FaultCounters f = db.storageManager().faultCounters();
+        StoreStats s = db.storageManager().stats();
+        long pageSize = db.storageManager().pageSize();
+        CommitStats k = db.storageManager().commitStats();
+        PoolStats pool = db.storageManager().poolStats();
+        long[] c = {
+            f == null ? 0 : f.readFaults(),
+            f == null ? 0 : f.writeFaults(),
+            f == null ? s.pageReads() : f.bytesRead() / pageSize,
+            f == null ? 0 : f.preimageBytes(),
+            s.redoRecords(),
+            s.logEndLsn(),
+            0,
+            0,
+            k.pages(),
+            k.preimageNanos(),
+            k.reprotectNanos(),
+            k.stableNanos(),
+            k.diffNanos(),
+            k.appendNanos(),
+            k.flushNanos(),
+            k.logNanos(),
+            k.checkpointNanos(),
+            k.totalNanos(),
+            f == null ? 0 : f.referenceFaults(),
+            pool.evictions(),
+            pool.reprotectAlls(),
+            pool.framesCleared(),
+            k.cardPages(),
+            k.cards(),
+            db.storageManager().cardMarks()
+        };
+        // the log's LSNs continue across openings; the arena's and the pool's counters restart
+        long[] out = new long[c.length];
+        for (int i = 0; i < c.length; i++) {
+            out[i] = i == 5 ? c[i] : carried[i] + c[i];
+        }
+        return out;
+    }
+}
