@@ -34,17 +34,9 @@ class DiskDirtyPoolTest {
     void aWorkingSetSmallerThanThePoolIsReadOnceAfterACommitThatFilledThePoolWithChanges(FramesMode mode)
             throws Exception {
         StoreOptions opts = new StoreOptions(POOL, 1 << 22, 1 << 26).withFrames(mode);
-        long[] refs;
-        try (Store s = Store.create(dir, 8192, opts)) {
-            refs = MappedStoreTest.populate(s, OBJECTS);
-        }
+        long[] refs = populate(opts);
         try (Store s = Store.open(dir, opts)) {
-            try (Transaction tx = s.begin()) {
-                for (int i = 0; i < CHANGED; i++) { // 14 pages: they fit, no steal
-                    tx.putLong(refs[i], 0, -i);
-                }
-                tx.commit();
-            }
+            commitNegated(s, refs, CHANGED); // 14 pages: they fit, no steal
             int diskDirty = s.pool.dirtyPageTable().size();
             assertTrue(diskDirty >= POOL - 2, "the commit left the pool full of disk-dirty pages: " + diskDirty);
             long batches0 = s.pool.writeBackBatches;
@@ -93,17 +85,9 @@ class DiskDirtyPoolTest {
     void evictionsDoNotWalkTheDirtyPageTableAgainWhileItsPagesAreDirtyInTheTransaction(FramesMode mode)
             throws Exception {
         StoreOptions opts = new StoreOptions(POOL, 1 << 22, 1 << 26).withFrames(mode);
-        long[] refs;
-        try (Store s = Store.create(dir, 8192, opts)) {
-            refs = MappedStoreTest.populate(s, OBJECTS);
-        }
+        long[] refs = populate(opts);
         try (Store s = Store.open(dir, opts)) {
-            try (Transaction tx = s.begin()) {
-                for (int i = 0; i < REDIRTIED; i++) {
-                    tx.putLong(refs[i], 0, -i);
-                }
-                tx.commit();
-            }
+            commitNegated(s, refs, REDIRTIED);
             long evictions0;
             long walks0;
             long steals0;
@@ -147,6 +131,23 @@ class DiskDirtyPoolTest {
                 assertEquals(i < REDIRTIED ? -i : i, tx.getLong(refs[i], 0), "object " + i + " after reopen");
                 assertEquals(i < REDIRTIED ? i : 0, tx.getLong(refs[i], 8), "object " + i + " field 8 after reopen");
             }
+        }
+    }
+
+    /** A new store of {@value #OBJECTS} objects, two per page; their references. */
+    private long[] populate(StoreOptions opts) throws java.io.IOException {
+        try (Store s = Store.create(dir, 8192, opts)) {
+            return MappedStoreTest.populate(s, OBJECTS);
+        }
+    }
+
+    /** One transaction that negates the first field of objects 0..n-1, committed. */
+    private static void commitNegated(Store s, long[] refs, int n) {
+        try (Transaction tx = s.begin()) {
+            for (int i = 0; i < n; i++) {
+                tx.putLong(refs[i], 0, -i);
+            }
+            tx.commit();
         }
     }
 }
