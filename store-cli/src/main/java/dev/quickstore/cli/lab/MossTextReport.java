@@ -10,6 +10,7 @@ import dev.quickstore.lab.swizzle.Strategy;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -46,42 +47,7 @@ final class MossTextReport {
                 r.options().reps()));
         out.println();
         out.println("Runs: measured ms / model ms per scheme; xNS = measured time over NS's, same run");
-        StringBuilder h = new StringBuilder(
-                f("%-4s %-26s %8s %6s %6s %6s %4s %3s", "ser", "point", "n", "p", "i", "b", "u", "v"));
-        for (Strategy s : Strategy.values()) {
-            h.append(f(" %17s", s.name()));
-        }
-        for (Strategy s : Strategy.values()) {
-            if (s != Strategy.NS) {
-                h.append(f(" %5s", s.name()));
-            }
-        }
-        out.println(h);
-        for (MossLab.PointResult p : r.points()) {
-            Measurement ns = p.schemes().get(Strategy.NS);
-            double n = ns.objects();
-            StringBuilder row = new StringBuilder(f(
-                    "%-4s %-26s %8d %6.2f %6.2f %6.1f %4.2f %3d",
-                    p.point().series(),
-                    p.point().label(),
-                    ns.objects(),
-                    ns.slots() / n,
-                    ns.initialized() / n,
-                    ns.userBytes() / n,
-                    ns.updated() / n,
-                    p.point().work().visits()));
-            for (Strategy s : Strategy.values()) {
-                Measurement m = p.schemes().get(s);
-                Double pred = p.predictedNs().get(s);
-                row.append(f(" %8.2f/%8s", m.totalNs() / 1e6, pred == null ? "-" : f("%.2f", pred / 1e6)));
-            }
-            for (Strategy s : Strategy.values()) {
-                if (s != Strategy.NS) {
-                    row.append(f(" %5.2f", (double) p.schemes().get(s).totalNs() / ns.totalNs()));
-                }
-            }
-            out.println(row);
-        }
+        printRuns(out, r, false);
         out.println();
         printCreated(out, r);
         printWork(out, r);
@@ -205,8 +171,17 @@ final class MossTextReport {
         }
         out.println("Create-work-save runs: measured ms / model ms per scheme (create, work, prepare, write); xNS ="
                 + " measured time over NS's, same run");
-        StringBuilder h =
-                new StringBuilder(f("%-4s %-26s %8s %6s %6s %6s %3s", "ser", "point", "n", "p", "i", "b", "v"));
+        printRuns(out, r, true);
+        out.println();
+    }
+
+    /**
+     * One line per point: its counts per object, then measured / predicted ms per scheme and the ratio to NS; the
+     * load-work-save runs (with the updated fraction u) or the create-work-save runs of the points that have them.
+     */
+    private static void printRuns(PrintWriter out, MossLab.Report r, boolean created) {
+        StringBuilder h = new StringBuilder(f("%-4s %-26s %8s %6s %6s %6s", "ser", "point", "n", "p", "i", "b"));
+        h.append(created ? f(" %3s", "v") : f(" %4s %3s", "u", "v"));
         for (Strategy s : Strategy.values()) {
             h.append(f(" %17s", s.name()));
         }
@@ -217,33 +192,36 @@ final class MossTextReport {
         }
         out.println(h);
         for (MossLab.PointResult p : r.points()) {
-            if (p.created().isEmpty()) {
+            Map<Strategy, Measurement> runs = created ? p.created() : p.schemes();
+            if (runs.isEmpty()) {
                 continue;
             }
-            Measurement ns = p.created().get(Strategy.NS);
+            Map<Strategy, Double> predicted = created ? p.createdPredictedNs() : p.predictedNs();
+            Measurement ns = runs.get(Strategy.NS);
             double n = ns.objects();
             StringBuilder row = new StringBuilder(f(
-                    "%-4s %-26s %8d %6.2f %6.2f %6.1f %3d",
+                    "%-4s %-26s %8d %6.2f %6.2f %6.1f",
                     p.point().series(),
                     p.point().label(),
                     ns.objects(),
                     ns.slots() / n,
                     ns.initialized() / n,
-                    ns.userBytes() / n,
-                    p.point().work().visits()));
+                    ns.userBytes() / n));
+            row.append(
+                    created
+                            ? f(" %3d", p.point().work().visits())
+                            : f(" %4.2f %3d", ns.updated() / n, p.point().work().visits()));
             for (Strategy s : Strategy.values()) {
-                Double pred = p.createdPredictedNs().get(s);
-                row.append(f(
-                        " %8.2f/%8s", p.created().get(s).totalNs() / 1e6, pred == null ? "-" : f("%.2f", pred / 1e6)));
+                Double pred = predicted.get(s);
+                row.append(f(" %8.2f/%8s", runs.get(s).totalNs() / 1e6, pred == null ? "-" : f("%.2f", pred / 1e6)));
             }
             for (Strategy s : Strategy.values()) {
                 if (s != Strategy.NS) {
-                    row.append(f(" %5.2f", (double) p.created().get(s).totalNs() / ns.totalNs()));
+                    row.append(f(" %5.2f", (double) runs.get(s).totalNs() / ns.totalNs()));
                 }
             }
             out.println(row);
         }
-        out.println();
     }
 
     /** A number of a phase table: NaN as "-", r2 with four decimals, the others by magnitude. */
