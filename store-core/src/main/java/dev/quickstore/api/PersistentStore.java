@@ -2,6 +2,7 @@ package dev.quickstore.api;
 
 import dev.quickstore.api.internal.AppView;
 import dev.quickstore.api.internal.Catalog;
+import dev.quickstore.api.internal.FirstNodeSizing;
 import dev.quickstore.api.internal.Session;
 import dev.quickstore.api.internal.Types;
 import dev.quickstore.core.Store;
@@ -38,6 +39,8 @@ public final class PersistentStore implements AutoCloseable {
     private Session current;
     private boolean closed;
     private ObjectPadding padding = ObjectPadding.NONE;
+    /** First-node capacities of reference arrays learned by this store's transactions (issue #20). */
+    private final FirstNodeSizing firstNodeSizing = new FirstNodeSizing();
 
     private PersistentStore(Store store, Class<?>[] types) {
         this.store = store;
@@ -144,7 +147,7 @@ public final class PersistentStore implements AutoCloseable {
                 }
             }
         }
-        current = new Session(tx, view, catalog, store.pageSize(), padding);
+        current = new Session(tx, view, catalog, store.pageSize(), padding, firstNodeSizing);
         return new ObjectTransaction(current);
     }
 

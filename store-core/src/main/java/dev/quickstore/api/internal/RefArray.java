@@ -32,7 +32,8 @@ import java.lang.foreign.MemorySegment;
  * loads (one node per level, the root is read for size and height first). A tree of height {@code h}
  * holds up to {@code B^(h+1)} elements (134 million at height 2 with 8 KiB pages).
  *
- * <p>Growth: a root leaf starts with 4 entries and doubles up to {@code B}; a full root gains a parent (the
+ * <p>Growth: a root leaf starts with 4 entries, or with the power of two at least half of the recent lists of
+ * the same element type needed ({@link FirstNodeSizing}, at most 128), and doubles up to {@code B}; a full root gains a parent (the
  * height grows, the old root becomes child 0); every non-root node has {@code B} entries and is allocated
  * when the first index it covers is appended. Elements are dense: indexes {@code [0, size)} are stored,
  * entries past the end are 0. Removing the last element of a node frees the node; a root with one child is
@@ -154,19 +155,23 @@ final class RefArray {
 
     /**
      * Appends one element word (0 for now) and sets the size to {@code n + 1}; returns the (possibly new)
-     * root. The caller stores the value with {@link #put}.
+     * root. The caller stores the value with {@link #put}. A new list's first node gets the capacity {@link
+     * FirstNodeSizing} learned for {@code sizingKey} (the element type; null: 4 entries).
      */
-    static long append(Session s, long field, int shift) {
+    static long append(Session s, long field, int shift, Object sizingKey) {
         long root = root(field);
         int per = 1 << shift;
         if (root == 0) {
-            root = node(s, field, Math.min(MIN_CAPACITY, per), 0);
+            root = node(s, field, s.firstNodeSizing().firstCapacity(sizingKey, per), 0);
             setRoot(field, root, 1);
             return root;
         }
         int n = size(root);
         if (n == Integer.MAX_VALUE) {
             throw new IllegalStateException("a persistent collection holds at most " + Integer.MAX_VALUE);
+        }
+        if ((n & (n - 1)) == 0 && n >= MIN_CAPACITY) {
+            s.firstNodeSizing().exceeded(sizingKey, n); // the list now holds more than n elements
         }
         int h = height(root);
         if (h == 0 && n < capacity(root)) {

@@ -99,7 +99,7 @@ public class RefBag<T> extends AbstractCollection<T> {
 
     void append(long v) {
         int n = RefArray.size(RefArray.root(field));
-        long root = RefArray.append(session, field, shift);
+        long root = RefArray.append(session, field, shift, element);
         RefArray.put(root, n, shift, v);
         modCount++;
     }

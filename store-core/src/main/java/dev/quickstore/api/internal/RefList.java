@@ -31,6 +31,11 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         this.shift = session.refShift();
     }
 
+    /** Address of the owner's field holding the array's root (0 = empty). */
+    long field() {
+        return field;
+    }
+
     @Override
     public int size() {
         if (View.STRICT) {
@@ -108,7 +113,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         if (index < 0 || index > n) {
             throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
         }
-        long root = RefArray.append(session, field, shift);
+        long root = RefArray.append(session, field, shift, element);
         RefArray.shiftUp(root, index, n, shift);
         RefArray.put(root, index, shift, v);
         modCount++;

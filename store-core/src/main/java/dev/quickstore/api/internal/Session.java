@@ -20,6 +20,7 @@ public final class Session {
     private final int maxSmall;
     private final ObjectPadding padding;
     private final int refShift;
+    private final FirstNodeSizing firstNodeSizing;
     /** Software persistence's object operations, or null (hardware modes). */
     private final SoftObjects software;
 
@@ -32,7 +33,19 @@ public final class Session {
 
     /** A session whose created objects and reference arrays are padded (QS-B; {@link ObjectPadding}). */
     public Session(Transaction tx, AppView view, Catalog catalog, int pageSize, ObjectPadding padding) {
+        this(tx, view, catalog, pageSize, padding, new FirstNodeSizing());
+    }
+
+    /** A session whose reference arrays' first nodes are sized by {@code sizing} (kept by the store across sessions). */
+    public Session(
+            Transaction tx,
+            AppView view,
+            Catalog catalog,
+            int pageSize,
+            ObjectPadding padding,
+            FirstNodeSizing sizing) {
         this.tx = tx;
+        this.firstNodeSizing = sizing;
         this.padding = padding;
         this.view = view;
         this.catalog = catalog;
@@ -61,6 +74,11 @@ public final class Session {
 
     ObjectPadding padding() {
         return padding;
+    }
+
+    /** The capacities of new reference arrays' first nodes, learned per element type. */
+    FirstNodeSizing firstNodeSizing() {
+        return firstNodeSizing;
     }
 
     /** log2 of the fan-out of reference collections ({@link RefArray}). */
