@@ -163,7 +163,9 @@ static uint64_t collapse_span(struct qs_arena *a, uint64_t i, uint64_t span) {
                 atomic_fetch_or(&g->flags, QS_F_PROTNONE);
                 atomic_fetch_and(&g->flags, ~QS_F_REF);
                 /* a frame is DIRTY exactly when it holds a pre-image */
-                qs_frame_unlock(g, g->preimage_slot ? QS_DIRTY : QS_CLEAN);
+                int dirty = g->preimage_slot != 0;
+                qs_frame_unlock(g, dirty ? QS_DIRTY : QS_CLEAN);
+                if (dirty) qs_dirty_note(a, k); /* it was DIRTY already; noted again for the summary's sake */
             }
             done += run;
             run = 0;

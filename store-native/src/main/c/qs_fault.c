@@ -141,6 +141,7 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             atomic_fetch_or(&f->flags, QS_F_REF);
             qs_count(a, QS_C_READ_FAULTS, 1);
             qs_frame_unlock(f, scan ? QS_DIRTY : QS_CLEAN);
+            if (scan) qs_dirty_note(a, i);
             return 1;
         }
         case QS_CLEAN:

@@ -253,6 +253,19 @@ int main(void) {
     CHECK(prev_called == 1 && qs_signal_forwarded() >= 1, "forwarded");
 
     qs_arena_close(A);
+
+    /* scanning (pre-image at load): a read fault in a transaction makes the frame DIRTY; the dirty summary lists it */
+    CHECK(qs_arena_open(8192ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for scanning");
+    CHECK(qs_arena_set_write_detection(A, 0x100u /* QS_WD_PREIMAGE_ON_LOAD */) == 0, "scanning");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve for scanning");
+    CHECK(qs_reserve(A, 8000, 1, (uint32_t)src, 100) == 1, "a frame in the arena's last summary word");
+    qs_arena_set_txn(A, 1);
+    sink = rd(5, 1);
+    sink = rd(8000, 1);
+    CHECK(st(5) == QS_DIRTY && st(8000) == QS_DIRTY, "loaded dirty");
+    CHECK(qs_dirty_list(A, 0, dl, 8) == 2 && dl[0] == 5 && dl[1] == 8000, "scanning's dirty frames listed");
+    qs_arena_close(A);
     CHECK(qs_signal_uninstall() == 1 && qs_signal_uninstall() == 0, "uninstall idempotent");
     unlink(path);
     printf("test_frames: %d checks passed (%lu concurrent reads, %lu faults)\n", qs_checks, (unsigned long)reads,
