@@ -163,7 +163,9 @@ static uint64_t collapse_span(struct qs_arena *a, uint64_t i, uint64_t span) {
                 atomic_fetch_or(&g->flags, QS_F_PROTNONE);
                 atomic_fetch_and(&g->flags, ~QS_F_REF);
                 /* a frame is DIRTY exactly when it holds a pre-image */
-                qs_frame_unlock(g, g->preimage_slot ? QS_DIRTY : QS_CLEAN);
+                int dirty = g->preimage_slot != 0;
+                qs_frame_unlock(g, dirty ? QS_DIRTY : QS_CLEAN);
+                if (dirty) qs_dirty_note(a, k); /* it was DIRTY already; noted again for the summary's sake */
             }
             done += run;
             run = 0;
@@ -270,6 +272,10 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (pm == MAP_FAILED) { err = errno; goto fail; }
     a->ptrmaps = pm;
+    void *dg = mmap(NULL, qs_dirty_words(a->nframes) * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (dg == MAP_FAILED) { err = errno; goto fail; }
+    a->dirty_groups = dg;
     void *nx = mmap(NULL, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t), PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (nx == MAP_FAILED) { err = errno; goto fail; }
@@ -282,6 +288,7 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
 fail:
     qs_vma_reserve_release(a, QS_VMA_RESERVE);
     if (a->pre.next) munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
+    if (a->dirty_groups) munmap((void *)a->dirty_groups, qs_dirty_words(a->nframes) * sizeof(uint64_t));
     if (a->ptrmaps) munmap(a->ptrmaps, a->nframes * (frame_size / 64));
     if (a->frames) munmap(a->frames, a->nframes * sizeof(struct qs_frame));
     if (a->alias) munmap(a->alias, size);
@@ -307,6 +314,7 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
     if (a->cards) munmap(a->cards, a->size >> a->card_shift);
     qs_vma_reserve_release(a, QS_VMA_RESERVE);
     munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
+    munmap((void *)a->dirty_groups, qs_dirty_words(a->nframes) * sizeof(uint64_t));
     munmap(a->ptrmaps, a->nframes * (a->frame_size / 64));
     munmap(a->frames, a->nframes * sizeof(struct qs_frame));
     munmap(a->alias, a->size);

@@ -202,6 +202,16 @@ struct qs_arena {
     struct qs_frame *frames;    /* nframes descriptors, mmap'ed                          */
     uint8_t *ptrmaps;           /* nframes * (frame_size / 64) bytes of pointer bitmaps  */
     _Atomic uint64_t hwm;       /* 1 + highest frame ever reserved                       */
+    /* Dirty summary (qs_dirty_list): bit g % 64 of word g / 64 is set when a frame of group g (frames
+     * [64g, 64g+64)) becomes DIRTY, after its state is published; qs_dirty_list clears a group's bit before
+     * it scans the group and sets it again if the group still holds a dirty frame, so a DIRTY frame's bit is
+     * never clear while no scan is looking at it. A commit's list costs hwm / 4096 words plus 64 states per
+     * dirty group instead of every state up to hwm. */
+    _Atomic uint64_t *dirty_groups;
+    /* Frames REFUSED or about to become REFUSED: incremented before a frame's state becomes REFUSED,
+     * decremented after a repair ends it (a transition that forgets it only costs a scan); 0 lets
+     * qs_repair_refused return without scanning. */
+    _Atomic uint64_t refused_frames;
     _Atomic uint64_t resident;  /* frames holding bytes (LOADING..DIRTY)                  */
     _Atomic uint64_t hand;      /* clock hand shared by the fault path and Java (qs_clock.c) */
     _Atomic int policy;         /* QS_POLICY_*: replacement run when a load exceeds max_resident */
@@ -237,6 +247,12 @@ struct qs_arena {
 static inline struct qs_frame *qs_frame_at(struct qs_arena *a, uint64_t i) { return &a->frames[i]; }
 static inline uint8_t *qs_app_addr(struct qs_arena *a, uint64_t i) { return a->app + (i << a->frame_shift); }
 static inline uint8_t *qs_alias_addr(struct qs_arena *a, uint64_t i) { return a->alias + (i << a->frame_shift); }
+/* [signal-safe] frame i was published DIRTY (see dirty_groups) */
+static inline void qs_dirty_note(struct qs_arena *a, uint64_t i) {
+    uint64_t g = i >> 6;
+    atomic_fetch_or(&a->dirty_groups[g >> 6], (uint64_t)1 << (g & 63));
+}
+static inline uint64_t qs_dirty_words(uint64_t nframes) { return (((nframes + 63) >> 6) + 63) >> 6; }
 static inline void qs_count(struct qs_arena *a, enum qs_counter c, uint64_t n) {
     atomic_fetch_add_explicit(&a->counters[c], n, memory_order_relaxed);
 }

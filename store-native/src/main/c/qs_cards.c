@@ -84,5 +84,6 @@ QS_EXPORT int qs_mark_card(struct qs_arena *a, uint64_t off) {
     a->cards[off >> a->card_shift] = 1;
     atomic_fetch_or(&f->flags, QS_F_REF);
     qs_frame_unlock(f, QS_DIRTY);
+    qs_dirty_note(a, i);
     return rc;
 }

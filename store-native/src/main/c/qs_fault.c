@@ -50,6 +50,7 @@ static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reaso
         qs_frame_unlock(f, prior);
         return 0;
     }
+    atomic_fetch_add(&a->refused_frames, 1); /* before the state says REFUSED (qs_repair_refused) */
     f->prior_state = prior;
     f->reason = reason;
     if (cow) atomic_fetch_or(&f->flags, QS_F_SCRATCH_COW);
@@ -75,6 +76,7 @@ static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint
     if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
     qs_count(a, QS_C_WRITE_FAULTS, 1);
     qs_frame_unlock(f, QS_DIRTY);
+    qs_dirty_note(a, i);
     return 1;
 }
 
@@ -139,6 +141,7 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             atomic_fetch_or(&f->flags, QS_F_REF);
             qs_count(a, QS_C_READ_FAULTS, 1);
             qs_frame_unlock(f, scan ? QS_DIRTY : QS_CLEAN);
+            if (scan) qs_dirty_note(a, i);
             return 1;
         }
         case QS_CLEAN:

@@ -213,13 +213,32 @@ QS_EXPORT uint64_t qs_frame_page(struct qs_arena *a, uint64_t i) { return i < a-
 QS_EXPORT uint32_t qs_frame_source(struct qs_arena *a, uint64_t i) { return i < a->nframes ? qs_frame_at(a, i)->source : 0; }
 QS_EXPORT uint32_t qs_frame_loads(struct qs_arena *a, uint64_t i) { return i < a->nframes ? atomic_load(&qs_frame_at(a, i)->loads) : 0; }
 
-/* Fills out[0..max) with the indices of DIRTY frames >= from, ascending; returns how many. */
+static int listed_dirty(struct qs_arena *a, uint64_t i) {
+    uint32_t s = atomic_load_explicit(&qs_frame_at(a, i)->state, memory_order_acquire);
+    /* a BUSY frame with a pre-image is dirty too (e.g. under reprotection) */
+    return s == QS_DIRTY || (qs_state(s) == QS_BUSY && qs_frame_at(a, i)->preimage_slot);
+}
+
+/* Fills out[0..max) with the indices of DIRTY frames >= from, ascending; returns how many (fewer than max:
+ * there are no more). Visits only the groups of 64 frames whose dirty-summary bit is set (struct qs_arena,
+ * dirty_groups): a group's bit is cleared, the whole group scanned, and the bit set again if a frame of it
+ * is still dirty. */
 QS_EXPORT int64_t qs_dirty_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max) {
     uint64_t end = atomic_load(&a->hwm), n = 0;
-    for (uint64_t i = from; i < end && n < max; i++) {
-        uint32_t s = atomic_load_explicit(&qs_frame_at(a, i)->state, memory_order_acquire);
-        /* a BUSY frame with a pre-image is dirty too (e.g. under reprotection) */
-        if (s == QS_DIRTY || (qs_state(s) == QS_BUSY && qs_frame_at(a, i)->preimage_slot)) out[n++] = i;
+    for (uint64_t g = from >> 6; (g << 6) < end && n < max; g++) {
+        _Atomic uint64_t *w = &a->dirty_groups[g >> 6];
+        uint64_t bit = (uint64_t)1 << (g & 63);
+        if ((g & 63) == 0 && atomic_load(w) == 0) { g += 63; continue; } /* 4,096 frames, none dirty */
+        if (!(atomic_load(w) & bit)) continue;
+        atomic_fetch_and(w, ~bit);
+        int any = 0;
+        uint64_t hi = (g << 6) + 64 < end ? (g << 6) + 64 : end;
+        for (uint64_t i = g << 6; i < hi; i++) {
+            if (!listed_dirty(a, i)) continue;
+            any = 1;
+            if (i >= from && n < max) out[n++] = i;
+        }
+        if (any) atomic_fetch_or(w, bit);
     }
     return (int64_t)n;
 }
@@ -265,7 +284,7 @@ static int64_t clean_run(struct qs_arena *a, uint64_t lo, uint64_t n) {
     for (uint64_t j = lo; j < lo + n; j++) {
         struct qs_frame *f = qs_frame_at(a, j);
         if (f->prior_state != QS_DIRTY) { qs_frame_unlock(f, QS_CLEAN); continue; } /* a bridge */
-        if (e) { qs_frame_unlock(f, QS_DIRTY); continue; }
+        if (e) { qs_frame_unlock(f, QS_DIRTY); qs_dirty_note(a, j); continue; }
         qs_preimage_free(a, f);
         qs_frame_unlock(f, QS_CLEAN);
         cleaned++;
@@ -414,16 +433,22 @@ static void repair_locked(struct qs_arena *a, uint64_t i) {
     if ((fl & QS_F_SCRATCH_COW) && is_resident(prior)) {
         atomic_fetch_or(&f->flags, QS_F_PROTNONE);
         qs_frame_unlock(f, prior);
-        return;
+        if (prior == QS_DIRTY) qs_dirty_note(a, i); /* DIRTY again: the summary must say so */
+    } else {
+        atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+        qs_frame_unlock(f, prior == QS_FREE ? QS_FREE : QS_RESERVED);
     }
-    atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
-    qs_frame_unlock(f, prior == QS_FREE ? QS_FREE : QS_RESERVED);
+    atomic_fetch_sub(&a->refused_frames, 1); /* after the state left REFUSED */
 }
 
 /* Repairs the REFUSED frames of [first, first+n) (see repair_locked). Returns how many. */
 QS_EXPORT int64_t qs_repair_refused(struct qs_arena *a, uint64_t first, uint64_t n) {
     if (n == 0) return 0;
     if (!range_ok(a, first, n)) return -ERANGE;
+    if (atomic_load(&a->refused_frames) == 0) { /* no frame is or is becoming REFUSED: nothing to scan */
+        qs_vma_reserve_refill(a);
+        return 0;
+    }
     int64_t done = 0;
     for (uint64_t i = first; i < first + n; i++) {
         struct qs_frame *f = qs_frame_at(a, i);
@@ -500,6 +525,7 @@ QS_EXPORT int qs_mark_dirty(struct qs_arena *a, uint64_t i) {
         }
         atomic_fetch_or(&f->flags, QS_F_REF);
         qs_frame_unlock(f, QS_DIRTY);
+        qs_dirty_note(a, i);
         return 1;
     }
 }

@@ -83,9 +83,25 @@ int main(void) {
     CHECK(qs_test_counter(A, QS_C_PREIMAGE_BYTES) == 2 * FS, "pre-image bytes");
     uint64_t dl[8];
     CHECK(qs_dirty_list(A, 0, dl, 8) == 2 && dl[0] == 3 && dl[1] == 9, "dirty list");
+    /* the dirty summary (one bit per 64 frames): lists across groups, in batches smaller than a group, and a
+     * group whose frames were cleaned and dirtied again */
+    wr(70, 1, 1); wr(130, 1, 1); wr(131, 1, 1); wr(200, 1, 1);
+    CHECK(qs_dirty_list(A, 0, dl, 8) == 6 && dl[0] == 3 && dl[1] == 9 && dl[2] == 70 && dl[3] == 130 && dl[4] == 131
+              && dl[5] == 200, "dirty list over four groups");
+    CHECK(qs_dirty_list(A, 0, dl, 2) == 2 && dl[0] == 3 && dl[1] == 9, "first batch of two");
+    CHECK(qs_dirty_list(A, 10, dl, 2) == 2 && dl[0] == 70 && dl[1] == 130, "second batch of two");
+    CHECK(qs_dirty_list(A, 131, dl, 2) == 2 && dl[0] == 131 && dl[1] == 200, "third batch, inside a group");
+    CHECK(qs_dirty_list(A, 201, dl, 2) == 0, "nothing after the last");
+    CHECK(qs_mark_clean(A, 130) == 1 && qs_mark_clean(A, 131) == 1, "clean a whole group's dirty frames");
+    CHECK(qs_dirty_list(A, 0, dl, 8) == 4 && dl[2] == 70 && dl[3] == 200, "cleaned group not listed");
+    wr(131, 2, 2);
+    CHECK(qs_dirty_list(A, 0, dl, 8) == 5 && dl[3] == 131 && dl[4] == 200, "dirty again: listed again");
+    CHECK(qs_mark_clean(A, 70) == 1 && qs_mark_clean(A, 131) == 1 && qs_mark_clean(A, 200) == 1, "clean them");
+    CHECK(qs_evict(A, 64, 192, 0) == 4, "evict them");
+    CHECK(qs_dirty_list(A, 0, dl, 8) == 2 && dl[0] == 3 && dl[1] == 9, "dirty list back to two");
     CHECK(qs_mark_clean(A, 3) == 1 && st(3) == QS_CLEAN && qs_preimage_of(A, 3) == 0, "mark clean");
     wr(3, 7, 43); /* faults again: write protection was restored */
-    CHECK(qs_test_counter(A, QS_C_WRITE_FAULTS) == 3, "write fault after clean");
+    CHECK(qs_test_counter(A, QS_C_WRITE_FAULTS) == 8, "write fault after clean (3 + the summary test's 5)");
     CHECK(qs_evict(A, 0, 16, 1) == 2, "discard evicts the two dirty frames");
     CHECK(rd(3, 7) == qs_test_word(3, 7), "discarded write is gone after re-read");
 
@@ -236,6 +252,19 @@ int main(void) {
     if (sigsetjmp(jb, 1) == 0) { sink = *(volatile uint8_t *)foreign; CHECK(0, "no fault"); }
     CHECK(prev_called == 1 && qs_signal_forwarded() >= 1, "forwarded");
 
+    qs_arena_close(A);
+
+    /* scanning (pre-image at load): a read fault in a transaction makes the frame DIRTY; the dirty summary lists it */
+    CHECK(qs_arena_open(8192ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for scanning");
+    CHECK(qs_arena_set_write_detection(A, 0x100u /* QS_WD_PREIMAGE_ON_LOAD */) == 0, "scanning");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve for scanning");
+    CHECK(qs_reserve(A, 8000, 1, (uint32_t)src, 100) == 1, "a frame in the arena's last summary word");
+    qs_arena_set_txn(A, 1);
+    sink = rd(5, 1);
+    sink = rd(8000, 1);
+    CHECK(st(5) == QS_DIRTY && st(8000) == QS_DIRTY, "loaded dirty");
+    CHECK(qs_dirty_list(A, 0, dl, 8) == 2 && dl[0] == 5 && dl[1] == 8000, "scanning's dirty frames listed");
     qs_arena_close(A);
     CHECK(qs_signal_uninstall() == 1 && qs_signal_uninstall() == 0, "uninstall idempotent");
     unlink(path);

@@ -59,6 +59,8 @@ public final class TransactionManager implements BufferPool.Stealer {
     private final CommitLogging commitLogging;
 
     private MemorySegment[] preCopies;
+    private final long[] cards = new long[RUN];
+    private final boolean[] fresh = new boolean[RUN];
     private MemorySegment curCopy;
     private long firstLsn;
     private long lastLsn;
@@ -256,8 +258,8 @@ public final class TransactionManager implements BufferPool.Stealer {
             }
             curCopy = MemorySegment.ofArray(new byte[ps]);
         }
-        long[] cards = new long[RUN];
-        boolean[] fresh = new boolean[RUN];
+        long[] cards = this.cards; // per batch of RUN pages, reused: a commit allocates no arrays of its own
+        boolean[] fresh = this.fresh;
         long t0 = System.nanoTime();
         int cardBytes = frames.cardBytes();
         long[] dirty = frames.dirtyPages();
