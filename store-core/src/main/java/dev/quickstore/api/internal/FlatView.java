@@ -8,6 +8,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -23,7 +24,7 @@ import java.lang.foreign.MemorySegment;
  * first landing's profile: about 30 % of a hot tree walk). The opt-in constant view ({@link View#CONSTANT})
  * folds them but deoptimizes on every store open and close. Here the segment is a {@code static final}
  * constant ({@link #ALL}, global scope, base address 0), so its checks fold to constants in compiled code, and
- * the only per-access work left is {@code 0 <= address - lo <= limit - size} and the load; binding another view changes
+ * the only per-access work left is {@code address - lo <=u limit - size} and the load; binding another view changes
  * two plain longs and deoptimizes nothing.
  *
  * <p>The layouts are the unaligned ones: generated layouts align every field (docs/formats.md), so on x86-64 the
@@ -40,9 +41,10 @@ import java.lang.foreign.MemorySegment;
  * the view is unbound before the arena is released).
  *
  * <p>The {@code (lo, limit, delta)} triple is published by {@link View} whenever it binds a segment: {@code lo}
- * is the arena address of the segment's first byte, {@code limit} its length (-1 unbound), {@code delta} the segment's native address minus {@code lo} (0 for the mapped view, which is the arena
- * itself; the copying view's copy lives elsewhere). A view that is not native memory (none today) would bind
- * the empty range, and every access would be refused rather than misread.
+ * is the arena address of the segment's first byte, {@code limit} its length, {@code delta} the segment's native address minus {@code lo} (0 for the mapped view, which is the arena
+ * itself; the copying view's copy lives elsewhere). Unbound (or a view that is not native memory, none today),
+ * the range is 8 zero bytes at arena address {@code Long.MIN_VALUE}, which no user-space reference can hold, so
+ * the compare stays one unsigned compare and every real address is refused.
  */
 public final class FlatView {
     /**
@@ -52,36 +54,49 @@ public final class FlatView {
     @SuppressWarnings("restricted")
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
-    /** Arena address of the bound view's first byte. */
-    private static long lo;
-    /** The bound view's length in bytes; -1 while unbound, so that every compare refuses. */
-    private static long limit = -1;
+    /**
+     * Arena address of the bound view's first byte. Unbound: {@link Long#MIN_VALUE} (never a user-space address),
+     * over {@link #NOWHERE}, so that one unsigned compare refuses every real address.
+     */
+    private static long lo = Long.MIN_VALUE;
+    /** The bound view's length in bytes (at least 8). */
+    private static long limit = 8;
     /** Native address of the view's byte at {@link #lo}, minus {@link #lo}. */
     private static long delta;
+    /** False while no store is bound (for the message of a refused access only). */
+    private static boolean bound;
+
+    /** The 8 zero bytes an unbound view maps at {@code Long.MIN_VALUE}: what keeps the compare single. */
+    private static final MemorySegment NOWHERE = Arena.global().allocate(8, 8);
+
+    static {
+        publish(MemorySegment.NULL, 0);
+    }
 
     private FlatView() {}
 
-    /** Binds {@code seg}, whose offset 0 is arena address {@code base}; NULL or a heap segment unbinds. */
+    /** Binds {@code seg}, whose offset 0 is arena address {@code base}; NULL, a heap or a tiny segment unbinds. */
     static void publish(MemorySegment seg, long base) {
-        if (seg.isNative() && seg.byteSize() > 0) {
+        if (seg.isNative() && seg.byteSize() >= 8) {
             lo = base;
             delta = seg.address() - base;
             limit = seg.byteSize();
+            bound = true;
         } else {
-            limit = -1;
-            lo = 0;
-            delta = 0;
+            bound = false;
+            lo = Long.MIN_VALUE;
+            delta = NOWHERE.address() - Long.MIN_VALUE;
+            limit = 8;
         }
     }
 
     /**
      * The absolute address of arena address {@code a} for an access of {@code n} bytes, after the range compare
-     * ({@code n} is a constant at every call site, so this is one subtraction, two compares C2 merges into one
-     * unsigned compare, and an add).
+     * ({@code n} is a constant at every call site and {@code limit >= 8}, so this is a subtraction, one unsigned
+     * compare and an add).
      */
     private static long at(long a, int n) {
-        long off = a - lo;
-        if (off < 0 || off > limit - n) {
+        if (Long.compareUnsigned(a - lo, limit - n) > 0) {
             throw outside(a, n);
         }
         return a + delta;
@@ -89,7 +104,7 @@ public final class FlatView {
 
     private static IndexOutOfBoundsException outside(long a, int n) {
         return new IndexOutOfBoundsException(
-                limit >= 0
+                bound
                         ? String.format(
                                 "%d-byte access at address 0x%x is outside the bound view [0x%x, 0x%x): a wild or"
                                         + " stale reference",

@@ -1,6 +1,8 @@
 package dev.quickstore.api.internal;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.quickstore.api.PersistentObject;
 import java.util.AbstractList;
@@ -42,23 +44,24 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         if (View.STRICT) {
             session.checkReadable();
         }
-        // FlatView: one range compare per load, no segment checks (the hot path of issue 13's third landing)
-        long node = FlatView.getLong(field);
-        int n = node == 0 ? 0 : FlatView.getInt(node);
+        var seg = View.segment();
+        long base = View.base();
+        long node = seg.get(JAVA_LONG, field - base);
+        int n = node == 0 ? 0 : seg.get(JAVA_INT, node - base);
         if (index < 0 || index >= n) {
             throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
         }
         // RefArray.slot, inlined: one load per level of the tree
-        int h = FlatView.getByte(node + 6);
+        int h = seg.get(JAVA_BYTE, node - base + 6);
         int low = index;
         if (h > 0) {
             int mask = (1 << shift) - 1;
             do {
-                node = FlatView.getLong(node + RefArray.HEADER + 8L * ((index >>> (shift * h)) & mask));
+                node = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * ((index >>> (shift * h)) & mask));
             } while (--h > 0);
             low = index & mask;
         }
-        long a = FlatView.getLong(node + RefArray.HEADER + 8L * low);
+        long a = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * low);
         return a == 0 ? null : make(session, a);
     }
 
