@@ -24,8 +24,8 @@ import java.lang.foreign.MemorySegment;
  * first landing's profile: about 30 % of a hot tree walk). The opt-in constant view ({@link View#CONSTANT})
  * folds them but deoptimizes on every store open and close. Here the segment is a {@code static final}
  * constant ({@link #ALL}, global scope, base address 0), so its checks fold to constants in compiled code, and
- * the only per-access work left is {@code address - lo <=u limit - size} and the load; binding another view changes
- * two plain longs and deoptimizes nothing.
+ * the only per-access work left is {@code address - lo <=u limit - size} and the load; binding another view
+ * changes three plain longs and deoptimizes nothing.
  *
  * <p>The layouts are the unaligned ones: generated layouts align every field (docs/formats.md), so on x86-64 the
  * load is the same instruction, and the segment's alignment test (8 % of a hot tree walk's samples with the
@@ -37,14 +37,16 @@ import java.lang.foreign.MemorySegment;
  * every access refused) throws {@link IndexOutOfBoundsException} naming the address and the view before any
  * memory is touched; {@link #ALL} itself never leaves this class. What is given up: the bound segment's arena
  * session is not consulted per access, so a proxy read on one thread while another thread closes the store may
- * read an unmapped page (as with the plain statics of {@link View}, the object API is single-threaded per store;
- * the view is unbound before the arena is released).
+ * read an unmapped page (as with the plain statics of {@link View}, which another thread may also see stale:
+ * the object API is single-threaded per store).
  *
  * <p>The {@code (lo, limit, delta)} triple is published by {@link View} whenever it binds a segment: {@code lo}
- * is the arena address of the segment's first byte, {@code limit} its length, {@code delta} the segment's native address minus {@code lo} (0 for the mapped view, which is the arena
- * itself; the copying view's copy lives elsewhere). Unbound (or a view that is not native memory, none today),
+ * is the arena address of the segment's first byte, {@code limit} its length, {@code delta} the segment's
+ * native address minus {@code lo} (0 for the mapped view, which is the arena itself; the copying view's copy
+ * lives elsewhere). Unbound (or a view that is not native memory, none today),
  * the range is 8 zero bytes at arena address {@code Long.MIN_VALUE}, which no user-space reference can hold, so
- * the compare stays one unsigned compare and every real address is refused.
+ * the compare stays one unsigned compare and every real address is refused (a wild access at exactly that
+ * address reads or writes those 8 bytes, harmlessly).
  */
 public final class FlatView {
     /**
