@@ -10,15 +10,16 @@ final class SourceWriter {
         return "OFF_" + f.name().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
     }
 
-    private static String layout(Kind k) {
+    /** The {@link dev.quickstore.api.internal.FlatView} accessor suffix of a field kind ({@code getInt}, ...). */
+    private static String access(Kind k) {
         return switch (k) {
-            case BYTE, BOOLEAN -> "JAVA_BYTE";
-            case SHORT -> "JAVA_SHORT";
-            case CHAR -> "JAVA_CHAR";
-            case INT -> "JAVA_INT";
-            case LONG, STRING, BYTES, REF, LIST, SET, BAG -> "JAVA_LONG";
-            case FLOAT -> "JAVA_FLOAT";
-            case DOUBLE -> "JAVA_DOUBLE";
+            case BYTE, BOOLEAN -> "Byte";
+            case SHORT -> "Short";
+            case CHAR -> "Char";
+            case INT -> "Int";
+            case LONG, STRING, BYTES, REF, LIST, SET, BAG -> "Long";
+            case FLOAT -> "Float";
+            case DOUBLE -> "Double";
             case CHARS -> throw new IllegalArgumentException("CHARS has no value layout");
         };
     }
@@ -39,11 +40,11 @@ final class SourceWriter {
         if (!t.pkg().isEmpty()) {
             s.append("package ").append(t.pkg()).append(";\n\n");
         }
-        s.append("import static java.lang.foreign.ValueLayout.*;\n\n");
         s.append("import dev.quickstore.api.PersistentObject;\n");
         s.append("import dev.quickstore.api.internal.Accessors;\n");
         s.append("import dev.quickstore.api.internal.FieldDescriptor;\n");
         s.append("import dev.quickstore.api.internal.FieldKind;\n");
+        s.append("import dev.quickstore.api.internal.FlatView;\n");
         s.append("import dev.quickstore.api.internal.RefBag;\n");
         s.append("import dev.quickstore.api.internal.RefList;\n");
         s.append("import dev.quickstore.api.internal.RefSet;\n");
@@ -120,7 +121,8 @@ final class SourceWriter {
         return s.toString();
     }
 
-    private static final String AT = "address - View.base() + ";
+    /** Field access: {@code FlatView.getInt(address + OFF_X)} (a range compare and the load; see FlatView). */
+    private static final String AT = "address + ";
 
     /**
      * {@code static of(session, a)}: the proxy of the object at {@code a} (not 0) by its type tag, with this
@@ -139,7 +141,7 @@ final class SourceWriter {
                 .append("     */\n    public static ")
                 .append(iface)
                 .append(" of(Session session, long a) {\n")
-                .append("        return switch (View.segment().get(JAVA_INT, a - View.base())) {\n")
+                .append("        return switch (FlatView.getInt(a)) {\n")
                 .append("            case TAG -> new ")
                 .append(impl)
                 .append("(session, a);\n");
@@ -207,7 +209,7 @@ final class SourceWriter {
                 .append("() {\n        if (View.STRICT) {\n            session.checkReadable();\n        }\n");
         switch (f.kind()) {
             case BOOLEAN ->
-                s.append("        return View.segment().get(JAVA_BYTE, ")
+                s.append("        return FlatView.getByte(")
                         .append(AT)
                         .append(c)
                         .append(") != 0;\n");
@@ -220,19 +222,19 @@ final class SourceWriter {
             case STRING ->
                 s.append(
                                 f.javaType().equals("java.lang.CharSequence")
-                                        ? "        return Accessors.getText(View.segment().get(JAVA_LONG, "
-                                        : "        return Accessors.getString(View.segment().get(JAVA_LONG, ")
+                                        ? "        return Accessors.getText(FlatView.getLong("
+                                        : "        return Accessors.getString(FlatView.getLong(")
                         .append(AT)
                         .append(c)
                         .append("));\n");
             case BYTES ->
-                s.append("        return Accessors.getBytes(View.segment().get(JAVA_LONG, ")
+                s.append("        return Accessors.getBytes(FlatView.getLong(")
                         .append(AT)
                         .append(c)
                         .append("));\n");
             case REF ->
                 // polymorphic: the target's type tag picks the class (see of())
-                s.append("        long a = View.segment().get(JAVA_LONG, ")
+                s.append("        long a = FlatView.getLong(")
                         .append(AT)
                         .append(c)
                         .append(");\n        return a == 0 ? null : ")
@@ -247,9 +249,9 @@ final class SourceWriter {
                         .append(c)
                         .append(");\n");
             default ->
-                s.append("        return View.segment().get(")
-                        .append(layout(f.kind()))
-                        .append(", ")
+                s.append("        return FlatView.get")
+                        .append(access(f.kind()))
+                        .append('(')
                         .append(AT)
                         .append(c)
                         .append(");\n");
@@ -278,10 +280,7 @@ final class SourceWriter {
         }
         switch (f.kind()) {
             case BOOLEAN ->
-                s.append("        View.segment().set(JAVA_BYTE, ")
-                        .append(AT)
-                        .append(c)
-                        .append(", (byte) (value ? 1 : 0));\n");
+                s.append("        FlatView.setByte(").append(AT).append(c).append(", (byte) (value ? 1 : 0));\n");
             case CHARS ->
                 s.append("        Accessors.setChars(address + ")
                         .append(c)
@@ -295,7 +294,7 @@ final class SourceWriter {
             case BYTES ->
                 s.append("        session.setBytes(address, ").append(c).append(", value);\n");
             case REF ->
-                s.append("        View.segment().set(JAVA_LONG, ")
+                s.append("        FlatView.setLong(")
                         .append(AT)
                         .append(c)
                         .append(", session.addressOf(value, value == null || value instanceof ")
@@ -304,9 +303,9 @@ final class SourceWriter {
                         .append(f.name())
                         .append("\"));\n");
             default ->
-                s.append("        View.segment().set(")
-                        .append(layout(f.kind()))
-                        .append(", ")
+                s.append("        FlatView.set")
+                        .append(access(f.kind()))
+                        .append('(')
                         .append(AT)
                         .append(c)
                         .append(", value);\n");

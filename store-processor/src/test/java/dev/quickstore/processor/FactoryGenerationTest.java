@@ -59,6 +59,7 @@ class FactoryGenerationTest {
                 "Accessors",
                 "FieldDescriptor",
                 "FieldKind",
+                "FlatView",
                 "Session",
                 "View",
                 "RefList",

@@ -1,7 +1,5 @@
 package dev.quickstore.api.internal;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -156,7 +154,7 @@ public final class TypeDescriptor<T> {
      * @throws ClassCastException if the object is neither a {@code T} nor of a subtype
      */
     public T resolve(Session session, long address) {
-        int t = View.segment().get(JAVA_INT, address - View.base());
+        int t = FlatView.getInt(address);
         if (t == tag) {
             return factory.create(session, address);
         }

@@ -162,6 +162,7 @@ public final class View {
     private static void publish(MemorySegment seg, long arenaBase) {
         segment = seg;
         base = arenaBase;
+        FlatView.publish(seg, arenaBase);
         if (CONSTANT) {
             BOUND.setTarget(MethodHandles.constant(Bound.class, new Bound(seg, arenaBase)));
             MutableCallSite.syncAll(new MutableCallSite[] {BOUND});
