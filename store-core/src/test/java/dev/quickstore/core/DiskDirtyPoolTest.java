@@ -105,9 +105,6 @@ class DiskDirtyPoolTest {
                     }
                 }
                 long evictions = s.pool.stats(null).evictions() - evictions0;
-                System.out.println(
-                        "DBG dpt " + s.pool.dirtyPageTable().size() + " walks " + (s.pool.writeBackWalks - walks0)
-                                + " ev " + evictions + " reads " + s.pool.reads + " steals " + s.pool.steals());
                 assertTrue(evictions >= 100, "the reads evicted: " + evictions);
                 assertEquals(0, s.pool.steals() - steals0, "no steal: the reads had frames of their own");
                 assertEquals(
