@@ -283,16 +283,7 @@ public final class MossLab {
         List<CostModel.Observation> obs = new ArrayList<>();
         for (PointResult r : results) {
             if (!r.created().isEmpty()) {
-                Measurement m = r.created().get(s);
-                obs.add(new CostModel.Observation(
-                        m.objects(),
-                        m.userBytes(),
-                        m.slots(),
-                        m.initialized(),
-                        m.visits(),
-                        m.updated(),
-                        r.workPerVisitNs(),
-                        m.totalNs()));
+                obs.add(observation(r.created().get(s), r));
             }
         }
         if (obs.size() < 4) {
@@ -300,6 +291,19 @@ public final class MossLab {
                     + " create-work-save runs (the fitted series without updates): the model has 4 terms");
         }
         return CostModel.fitCreate(s, v, obs);
+    }
+
+    /** A measured session as an observation of the cost model (the point's work per visit from the heap model). */
+    private static CostModel.Observation observation(Measurement m, PointResult r) {
+        return new CostModel.Observation(
+                m.objects(),
+                m.userBytes(),
+                m.slots(),
+                m.initialized(),
+                m.visits(),
+                m.updated(),
+                r.workPerVisitNs(),
+                m.totalNs());
     }
 
     private static CostModel.Parameters fit(Strategy s, List<PointResult> results) {
@@ -312,16 +316,7 @@ public final class MossLab {
             if (!MossSeries.fitted(r.point().series())) {
                 continue;
             }
-            Measurement m = r.schemes().get(s);
-            obs.add(new CostModel.Observation(
-                    m.objects(),
-                    m.userBytes(),
-                    m.slots(),
-                    m.initialized(),
-                    m.visits(),
-                    m.updated(),
-                    r.workPerVisitNs(),
-                    m.totalNs()));
+            obs.add(observation(r.schemes().get(s), r));
         }
         if (obs.size() < 7) {
             throw new IllegalArgumentException(
