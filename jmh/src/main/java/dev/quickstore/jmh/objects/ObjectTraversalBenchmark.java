@@ -2,6 +2,7 @@ package dev.quickstore.jmh.objects;
 
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
+import dev.quickstore.api.internal.FlatView;
 import dev.quickstore.api.internal.View;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -99,7 +100,8 @@ public class ObjectTraversalBenchmark {
                 || persistentTree() != heapTree()
                 || persistentListCursor() != heapList()
                 || persistentTreeCursor() != heapTree()
-                || persistentTreeCursorWalk() != heapTree()) {
+                || persistentTreeCursorWalk() != heapTree()
+                || persistentTreeAddresses() != heapTree()) {
             throw new IllegalStateException("persistent and heap structures differ");
         }
     }
@@ -203,6 +205,19 @@ public class ObjectTraversalBenchmark {
             s += c.key();
         } while (c.toNextPreorder());
         return s;
+    }
+
+    /**
+     * The tree by raw addresses, recursively, loading through {@code FlatView} (the generated code's checked
+     * loads) without proxies or cursor: the tree's floor.
+     */
+    @Benchmark
+    public long persistentTreeAddresses() {
+        return sumAt(tx.addressOf(ptree));
+    }
+
+    private static long sumAt(long a) {
+        return a == 0 ? 0 : FlatView.getInt(a + 4) + sumAt(FlatView.getLong(a + 8)) + sumAt(FlatView.getLong(a + 16));
     }
 
     private static long sum(PTreeCursor c) {
