@@ -338,5 +338,12 @@ public final class PersistentProcessor extends AbstractProcessor {
         try (Writer w = filer.createSourceFile(soft, origin).openWriter()) {
             w.write(SoftSourceWriter.generate(model, subtypes));
         }
+        // the allocation-free navigation form (docs/object-api.md, "Cursors")
+        String cursor = model.pkg().isEmpty()
+                ? CursorWriter.cursorName(model.implName())
+                : model.pkg() + "." + CursorWriter.cursorName(model.implName());
+        try (Writer w = filer.createSourceFile(cursor, origin).openWriter()) {
+            w.write(CursorWriter.generate(model));
+        }
     }
 }

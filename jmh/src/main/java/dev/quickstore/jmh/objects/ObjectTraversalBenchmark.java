@@ -2,6 +2,7 @@ package dev.quickstore.jmh.objects;
 
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
+import dev.quickstore.api.internal.FlatView;
 import dev.quickstore.api.internal.View;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -30,7 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * objects, in the same run (goal: persistent / heap &lt;= 1.15, design notes section 8). A linked list and a
  * balanced binary tree of {@code n} nodes each are built, committed, and traversed hot inside one read
  * transaction; every node's int field is summed. {@code persistentListAddresses} walks the same list by raw
- * addresses through the view (no proxies): the floor the generated code can reach.
+ * addresses through the view (no proxies): the floor the generated code can reach. {@code persistentListCursor} and
+ * {@code persistentTreeCursor} walk them through the generated cursors ({@code PNodeCursor}, {@code PTreeCursor};
+ * docs/object-api.md, "Cursors"): the allocation-free navigation form.
  *
  * <p>The persistent objects are read through the application view the object API is bound to (the mapped
  * arena, default options; all pages resident after the setup's traversal, as in a hot run).
@@ -93,7 +96,12 @@ public class ObjectTraversalBenchmark {
             hp = node;
         }
         htree = buildHeapTree(0, n - 1);
-        if (persistentList() != heapList() || persistentTree() != heapTree()) {
+        if (persistentList() != heapList()
+                || persistentTree() != heapTree()
+                || persistentListCursor() != heapList()
+                || persistentTreeCursor() != heapTree()
+                || persistentTreeCursorWalk() != heapTree()
+                || persistentTreeAddresses() != heapTree()) {
             throw new IllegalStateException("persistent and heap structures differ");
         }
     }
@@ -151,6 +159,16 @@ public class ObjectTraversalBenchmark {
         return sum;
     }
 
+    /** The list through the generated cursor: one handle moved along {@code next}, no proxy per node. */
+    @Benchmark
+    public long persistentListCursor() {
+        long sum = 0;
+        for (PNodeCursor c = PNodeCursor.at(plist); !c.isNull(); c.toNext()) {
+            sum += c.value();
+        }
+        return sum;
+    }
+
     @Benchmark
     public long persistentListAddresses() {
         MemorySegment seg = View.segment();
@@ -170,6 +188,49 @@ public class ObjectTraversalBenchmark {
     @Benchmark
     public long persistentTree() {
         return sum(ptree);
+    }
+
+    /** The tree through the generated cursor: {@code downLeft()}/{@code up()} on its address stack. */
+    @Benchmark
+    public long persistentTreeCursor() {
+        return sum(PTreeCursor.at(ptree));
+    }
+
+    /** The tree through the generated cursor's pre-order walk ({@code toNextPreorder()}): a loop, no recursion. */
+    @Benchmark
+    public long persistentTreeCursorWalk() {
+        long s = 0;
+        PTreeCursor c = PTreeCursor.at(ptree);
+        do {
+            s += c.key();
+        } while (c.toNextPreorder());
+        return s;
+    }
+
+    /**
+     * The tree by raw addresses, recursively, loading through {@code FlatView} (the generated code's checked
+     * loads) without proxies or cursor: the tree's floor.
+     */
+    @Benchmark
+    public long persistentTreeAddresses() {
+        return sumAt(tx.addressOf(ptree));
+    }
+
+    private static long sumAt(long a) {
+        return a == 0 ? 0 : FlatView.getInt(a + 4) + sumAt(FlatView.getLong(a + 8)) + sumAt(FlatView.getLong(a + 16));
+    }
+
+    private static long sum(PTreeCursor c) {
+        long s = c.key();
+        if (c.downLeft()) {
+            s += sum(c);
+            c.up();
+        }
+        if (c.downRight()) {
+            s += sum(c);
+            c.up();
+        }
+        return s;
     }
 
     private static long sum(HeapTree t) {
