@@ -4,15 +4,18 @@
  * qs_fault.c) one mprotect for the whole run.
  *
  * Why: QuickStore clusters objects that are used together onto neighbouring pages (White and DeWitt 1994,
- * section 3.1 and the OO7 layout of section 4: a composite part's atomic parts and connections are
- * allocated together, so a traversal that enters one page goes on to the next); Texas (Kakkad and Wilson
- * 1999) names fetching granularity separately from mapping granularity - the unit the store reads may be
- * larger than the unit it protects. Here the protection unit stays one frame, the fetch unit becomes a run
- * of up to `readahead` frames. A cold fault costs a signal, a handler, a pread into memory the kernel must
+ * section 5.2, cold T1: "almost all of the I/O activity during T1 resulted from reading clusters of composite
+ * parts", footnote 4: a composite part's atomic parts and connections are clustered with it); Texas (Kakkad
+ * and Wilson 1999, section 3.3, "Data Fetching") separates the fetching granularity from the mapping one and
+ * suggests "prefetching several (consecutive) pages instead of a single faulted-on page". Here the
+ * protection unit stays one frame, the fetch unit becomes a run of up to `readahead` frames. A cold fault costs a signal, a handler, a pread into memory the kernel must
  * allocate and zero, an mprotect that splits the mapping, and a minor fault of the application view
  * (docs/results.md, "Cold path (issue 13)"); a run pays the signal, the syscalls and the VMA split once.
  *
  * Rules it keeps (docs/native.md, "Read-ahead"):
+ *  - only a stream reads ahead: the frame before the faulting one must be resident with the page before its
+ *    page (the page cache's rule for starting read-ahead: a sequential access, not a jump), so a fault that
+ *    lands alone (an index lookup, a traversal that touches one page per cluster) reads one page;
  *  - only frames in state RESERVED are claimed (CAS to LOADING, like a fault), never a resident, transient,
  *    refused or free one; the run ends at the first frame that is not claimable, that has another source or
  *    page, or that would exceed the pool bound (read-ahead never evicts and never overcommits: a
@@ -65,6 +68,13 @@ int64_t qs_readahead_load(struct qs_arena *a, uint64_t i, int *err) {
     struct qs_frame *f = qs_frame_at(a, i);
     struct qs_source *s = &a->sources[f->source];
     if (s->ops == NULL || s->ops->read_run == NULL) return 0;
+    /* a stream, not a jump: only when the frame before i holds the page before i's (resident, read by a fault
+     * or ahead), as the page cache's on-demand read-ahead starts only on sequential reads; a fault that
+     * lands in the middle of nothing (a lookup, T6's one page per composite part) reads its page alone */
+    if (i == 0) return 0;
+    struct qs_frame *p = qs_frame_at(a, i - 1);
+    uint32_t ps = qs_state(atomic_load_explicit(&p->state, memory_order_acquire));
+    if ((ps != QS_CLEAN && ps != QS_DIRTY) || p->source != f->source || p->page_no + 1 != f->page_no) return 0;
     uint64_t hwm = atomic_load(&a->hwm);
     int64_t n = 1; /* frame i is claimed by the caller */
     while ((uint64_t)n < want && i + (uint64_t)n < hwm) {

@@ -385,7 +385,9 @@ public final class Oo7Report {
      * (issue 13)"): the faults taken (readFaults) and the frames read ahead with them (readAhead), the operation
      * thread's minor page faults (minflt: fresh arena memory allocated under the reads, the application view's
      * first touch of a frame), and the time inside the C fault handler (handler ms: pread, allocation, checksum,
-     * mprotect; cold - hot - handler is the signals' delivery and return plus the Java side).
+     * mprotect; cold - hot - handler is the signals' delivery and return plus the Java side), and the operation
+     * thread's CPU time from begin to the end of the commit (cpu ms: user and kernel, without the time the thread
+     * waited for a CPU, so it stays comparable on a loaded machine).
      */
     public static String coldOverhead(Map<String, List<Oo7Result>> bySystem) {
         Table t = coldOverheadTable(bySystem);
@@ -405,6 +407,7 @@ public final class Oo7Report {
             "readAhead",
             "minflt",
             "handler ms",
+            "cpu ms",
             "overhead ms",
             "of cold",
             "goal"
@@ -433,6 +436,7 @@ public final class Oo7Report {
                     Long.toString(cold.counters().getOrDefault("readAheadFrames", 0L)),
                     Long.toString(cold.counters().getOrDefault("minorFaults", 0L)),
                     String.format(Locale.ROOT, "%.3f", cold.counters().getOrDefault("handlerNanos", 0L) / 1e6),
+                    String.format(Locale.ROOT, "%.3f", cold.counters().getOrDefault("threadCpuNanos", 0L) / 1e6),
                     String.format(Locale.ROOT, "%.3f", over),
                     c > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * over / c) : "-",
                     c > 0 && over <= COLD_OVERHEAD_GOAL * c ? "met" : "not met"

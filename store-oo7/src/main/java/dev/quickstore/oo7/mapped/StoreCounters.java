@@ -6,6 +6,8 @@ import dev.quickstore.core.stats.PoolStats;
 import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.mmu.FaultCounters;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -45,7 +47,8 @@ final class StoreCounters {
         "cardMarks",
         "readAheadFrames",
         "handlerNanos",
-        "minorFaults"
+        "minorFaults",
+        "threadCpuNanos"
     };
 
     /** Counters of earlier openings. */
@@ -104,18 +107,27 @@ final class StoreCounters {
             db.storageManager().cardMarks(),
             f == null ? 0 : f.readAheadFrames(),
             f == null ? 0 : f.handlerNanos(),
-            0 // minorFaults: the calling thread's, not the arena's (below)
+            0, // minorFaults: the calling thread's, not the arena's (below)
+            0 // threadCpuNanos: likewise
         };
         // the log's LSNs continue across openings; the arena's and the pool's counters restart
         long[] out = new long[c.length];
         for (int i = 0; i < c.length; i++) {
             out[i] = i == 5 ? c[i] : carried[i] + c[i];
         }
-        out[c.length - 1] = threadMinorFaults(); // a thread's count never restarts: not carried
+        // a thread's counts never restart: not carried
+        out[c.length - 2] = threadMinorFaults();
+        out[c.length - 1] = THREADS.getCurrentThreadCpuTime();
         return out;
     }
 
     private static final Path THREAD_STAT = Path.of("/proc/thread-self/stat");
+
+    /**
+     * CPU time of the calling thread, user and kernel (signals, faults, pread included): unlike the wall clock it
+     * does not grow while the thread waits for a CPU, so cold and hot runs on a loaded machine stay comparable.
+     */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /**
      * Minor page faults of the calling thread so far ({@code /proc/thread-self/stat}, field 10): the kernel-only
