@@ -94,10 +94,11 @@ class MappedOo7StoreTest extends MappedOo7Contract {
         long faults = cold.counters().get("readFaults");
         long ahead = cold.counters().get("readAheadFrames");
         assertTrue(faults + ahead > 100, "a cold T1 faults its pages in: " + cold.counters());
-        assertTrue(ahead > 0, "clustered pages are read ahead (qs.readAhead): " + cold.counters());
-        assertTrue(faults < ahead, "most pages come with another page's fault: " + cold.counters());
         assertTrue(cold.counters().get("handlerNanos") > 0, "time in the fault handler: " + cold.counters());
-        assertTrue(cold.counters().get("minorFaults") > 0, "fresh arena memory faults in: " + cold.counters());
+        assertTrue(
+                cold.counters().get("minorFaults") >= faults + ahead,
+                "fresh arena memory: at least one minor fault per page loaded: " + cold.counters());
+        assertTrue(cold.counters().get("threadCpuNanos") > 0, "the op thread's CPU time: " + cold.counters());
         assertTrue(cold.counters().get(Oo7Runner.PREAD_US) > 0, "pread time recorded: " + cold.counters());
         // pread of the resident pages after the run: at least the pages T1 faulted in
         assertTrue(store.persistentStore().storageManager().residentPages().length >= faults + ahead);
