@@ -104,6 +104,10 @@ struct qs_source_ops {
      * usable. [signal-safe] */
     int (*read_page_locked)(struct qs_source *s, uint64_t page_no, int mode, void *dst, size_t len);
     int (*lock_page)(struct qs_source *s, uint64_t page_no, int mode, uint64_t *lsn);
+    /* read-ahead (qs_readahead.c; NULL for sources that serve one page per request): read up to `len`
+     * bytes of consecutive pages starting at page_no with one request; returns the bytes read (short at
+     * the end of the source) or -errno. [signal-safe] */
+    int64_t (*read_run)(struct qs_source *s, uint64_t page_no, void *dst, size_t len);
 };
 #define QS_LOCK_S 1
 #define QS_LOCK_X 2
@@ -136,6 +140,7 @@ enum qs_counter {
     QS_C_CLOCK_REPROTECTED, /* resident frames whose access the clock disabled (reference bit clear)  */
     QS_C_CLOCK_RUNS,        /* mprotect calls of the classic hand (one per run of cleared frames)     */
     QS_C_CLOCK_FAILS,       /* sweeps that found no evictable frame (all dirty, held or transient)    */
+    QS_C_READAHEAD,         /* frames installed by read-ahead next to a faulting frame (qs_readahead.c) */
     QS_C_COUNT
 };
 
@@ -198,6 +203,10 @@ struct qs_arena {
     /* scanning (Hosking & Moss's "scan" scheme, qs_cards.c): a frame loaded by a fault in a transaction
      * gets its pre-image at load time (it becomes DIRTY), so commit can diff every resident page */
     int preimage_on_load;
+    /* read-ahead (qs_readahead.c): a read fault on a RESERVED frame also loads up to readahead - 1 following
+     * RESERVED frames holding the following pages of the same file source, with one read and one mprotect;
+     * 0 or 1 = off */
+    _Atomic uint32_t readahead;
 
     struct qs_frame *frames;    /* nframes descriptors, mmap'ed                          */
     uint8_t *ptrmaps;           /* nframes * (frame_size / 64) bytes of pointer bitmaps  */
@@ -277,6 +286,15 @@ int qs_vma_reserve_refill(struct qs_arena *a);
 /* loading, shared by the fault path and qs_prefetch; caller holds LOADING. Returns 0 or a reason. */
 int qs_load_frame(struct qs_arena *a, uint64_t i, int *err); /* qs_source.c */
 int qs_load_frame_locked(struct qs_arena *a, uint64_t i, int mode, int *err); /* mode 0: no lock */
+int qs_finish_load(struct qs_arena *a, uint64_t i, int *err); /* qs_source.c: verify, relocate after a read */
+/* qs_readahead.c: claims and loads the frames after RESERVED frame i (held LOADING) with the faulting frame
+ * itself in one read; returns the frames loaded (>= 1, i first) or 0 when read-ahead does not apply, or a
+ * negative refusal reason for frame i (-QS_R_IO with *err, -QS_R_CHECKSUM) [signal-safe] */
+int64_t qs_readahead_load(struct qs_arena *a, uint64_t i, int *err);
+/* makes frames (i, i + n) CLEAN after qs_readahead_load and a successful mprotect [signal-safe] */
+void qs_readahead_publish(struct qs_arena *a, uint64_t i, int64_t n);
+/* returns frames (i, i + n) to RESERVED without their bytes [signal-safe] */
+void qs_readahead_drop(struct qs_arena *a, uint64_t i, int64_t n);
 int qs_page_lock(struct qs_arena *a, uint64_t i, int mode, int *err); /* 0, 1 = cached copy stale, or -reason */
 /* replacement (qs_clock.c): evict one frame by the arena's policy (not `except`); returns the frame
  * or -1 when no frame is evictable. [signal-safe] */

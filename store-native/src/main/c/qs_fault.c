@@ -122,7 +122,28 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             /* the buffer pool's bound: evict by the replacement policy first (qs_clock.c) */
             qs_resident_acquire(a, i);
             int err = 0;
-            int r = qs_load_frame_locked(a, i, is_write ? QS_LOCK_X : QS_LOCK_S, &err);
+            /* read-ahead (qs_readahead.c): the following frames of a clustered run in one read and one
+             * mprotect; falls through to the single load when it does not apply or the mprotect fails */
+            int64_t run = qs_readahead_load(a, i, &err);
+            if (run < 0) {
+                qs_punch(a, i, 1);
+                atomic_fetch_sub(&a->resident, 1);
+                return refuse(a, i, QS_RESERVED, (uint32_t)-run, err, addr, 0);
+            }
+            if (run > 1 && mprotect(qs_app_addr(a, i), (size_t)run << a->frame_shift, a->clean_prot) != 0) {
+                qs_readahead_drop(a, i, run); /* the VMA limit: the frame alone, with island collapse */
+                run = 1;
+            }
+            if (run > 1) {
+                qs_readahead_publish(a, i, run);
+                if (is_write) return upgrade_to_dirty(a, i, QS_CLEAN, addr);
+                atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+                atomic_fetch_or(&f->flags, QS_F_REF);
+                qs_count(a, QS_C_READ_FAULTS, 1);
+                qs_frame_unlock(f, QS_CLEAN);
+                return 1;
+            }
+            int r = run == 1 ? 0 : qs_load_frame_locked(a, i, is_write ? QS_LOCK_X : QS_LOCK_S, &err);
             if (r != 0) {
                 qs_punch(a, i, 1);
                 atomic_fetch_sub(&a->resident, 1);

@@ -198,7 +198,7 @@ static void socket_close(struct qs_source *s) {
 }
 
 static const struct qs_source_ops socket_ops = {"page-server", socket_read_page, socket_close,
-                                                socket_read_page_locked, socket_lock_page};
+                                                socket_read_page_locked, socket_lock_page, NULL};
 
 /* Adds a page source that asks a page server for pages over `fd`, a connected and authenticated stream
  * socket the arena now owns (closed at arena close); each request must be answered within timeout_ms.

@@ -34,12 +34,29 @@ static int file_read_page(struct qs_source *s, uint64_t page_no, void *dst, size
     return 0;
 }
 
+/* [signal-safe] One pread of up to len bytes of consecutive pages (read-ahead); short only at EOF. */
+static int64_t file_read_run(struct qs_source *s, uint64_t page_no, void *dst, size_t len) {
+    uint8_t *p = dst;
+    off_t off = (off_t)(s->base_offset + page_no * (uint64_t)s->page_size);
+    size_t done = 0;
+    while (done < len) {
+        ssize_t r = pread(s->fd, p + done, len - done, off + (off_t)done);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -errno;
+        }
+        if (r == 0) break; /* end of the file: the caller installs only complete pages */
+        done += (size_t)r;
+    }
+    return (int64_t)done;
+}
+
 static void file_close(struct qs_source *s) {
     if (s->fd >= 0) close(s->fd);
     s->fd = -1;
 }
 
-static const struct qs_source_ops file_ops = {"file", file_read_page, file_close, NULL, NULL};
+static const struct qs_source_ops file_ops = {"file", file_read_page, file_close, NULL, NULL, file_read_run};
 
 int qs_source_read(struct qs_arena *a, struct qs_frame *f, void *dst) {
     struct qs_source *s = &a->sources[f->source];
@@ -90,6 +107,15 @@ int qs_load_frame_locked(struct qs_arena *a, uint64_t i, int mode, int *err) {
         rc = qs_source_read(a, f, dst);
     if (rc == -EDEADLK || rc == -EBUSY) { *err = -rc; return QS_R_LOCK; }
     if (rc < 0) { *err = -rc; return QS_R_IO; }
+    return qs_finish_load(a, i, err);
+}
+
+/* The part of a load after the bytes are in the alias (frame i held LOADING): count, verify the page
+ * checksum when the arena verifies, relocate, swizzle (Texas). Shared with read-ahead (qs_readahead.c).
+ * Returns 0 or QS_R_CHECKSUM. [signal-safe] */
+int qs_finish_load(struct qs_arena *a, uint64_t i, int *err) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint8_t *dst = qs_alias_addr(a, i);
     qs_count(a, QS_C_BYTES_READ, a->frame_size);
     if (atomic_load_explicit(&a->verify, memory_order_relaxed) && !qs_page_verify(dst, a->frame_size)) {
         *err = 0;

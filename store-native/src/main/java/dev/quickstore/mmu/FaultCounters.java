@@ -23,6 +23,8 @@ package dev.quickstore.mmu;
  * @param clockRuns mprotect calls of the classic clock's hand (one per run of cleared frames)
  * @param clockFails sweeps that found no evictable frame (every resident frame dirty, held or busy); the
  *     next 64 over-budget loads then overcommit without sweeping unless Java cleans or releases a frame
+ * @param readAheadFrames frames loaded by read-ahead next to a faulting frame ({@link MappedArena#readAhead}); not
+ *     counted in {@code readFaults}
  */
 public record FaultCounters(
         long readFaults,
@@ -42,14 +44,15 @@ public record FaultCounters(
         long reprotectAlls,
         long clockReprotected,
         long clockRuns,
-        long clockFails) {
+        long clockFails,
+        long readAheadFrames) {
 
     // qs_counter in C, including the forwarded counter 13 (reported by SignalHandler.forwarded)
-    static final int COUNT = 19;
+    static final int COUNT = 20;
 
     static FaultCounters of(long[] c) {
         return new FaultCounters(
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[14], c[15], c[16],
-                c[17], c[18]);
+                c[17], c[18], c[19]);
     }
 }

@@ -268,6 +268,21 @@ public final class MappedArena implements AutoCloseable {
     }
 
     /**
+     * Clustered read-ahead in the fault path ({@code qs_readahead.c}; docs/native.md "Read-ahead"): a read fault on
+     * a reserved frame also loads up to {@code frames - 1} following reserved frames that hold the following pages
+     * of the same file source, with one {@code pread} and one {@code mprotect}, as long as the resident budget
+     * allows without eviction. Every page is verified and relocated as a single load is; a neighbour that fails
+     * its checksum or lies beyond the end of the file stays reserved. Off under page locking, for page-server
+     * sources and when pre-images are taken at load (scanning). 0 or 1 turns it off (the default).
+     *
+     * @param frames the most frames one fault loads, 0..64
+     */
+    public void readAhead(int frames) {
+        Downcall.checkedInt("qs_arena_set_readahead", () -> "setting read-ahead to " + frames + " frames (0..64)", () ->
+                (int) NativeCalls.ARENA_SET_READAHEAD.invokeExact(handle, frames));
+    }
+
+    /**
      * Page locks from the fault path: frames of a source that locks (a page server under locking) take a shared
      * lock at their first read in a transaction and an exclusive one at their first write, and a cached copy
      * the server has since changed is reloaded; a refused lock is a refusal with reason {@link

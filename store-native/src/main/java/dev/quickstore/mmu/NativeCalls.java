@@ -40,6 +40,8 @@ final class NativeCalls {
             h("qs_arena_resident", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
     static final MethodHandle ARENA_SET_VERIFY =
             h("qs_arena_set_verify", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle ARENA_SET_READAHEAD =
+            h("qs_arena_set_readahead", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT), CRITICAL);
     static final MethodHandle ARENA_SET_LOCKING =
             h("qs_arena_set_locking", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
     static final MethodHandle ARENA_SET_TXN =

@@ -381,7 +381,13 @@ public final class Oo7Report {
      * The cold fault-handling overhead per mapped system and operation that ran cold and hot (design notes
      * section 8: "cold T1: fault handling overhead (cold - hot - time to read the same pages with pread) <= 30 %
      * of cold"): cold, hot and pread medians in ms, overhead = cold - hot - pread, and its share of cold. Empty
-     * when no cold result carries {@link Oo7Runner#PREAD_US}.
+     * when no cold result carries {@link Oo7Runner#PREAD_US}. Where the overhead goes (docs/results.md, "Cold path
+     * (issue 13)"): the faults taken (readFaults) and the frames read ahead with them (readAhead), the operation
+     * thread's minor page faults (minflt: fresh arena memory allocated under the reads, the application view's
+     * first touch of a frame), and the time inside the C fault handler (handler ms: pread, allocation, checksum,
+     * mprotect; cold - hot - handler is the signals' delivery and return plus the Java side), and the operation
+     * thread's CPU time from begin to the end of the commit (cpu ms: user and kernel, without the time the thread
+     * waited for a CPU, so it stays comparable on a loaded machine).
      */
     public static String coldOverhead(Map<String, List<Oo7Result>> bySystem) {
         Table t = coldOverheadTable(bySystem);
@@ -392,7 +398,19 @@ public final class Oo7Report {
     public static Table coldOverheadTable(Map<String, List<Oo7Result>> bySystem) {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {
-            "op", "system", "cold ms", "hot ms", "pread ms", "readFaults", "overhead ms", "of cold", "goal"
+            "op",
+            "system",
+            "cold ms",
+            "hot ms",
+            "pread ms",
+            "readFaults",
+            "readAhead",
+            "minflt",
+            "handler ms",
+            "cpu ms",
+            "overhead ms",
+            "of cold",
+            "goal"
         });
         int[] verdicts = new int[2]; // met, not met
         bySystem.forEach((name, results) -> {
@@ -415,6 +433,10 @@ public final class Oo7Report {
                     String.format(Locale.ROOT, "%.3f", hm),
                     String.format(Locale.ROOT, "%.3f", p),
                     Long.toString(cold.counters().getOrDefault("readFaults", 0L)),
+                    Long.toString(cold.counters().getOrDefault("readAheadFrames", 0L)),
+                    Long.toString(cold.counters().getOrDefault("minorFaults", 0L)),
+                    String.format(Locale.ROOT, "%.3f", cold.counters().getOrDefault("handlerNanos", 0L) / 1e6),
+                    String.format(Locale.ROOT, "%.3f", cold.counters().getOrDefault("threadCpuNanos", 0L) / 1e6),
                     String.format(Locale.ROOT, "%.3f", over),
                     c > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * over / c) : "-",
                     c > 0 && over <= COLD_OVERHEAD_GOAL * c ? "met" : "not met"

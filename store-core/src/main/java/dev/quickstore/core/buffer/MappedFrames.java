@@ -82,7 +82,16 @@ public final class MappedFrames implements PageFrames {
         this.alias = arena.alias();
         this.source = source;
         this.stage = staging.allocate(pageSize, 4096);
+        arena.readAhead(READ_AHEAD_FRAMES);
     }
+
+    /**
+     * Frames one cold read fault loads from the volume file ({@link MappedArena#readAhead}: the faulting frame and
+     * the following reserved frames of the following pages, one {@code pread}, one {@code mprotect}); system
+     * property {@code qs.readAhead}, 0 or 1 = off (the default: on OO7 it saved CPU on small T1 and cost more on
+     * medium T1, whose composite-part clusters end before a run does; docs/results.md, "Cold path (issue 13)").
+     */
+    public static final int READ_AHEAD_FRAMES = Integer.getInteger("qs.readAhead", 0);
 
     /**
      * Maps the arena at {@code base} and reserves the volume's first {@code pages} frames.

@@ -5,6 +5,11 @@ import dev.quickstore.core.stats.CommitStats;
 import dev.quickstore.core.stats.PoolStats;
 import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.mmu.FaultCounters;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -39,7 +44,11 @@ final class StoreCounters {
         "framesCleared",
         "commitCardPages",
         "commitCards",
-        "cardMarks"
+        "cardMarks",
+        "readAheadFrames",
+        "handlerNanos",
+        "minorFaults",
+        "threadCpuNanos"
     };
 
     /** Counters of earlier openings. */
@@ -95,13 +104,44 @@ final class StoreCounters {
             pool.framesCleared(),
             k.cardPages(),
             k.cards(),
-            db.storageManager().cardMarks()
+            db.storageManager().cardMarks(),
+            f == null ? 0 : f.readAheadFrames(),
+            f == null ? 0 : f.handlerNanos(),
+            0, // minorFaults: the calling thread's, not the arena's (below)
+            0 // threadCpuNanos: likewise
         };
         // the log's LSNs continue across openings; the arena's and the pool's counters restart
         long[] out = new long[c.length];
         for (int i = 0; i < c.length; i++) {
             out[i] = i == 5 ? c[i] : carried[i] + c[i];
         }
+        // a thread's counts never restart: not carried
+        out[c.length - 2] = threadMinorFaults();
+        out[c.length - 1] = THREADS.getCurrentThreadCpuTime();
         return out;
+    }
+
+    private static final Path THREAD_STAT = Path.of("/proc/thread-self/stat");
+
+    /**
+     * CPU time of the calling thread, user and kernel (signals, faults, pread included): unlike the wall clock it
+     * does not grow while the thread waits for a CPU, so cold and hot runs on a loaded machine stay comparable.
+     */
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /**
+     * Minor page faults of the calling thread so far ({@code /proc/thread-self/stat}, field 10): the kernel-only
+     * faults a cold operation pays besides its signals - the allocation of fresh arena memory under its reads and
+     * the application view's first touch of a frame made accessible - or 0 where the file is not readable.
+     */
+    static long threadMinorFaults() {
+        try {
+            String stat = Files.readString(THREAD_STAT);
+            // the fields after the command name, which is in parentheses and may contain spaces
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[7]); // field 10 of the whole line: minflt
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 }
