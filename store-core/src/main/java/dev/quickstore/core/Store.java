@@ -1001,24 +1001,58 @@ public final class Store implements AutoCloseable {
     private int depth; // nesting of run() (index scan visitors may call back into the store)
 
     <T> T run(IoWork<T> work) {
-        latch.lock();
-        depth++;
-        int mark = pool != null ? pool.pinMark() : 0;
+        int mark = enter();
         try {
-            checkUsable();
             return work.run();
         } catch (IOException e) {
-            poison = e;
-            throw new StoreException(
-                    "I/O failure in store " + dir + "; the handle is now unusable, reopen the store to recover: " + e,
-                    e);
+            throw poisonedBy(e);
         } finally {
+            exit(mark);
+        }
+    }
+
+    /**
+     * Begins a store operation: takes the latch, checks the handle, returns the pin mark for {@link #exit}. The
+     * pair is {@link #run} without its lambda, for the per-object operations of a transaction (issue #20).
+     */
+    int enter() {
+        latch.lock();
+        depth++;
+        try {
+            checkUsable();
+        } catch (RuntimeException e) {
+            depth--;
+            latch.unlock();
+            throw e;
+        }
+        return pool != null ? pool.pinMark() : 0;
+    }
+
+    /**
+     * Ends a store operation begun by {@link #enter}: a nested one (index scan visitors) releases its own pins; the
+     * outermost one of a running transaction keeps a few pages pinned for the next operation ({@link
+     * BufferPool#endOperation}), any other releases every pin.
+     */
+    void exit(int mark) {
+        try {
             if (pool != null) {
-                pool.releasePins(mark); // nested operations (index scan visitors) keep the outer one's pins
+                if (depth > 1) {
+                    pool.releasePins(mark);
+                } else {
+                    pool.endOperation(current != null && current.isActive());
+                }
             }
+        } finally {
             depth--;
             latch.unlock();
         }
+    }
+
+    /** An I/O failure under the latch poisons the handle (fail-stop); the exception to throw. */
+    StoreException poisonedBy(IOException e) {
+        poison = e;
+        return new StoreException(
+                "I/O failure in store " + dir + "; the handle is now unusable, reopen the store to recover: " + e, e);
     }
 
     void checkUsable() {

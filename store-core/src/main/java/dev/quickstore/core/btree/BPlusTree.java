@@ -656,20 +656,16 @@ public final class BPlusTree {
             throw new IllegalArgumentException("INT index key " + key + " is outside the int range");
         }
         long bits = keyBits(key);
-        if (unique && first(bits, 0, true) != 0) {
-            long existing = first(bits, 0, false);
-            if (existing == value) {
-                return false;
-            }
-            throw new DuplicateKeyException(
-                    "unique index already maps key " + key + " to " + String.format("0x%x", existing));
-        }
         long[] path = pathNumeric(bits, value);
         long leaf = path[path.length - 1];
         MemorySegment p = pool.fix(leaf);
         int pos = lowerBoundNumeric(p, bits, value);
         if (pos < count(p) && compareNumeric(p, BODY + (long) pos * entry, bits, value) == 0) {
             return false;
+        }
+        if (unique && keyAround(p, pos, bits)) {
+            throw new DuplicateKeyException(
+                    "unique index already maps key " + key + " to " + String.format("0x%x", first(bits, 0, false)));
         }
         p = pool.fixForWrite(leaf);
         int n = count(p);
@@ -688,6 +684,46 @@ public final class BPlusTree {
         }
         addSize(1);
         return true;
+    }
+
+    /**
+     * Whether an entry with key {@code bits} lies next to position {@code pos} of leaf {@code p}, where an entry
+     * (bits, value) not in the tree would be inserted: the unique check of {@link #insertNumeric} on the insert's own
+     * descent (before issue #20 it descended a second time from the root). Entries of one key are adjacent and
+     * ordered by value, so another value of the key is the entry at {@code pos} or the one before it; at either end
+     * of the leaf that neighbour is the first entry of the next non-empty leaf or the last of the previous one
+     * (leaves may be empty: deletion does not rebalance).
+     */
+    private boolean keyAround(MemorySegment p, int pos, long bits) throws IOException {
+        int n = count(p);
+        if (pos < n) {
+            if (bitsAt(p, BODY + (long) pos * entry) == bits) {
+                return true;
+            }
+        } else {
+            for (long next = PageHeader.aux(p); next != 0; ) {
+                MemorySegment q = pool.fix(next);
+                if (count(q) > 0) {
+                    if (bitsAt(q, BODY) == bits) {
+                        return true;
+                    }
+                    break;
+                }
+                next = PageHeader.aux(q);
+            }
+        }
+        if (pos > 0) {
+            return bitsAt(p, BODY + (long) (pos - 1) * entry) == bits;
+        }
+        for (long prev = p.get(PageHeader.LONG, LINK); prev != 0; ) {
+            MemorySegment q = pool.fix(prev);
+            int c = count(q);
+            if (c > 0) {
+                return bitsAt(q, BODY + (long) (c - 1) * entry) == bits;
+            }
+            prev = q.get(PageHeader.LONG, LINK);
+        }
+        return false;
     }
 
     private Object boxed(long key) {

@@ -254,6 +254,34 @@ public final class BufferPool {
         pinned.releaseSince(mark, this::unpin);
     }
 
+    /**
+     * Pages a transaction's operation may leave pinned for the next one ({@link #endOperation}): the allocator's
+     * current page, the page of the object just created, an index leaf and its meta page.
+     */
+    static final int RETAINED_PINS = 4;
+
+    /**
+     * Ends the outermost store operation. Inside a running transaction ({@code retain}) an operation that pinned at
+     * most {@link #RETAINED_PINS} pages leaves them pinned, so the next operation - typically the next object
+     * created on the same page - does not pin them again: each pin and unpin is a call into the data plane
+     * ({@code qs_frame_hold}) and was, with the pin set's bookkeeping, a sixth of the creation loop's CPU (issue #20,
+     * docs/results.md "Write path, fourth landing"). A pin only keeps a frame from being evicted, so holding a few
+     * longer changes no content; an operation that pinned more, and every operation outside a running transaction
+     * (its end included), releases them all.
+     */
+    public void endOperation(boolean retain) {
+        if (retain && pinned.size() <= RETAINED_PINS) {
+            pinned.compactOrder();
+        } else {
+            pinned.releaseSince(0, this::unpin);
+        }
+    }
+
+    /** Pages pinned now (tests). */
+    public int pinnedCount() {
+        return pinned.size();
+    }
+
     /** Records that {@code pageId} holds logged changes up to a record at {@code lsn} not yet on disk. */
     public void noteLogged(long pageId, long lsn) {
         if (dirtyPageTable.putIfAbsent(pageId, lsn) == null) {

@@ -111,6 +111,22 @@ final class PagePins {
         }
     }
 
+    /**
+     * Rewrites the order as the pinned pages, each once: a set kept across operations ({@link
+     * BufferPool#endOperation}) does not let the order grow with the duplicates of pages unpinned and pinned again.
+     */
+    void compactOrder() {
+        if (orderSize == size) {
+            return; // every entry is a distinct pinned page already (the usual case)
+        }
+        orderSize = 0;
+        for (long k : table) {
+            if (k != EMPTY) {
+                order[orderSize++] = k;
+            }
+        }
+    }
+
     /** Calls {@code action} for every pinned page (any order). */
     void forEach(LongConsumer action) {
         for (long k : table) {

@@ -69,8 +69,19 @@ public final class ObjectAllocator {
      */
     private final java.util.Map<Long, Integer> extentNoFit = new java.util.HashMap<>();
 
+    /**
+     * The page the last object was appended to and its {@link #denseTails} entry ({@code hotPage} -1: none): the next
+     * object near the previous one is appended there without the two map lookups (and the boxing of the page id) of
+     * {@link #noFit} and {@link #denseTails} - a creation loop's common case (issue #20). Checked against the page
+     * like any dense tail; dropped by a delete, a refusal of that page and the end of the transaction.
+     */
+    private long hotPage = -1;
+
+    private int[] hotTail;
+
     /** Called when a transaction ends (commit or abort): the memos describe pages as this transaction left them. */
     public void reset() {
+        hotPage = -1;
         currentPage = 0;
         noFit.clear();
         denseTails.clear();
@@ -83,6 +94,18 @@ public final class ObjectAllocator {
 
     private int tryPage(long page, int size, int[] pointerOffsets) throws IOException {
         int need = (size + 7) & ~7;
+        if (page == hotPage) {
+            int[] known = hotTail;
+            if (SlottedPage.denseFits(pageSize, known[0], known[1], size)) {
+                MemorySegment w = pool.fixForWrite(page);
+                if (PageHeader.type(w) == PageHeader.SLOTTED
+                        && SlottedPage.slotCount(w) == known[0]
+                        && SlottedPage.liveCount(w) == known[0]) {
+                    return append(w, known, size, need, pointerOffsets);
+                }
+            }
+            hotPage = -1; // does not fit, or changed behind the memo: the general path below decides
+        }
         Integer refused = noFit.get(page);
         if (refused != null && need >= refused) {
             return -1;
@@ -101,7 +124,7 @@ public final class ObjectAllocator {
             if (PageHeader.type(w) == PageHeader.SLOTTED
                     && SlottedPage.slotCount(w) == known[0]
                     && SlottedPage.liveCount(w) == known[0]) {
-                return append(w, known, size, need, pointerOffsets);
+                return appendHot(page, w, known, size, need, pointerOffsets);
             }
             denseTails.remove(page); // changed behind the memo: learn it again below
         }
@@ -120,7 +143,7 @@ public final class ObjectAllocator {
                 refuse(page, need);
                 return -1;
             }
-            return append(pool.fixForWrite(page), tail, size, need, pointerOffsets);
+            return appendHot(page, pool.fixForWrite(page), tail, size, need, pointerOffsets);
         }
         int found = SlottedPage.placement(p, size);
         if (found < 0) {
@@ -162,7 +185,18 @@ public final class ObjectAllocator {
         return off;
     }
 
+    /** {@link #append}, then {@code page} is the {@link #hotPage}. */
+    private int appendHot(long page, MemorySegment w, int[] tail, int size, int need, int[] pointerOffsets) {
+        int off = append(w, tail, size, need, pointerOffsets);
+        hotPage = page;
+        hotTail = tail;
+        return off;
+    }
+
     private void refuse(long page, int need) {
+        if (page == hotPage) {
+            hotPage = -1;
+        }
         if (noFit.size() >= NO_FIT_PAGES) {
             noFit.clear();
         }
@@ -246,6 +280,9 @@ public final class ObjectAllocator {
         long page = addresses.pageOf(ref);
         noFit.remove(page);
         denseTails.remove(page);
+        if (page == hotPage) {
+            hotPage = -1;
+        }
         extentNoFit.remove(extentOf(page));
         if (SlottedPage.free(p, addresses.offsetOf(ref)) == 0) {
             PageHeader.format(p, page, PageHeader.FREE);
