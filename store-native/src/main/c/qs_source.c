@@ -17,24 +17,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-/* [signal-safe] pread until the page is complete; EOF before the end is an error (EIO). */
-static int file_read_page(struct qs_source *s, uint64_t page_no, void *dst, size_t len) {
-    uint8_t *p = dst;
-    off_t off = (off_t)(s->base_offset + page_no * (uint64_t)s->page_size);
-    size_t done = 0;
-    while (done < len) {
-        ssize_t r = pread(s->fd, p + done, len - done, off + (off_t)done);
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            return -errno;
-        }
-        if (r == 0) return -EIO; /* page beyond the end of the file */
-        done += (size_t)r;
-    }
-    return 0;
-}
-
-/* [signal-safe] One pread of up to len bytes of consecutive pages (read-ahead); short only at EOF. */
+/* [signal-safe] Pread of up to len bytes of consecutive pages (one page, or a read-ahead run); short only at EOF. */
 static int64_t file_read_run(struct qs_source *s, uint64_t page_no, void *dst, size_t len) {
     uint8_t *p = dst;
     off_t off = (off_t)(s->base_offset + page_no * (uint64_t)s->page_size);
@@ -49,6 +32,13 @@ static int64_t file_read_run(struct qs_source *s, uint64_t page_no, void *dst, s
         done += (size_t)r;
     }
     return (int64_t)done;
+}
+
+/* [signal-safe] pread until the page is complete; EOF before the end is an error (EIO). */
+static int file_read_page(struct qs_source *s, uint64_t page_no, void *dst, size_t len) {
+    int64_t got = file_read_run(s, page_no, dst, len);
+    if (got < 0) return (int)got;
+    return (size_t)got == len ? 0 : -EIO; /* page beyond the end of the file */
 }
 
 static void file_close(struct qs_source *s) {
