@@ -382,9 +382,9 @@ public final class Oo7Report {
      * section 8: "cold T1: fault handling overhead (cold - hot - time to read the same pages with pread) <= 30 %
      * of cold"): cold, hot and pread medians in ms, overhead = cold - hot - pread, and its share of cold. Empty
      * when no cold result carries {@link Oo7Runner#PREAD_US}. Where the overhead goes (docs/results.md, "Cold path
-     * (issue 13)"): the faults taken (readFaults) and the frames read ahead with them (readAhead), the operation
+     * (issue 13)"): the faults taken (readFaults) and the frames read ahead with them (ahead), the operation
      * thread's minor page faults (minflt: fresh arena memory allocated under the reads, the application view's
-     * first touch of a frame), and the time inside the C fault handler (handler ms: pread, allocation, checksum,
+     * first touch of a frame), and the time inside the C fault handler (handler, in ms: pread, allocation, checksum,
      * mprotect; cold - hot - handler is the signals' delivery and return plus the Java side), and the operation
      * thread's CPU time from begin to the end of the commit (cpu ms: user and kernel, without the time the thread
      * waited for a CPU, so it stays comparable on a loaded machine).
@@ -404,9 +404,9 @@ public final class Oo7Report {
             "hot ms",
             "pread ms",
             "readFaults",
-            "readAhead",
+            "ahead",
             "minflt",
-            "handler ms",
+            "handler",
             "cpu ms",
             "overhead ms",
             "of cold",
