@@ -98,9 +98,7 @@ public final class ObjectAllocator {
             int[] known = hotTail;
             if (SlottedPage.denseFits(pageSize, known[0], known[1], size)) {
                 MemorySegment w = pool.fixForWrite(page);
-                if (PageHeader.type(w) == PageHeader.SLOTTED
-                        && SlottedPage.slotCount(w) == known[0]
-                        && SlottedPage.liveCount(w) == known[0]) {
+                if (holdsTail(w, known)) {
                     return append(w, known, size, need, pointerOffsets);
                 }
             }
@@ -121,9 +119,7 @@ public final class ObjectAllocator {
                 return -1;
             }
             MemorySegment w = pool.fixForWrite(page);
-            if (PageHeader.type(w) == PageHeader.SLOTTED
-                    && SlottedPage.slotCount(w) == known[0]
-                    && SlottedPage.liveCount(w) == known[0]) {
+            if (holdsTail(w, known)) {
                 return appendHot(page, w, known, size, need, pointerOffsets);
             }
             denseTails.remove(page); // changed behind the memo: learn it again below
@@ -174,6 +170,16 @@ public final class ObjectAllocator {
         tail = new int[] {slots, end};
         denseTails.put(page, tail);
         return tail;
+    }
+
+    /**
+     * Whether page {@code w} is still what its memo {@code tail} {slots, end} describes: a slotted page with that
+     * many slots, all live (the {@link #hotPage} and {@link #denseTails} checks before an append).
+     */
+    private static boolean holdsTail(MemorySegment w, int[] tail) {
+        return PageHeader.type(w) == PageHeader.SLOTTED
+                && SlottedPage.slotCount(w) == tail[0]
+                && SlottedPage.liveCount(w) == tail[0];
     }
 
     /** Places an object at the dense end {@code tail} of page {@code w} (fixed for write) and advances the tail. */
