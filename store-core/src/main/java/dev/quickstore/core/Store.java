@@ -275,6 +275,9 @@ public final class Store implements AutoCloseable {
                                 placement,
                                 extents.pageCount());
             }
+            if (mf != null && !texas) {
+                mf.populateAhead(extents.pageCount(), dir.toString()); // off the cold faults' path (ArenaPopulator)
+            }
             ok = true;
         } finally {
             if (!ok) {
@@ -683,6 +686,11 @@ public final class Store implements AutoCloseable {
      */
     public FaultCounters faultCounters() {
         return mappedFrames == null ? null : mappedFrames.arena().counters();
+    }
+
+    /** The mapped frames, null in the other modes (tests). */
+    MappedFrames mappedFramesForTest() {
+        return mappedFrames;
     }
 
     /** Frames holding bytes (tests). */

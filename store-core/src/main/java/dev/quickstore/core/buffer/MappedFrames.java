@@ -72,6 +72,9 @@ public final class MappedFrames implements PageFrames {
      */
     private TexasSwizzling texas;
 
+    /** Allocating the memory of the first frames in the background since open ({@link #populateAhead}), or null. */
+    private ArenaPopulator populator;
+
     /** Texas mode: whether the store's own reads and write-backs convert pointers (off during recovery). */
     private boolean swizzling;
 
@@ -704,9 +707,35 @@ public final class MappedFrames implements PageFrames {
         refused.add(frame);
     }
 
+    /**
+     * Starts allocating, on a background thread, the arena memory of frames {@code [0, n)} that the store's first
+     * loads will read into ({@link ArenaPopulator}), where {@code n} is the least of {@code pages} (the volume's),
+     * the pool's capacity and the limit {@code qs.populate}. Only under identity placement (frame = page) and not
+     * in Texas mode, whose frames are assigned as pages are referred to; at most once.
+     */
+    public void populateAhead(long pages, String name) {
+        long n = Math.min(Math.min(pages, ArenaPopulator.LIMIT), Math.min(capacity, reservedUpTo));
+        if (populator == null && texas == null && mapping == null && n > 0) {
+            populator = ArenaPopulator.start(arena, n, name);
+        }
+    }
+
+    /** Frames {@link #populateAhead} has populated so far; 0 if it did not start. */
+    public long populatedFrames() {
+        return populator == null ? 0 : populator.populated();
+    }
+
+    /** Waits up to {@code millis} for {@link #populateAhead}'s thread to end; true if it has (or never started). */
+    public boolean awaitPopulated(long millis) throws InterruptedException {
+        return populator == null || populator.awaitDone(millis);
+    }
+
     @Override
     public void close() {
         try {
+            if (populator != null) {
+                populator.close(); // its thread has ended: the arena may be unmapped
+            }
             arena.close();
         } finally {
             staging.close();
