@@ -276,7 +276,7 @@ public final class Store implements AutoCloseable {
                                 extents.pageCount());
             }
             if (mf != null && !texas) {
-                mf.populateAhead(extents.pageCount(), dir.toString()); // off the cold faults' path (ArenaPopulator)
+                mf.populateAhead(extents.pageCount(), dir.toString()); // the cold faults' memory, allocated ahead
             }
             ok = true;
         } finally {

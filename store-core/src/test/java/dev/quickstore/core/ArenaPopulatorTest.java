@@ -44,6 +44,12 @@ class ArenaPopulatorTest {
         return refs;
     }
 
+    private static String state(Store s) {
+        MappedFrames f = s.mappedFramesForTest();
+        return "moved arena " + f.movedArena() + ", relocated pages " + s.relocatedPages() + ", failure "
+                + f.populateFailure();
+    }
+
     /** Reads every object through the application view (real read faults), then through the store's API. */
     private static void checkContents(Store s, List<Long> refs, long seed) {
         Random rnd = new Random(seed);
@@ -71,7 +77,10 @@ class ArenaPopulatorTest {
             assertTrue(f.awaitPopulated(30_000), "the populating thread ended");
             long pages = s.pageCount();
             assertTrue(pages > 100, "a volume of " + pages + " pages");
-            assertEquals(Math.min(pages, s.options().bufferPoolPages()), f.populatedFrames(), "frames populated");
+            assertEquals(
+                    Math.min(pages, s.options().bufferPoolPages()),
+                    f.populatedFrames(),
+                    "frames populated; " + state(s));
             int resident = s.residentPagesForTest();
             assertTrue(resident <= 2, "populating loads no page: resident " + resident + " (the open's own)");
             long before = s.faultCounters().readFaults();
@@ -89,7 +98,10 @@ class ArenaPopulatorTest {
         try (Store s = Store.open(db, small)) {
             MappedFrames f = s.mappedFramesForTest();
             assertTrue(f.awaitPopulated(30_000), "the populating thread ended");
-            assertEquals(16, f.populatedFrames(), "a 16-frame pool populates 16 frames of " + s.pageCount());
+            assertEquals(
+                    16,
+                    f.populatedFrames(),
+                    "a 16-frame pool populates 16 frames of " + s.pageCount() + "; " + state(s));
             checkContents(s, refs, 11); // evictions punch populated frames: still correct
         }
     }

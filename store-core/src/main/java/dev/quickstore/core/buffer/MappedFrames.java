@@ -710,12 +710,14 @@ public final class MappedFrames implements PageFrames {
     /**
      * Starts allocating, on a background thread, the arena memory of frames {@code [0, n)} that the store's first
      * loads will read into ({@link ArenaPopulator}), where {@code n} is the least of {@code pages} (the volume's),
-     * the pool's capacity and the limit {@code qs.populate}. Only under identity placement (frame = page) and not
-     * in Texas mode, whose frames are assigned as pages are referred to; at most once.
+     * the pool's capacity and the limit {@code qs.populate}. Frame {@code i} holds page {@code i} from {@link
+     * #reserveThrough} on, also in an arena mapped away from its preferred base; pages that relocation places in
+     * other frames only make some of this memory unused. Not in Texas mode, whose frames are assigned as pages are
+     * referred to. At most once.
      */
     public void populateAhead(long pages, String name) {
         long n = Math.min(Math.min(pages, ArenaPopulator.LIMIT), Math.min(capacity, reservedUpTo));
-        if (populator == null && texas == null && mapping == null && n > 0) {
+        if (populator == null && texas == null && n > 0) {
             populator = ArenaPopulator.start(arena, n, name);
         }
     }
@@ -723,6 +725,11 @@ public final class MappedFrames implements PageFrames {
     /** Frames {@link #populateAhead} has populated so far; 0 if it did not start. */
     public long populatedFrames() {
         return populator == null ? 0 : populator.populated();
+    }
+
+    /** Why {@link #populateAhead}'s thread stopped early (it is an optimisation: faults allocate the rest), or null. */
+    public RuntimeException populateFailure() {
+        return populator == null ? null : populator.failure();
     }
 
     /** Waits up to {@code millis} for {@link #populateAhead}'s thread to end; true if it has (or never started). */
