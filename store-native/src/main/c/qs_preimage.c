@@ -12,6 +12,9 @@
 
 #include <string.h>
 #include <sys/mman.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static size_t chunk_bytes(struct qs_arena *a) { return (size_t)QS_PRE_CHUNK_SLOTS * a->frame_size; }
 
@@ -56,6 +59,29 @@ static uint32_t grow(struct qs_arena *a) {
     return first;
 }
 
+/* Copies one frame into a pre-image slot with non-temporal stores: the slot was last used by another frame
+ * long ago (its lines are not in the cache), and nothing reads it before commit, so ordinary stores would
+ * first read every destination line (read-for-ownership) and evict 8 KiB of the faulting thread's cache. Both
+ * addresses are page-aligned and the frame size a multiple of 64 (a power of two >= the OS page); the sfence
+ * orders the streaming stores before the slot is published (the frame's unlock). [signal-safe] */
+static void copy_to_slot(void *dst, const void *src, size_t n) {
+#if defined(__SSE2__)
+    __m128i *d = dst;
+    const __m128i *s = src;
+    for (size_t k = 0; k < n / 16; k += 4) {
+        __m128i x0 = _mm_load_si128(s + k), x1 = _mm_load_si128(s + k + 1);
+        __m128i x2 = _mm_load_si128(s + k + 2), x3 = _mm_load_si128(s + k + 3);
+        _mm_stream_si128(d + k, x0);
+        _mm_stream_si128(d + k + 1, x1);
+        _mm_stream_si128(d + k + 2, x2);
+        _mm_stream_si128(d + k + 3, x3);
+    }
+    _mm_sfence();
+#else
+    memcpy(dst, src, n);
+#endif
+}
+
 /* Copies frame i's bytes (alias view) into a new slot; the caller holds the frame transient. */
 int qs_preimage_capture(struct qs_arena *a, uint64_t i) {
     struct qs_frame *f = qs_frame_at(a, i);
@@ -63,7 +89,7 @@ int qs_preimage_capture(struct qs_arena *a, uint64_t i) {
     uint32_t slot1 = pop_free(a);
     if (!slot1) slot1 = grow(a);
     if (!slot1) return -1;
-    memcpy(qs_preimage_addr(a, slot1), qs_alias_addr(a, i), a->frame_size);
+    copy_to_slot(qs_preimage_addr(a, slot1), qs_alias_addr(a, i), a->frame_size);
     f->preimage_slot = slot1;
     uint64_t used = atomic_fetch_add(&a->pre.used_bytes, a->frame_size) + a->frame_size;
     qs_count(a, QS_C_PREIMAGE_BYTES, a->frame_size);

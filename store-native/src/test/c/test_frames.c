@@ -77,6 +77,12 @@ int main(void) {
     CHECK(st(3) == QS_DIRTY && rd(3, 7) == 42, "dirty");
     uint64_t *pre = (uint64_t *)qs_preimage_of(A, 3);
     CHECK(pre && pre[7] == qs_test_word(3, 7), "pre-image holds the old value");
+    {   /* the whole page, byte for byte (the capture copies with streaming stores, 64 bytes a step) */
+        uint8_t *page = malloc(FS);
+        qs_test_fill_page(page, FS, 3);
+        CHECK(memcmp(pre, page, FS) == 0, "pre-image is the whole page as loaded");
+        free(page);
+    }
     wr(9, 1, 99);
     CHECK(st(9) == QS_DIRTY && rd(9, 2) == qs_test_word(9, 2), "write on reserved frame loads first");
     CHECK(qs_test_counter(A, QS_C_WRITE_FAULTS) == 2, "two write faults");

@@ -592,6 +592,18 @@ public final class MappedFrames implements PageFrames {
         return out;
     }
 
+    /** The alias slice when pages are stored as mapped (no relocation, no swizzling): no conversion to disk form. */
+    @Override
+    public MemorySegment liveImage(long pageId) {
+        return mapping == null && texas == null && !swizzling ? slice(pageId) : null;
+    }
+
+    /** CLEAN (possibly reprotected by the clock): no write fault or card barrier since the clean point. */
+    @Override
+    public boolean cleanSinceCleared(long pageId) {
+        return arena.state(frame(pageId)) == FrameState.CLEAN;
+    }
+
     /** QS-CR: frames whose image was written in disk form with translated pointers (reload translates). */
     private final Set<Long> unswizzled = new HashSet<>();
 

@@ -93,6 +93,25 @@ public interface PageFrames extends AutoCloseable {
      */
     MemorySegment stableImage(long pageId, MemorySegment buffer);
 
+    /**
+     * The page's bytes in place, without a copy, when they are already its disk form and a store after the
+     * clean point is detectable ({@link #cleanSinceCleared}); null otherwise (the caller takes {@link
+     * #stableImage}). Commit diffs and encodes from it, then asks {@link #cleanSinceCleared}: only if that is
+     * true were the bytes read the stable image.
+     */
+    default MemorySegment liveImage(long pageId) {
+        return null;
+    }
+
+    /**
+     * After {@link #clearDirty}: whether no store has reached the page since (it is still clean), so that bytes
+     * read from {@link #liveImage} before this call are exactly the image at the clean point. A store on a clean
+     * frame first takes a write fault (or the card barrier) that moves it out of CLEAN before its bytes change.
+     */
+    default boolean cleanSinceCleared(long pageId) {
+        return false;
+    }
+
     /** Every resident page. */
     long[] residentPages();
 

@@ -291,26 +291,23 @@ public final class TransactionManager implements BufferPool.Stealer {
             t0 = tb;
             for (int k = 0; k < n; k++) {
                 long p = dirty[i + k];
-                MemorySegment cur = frames.stableImage(p, curCopy);
+                // the page in place when no conversion is needed (no 8 KiB copy): diffed and encoded, then kept
+                // only if no store reached it meanwhile; otherwise the stable image (copy, or the new pre-image)
+                MemorySegment live = frames.liveImage(p);
+                MemorySegment cur = live != null ? live : frames.stableImage(p, curCopy);
                 long t1 = System.nanoTime();
                 commitStableNanos += t1 - t0;
                 commitPages++;
-                byte type = LogRecord.REDO;
-                if (commitLogging == CommitLogging.FULL_PAGES) {
-                    ranges.count = 0;
-                    ranges.add(FULL_PAGE_START, ps);
-                } else if (fresh[k]) {
-                    PageDiff.diff(pool.zeroPage(), cur, PageDiff.mergeGap(1), ranges);
-                    type = LogRecord.NEW_PAGE;
-                    newPageRecords++;
-                } else if (cards[k] != -1L && barrier != null && barrier.regions(p, regions)) {
-                    // object marking, remembered sets: only the marked objects or recorded words
-                    PageDiff.diffRegions(preCopies[k], cur, regions, PageDiff.mergeGap(1), ranges);
-                } else {
-                    PageDiff.diffCards(preCopies[k], cur, cards[k], cardBytes, PageDiff.mergeGap(1), ranges);
+                byte type = fresh[k] ? LogRecord.NEW_PAGE : LogRecord.REDO;
+                byte[] rec = changes(p, k, cur, cards[k], cardBytes, ps);
+                if (live != null && !frames.cleanSinceCleared(p)) {
+                    // a store after the clean point: the bytes read may include it
+                    rec = changes(p, k, frames.stableImage(p, curCopy), cards[k], cardBytes, ps);
                 }
-                if (ranges.count > 0 || fresh[k]) { // a new page is logged even if all zero: redo zeroes it
-                    byte[] rec = LogRecord.encodePage(type, txnId, lastLsn, p, 0, null, cur, ranges);
+                if (type == LogRecord.NEW_PAGE) {
+                    newPageRecords++;
+                }
+                if (rec != null) {
                     long t2 = System.nanoTime();
                     commitDiffNanos += t2 - t1;
                     long lsn = appendForTxn(rec);
@@ -351,6 +348,30 @@ public final class TransactionManager implements BufferPool.Stealer {
             ev.forced = force && lastLsn != 0;
             ev.commit();
         }
+    }
+
+    /**
+     * The REDO (or NEW_PAGE) record of dirty page {@code p} (batch index {@code k}) whose image at the clean point
+     * is {@code cur}, or null when nothing changed. Writes {@link #ranges}.
+     */
+    private byte[] changes(long p, int k, MemorySegment cur, long cardMask, int cardBytes, int ps) {
+        byte type = LogRecord.REDO;
+        if (commitLogging == CommitLogging.FULL_PAGES) {
+            ranges.count = 0;
+            ranges.add(FULL_PAGE_START, ps);
+        } else if (fresh[k]) {
+            PageDiff.diff(pool.zeroPage(), cur, PageDiff.mergeGap(1), ranges);
+            type = LogRecord.NEW_PAGE;
+        } else if (cardMask != -1L && barrier != null && barrier.regions(p, regions)) {
+            // object marking, remembered sets: only the marked objects or recorded words
+            PageDiff.diffRegions(preCopies[k], cur, regions, PageDiff.mergeGap(1), ranges);
+        } else {
+            PageDiff.diffCards(preCopies[k], cur, cardMask, cardBytes, PageDiff.mergeGap(1), ranges);
+        }
+        if (ranges.count == 0 && !fresh[k]) { // a new page is logged even if all zero: redo zeroes it
+            return null;
+        }
+        return LogRecord.encodePage(type, txnId, lastLsn, p, 0, null, cur, ranges);
     }
 
     /**
