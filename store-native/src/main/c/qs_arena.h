@@ -52,6 +52,8 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
 #define QS_F_RELEASED   0x8u  /* frame was released (a fault reports RELEASED, not NOT_RESERVED) */
 #define QS_F_SCRATCH_COW 0x10u /* REFUSED frame carries a private copy-on-write copy, not zeros  */
 #define QS_F_WHOLE      0x80u /* card marking: dirtied by qs_mark_dirty or a write fault, not the barrier: diff it whole */
+#define QS_F_VIEW_RO    0x100u /* DIRTY through the alias only (qs_mark_dirty_alias): the application view is still
+                                  * PROT_READ; the application's first store faults and opens it (qs_fault.c) */
 /* Holds set by Java (qs_frame_hold, ABI 6): the fault path's clock never evicts a held frame. */
 #define QS_F_PINNED     0x20u /* fixed by the running store operation (its alias slice is in use)  */
 #define QS_F_WAL        0x40u /* disk-dirty: committed changes only in the log; Java writes it back */

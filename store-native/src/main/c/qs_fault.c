@@ -169,7 +169,9 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
         case QS_DIRTY: {
             int protnone = (fl & QS_F_PROTNONE) != 0;
             int needs_write = is_write && s == QS_CLEAN;
-            if (!protnone && !needs_write) { qs_count(a, QS_C_SPURIOUS, 1); return 1; }
+            /* a DIRTY frame the store wrote through the alias only (qs_mark_dirty_alias) has a read-only view */
+            int opens_view = is_write && s == QS_DIRTY && (fl & QS_F_VIEW_RO);
+            if (!protnone && !needs_write && !opens_view) { qs_count(a, QS_C_SPURIOUS, 1); return 1; }
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
             if (!txn) return refuse(a, i, s, QS_R_NO_TXN, 0, addr, 1);
             {
@@ -186,7 +188,7 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             if (needs_write) return upgrade_to_dirty(a, i, s, addr);
             int e = qs_protect_frame(a, i, s == QS_DIRTY ? PROT_READ | PROT_WRITE : a->clean_prot);
             if (e) return refuse(a, i, s, QS_R_VMA_LIMIT, e, addr, 1);
-            atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+            atomic_fetch_and(&f->flags, s == QS_DIRTY ? ~(QS_F_PROTNONE | QS_F_VIEW_RO) : ~QS_F_PROTNONE);
             atomic_fetch_or(&f->flags, QS_F_REF);
             qs_count(a, QS_C_REF_FAULTS, 1);
             qs_frame_unlock(f, s);

@@ -264,6 +264,7 @@ QS_EXPORT int qs_mark_clean(struct qs_arena *a, uint64_t i) {
         if (e) { qs_frame_unlock(f, was); return -e; }
     }
     qs_preimage_free(a, f);
+    atomic_fetch_and(&f->flags, ~QS_F_VIEW_RO);
     qs_frame_unlock(f, QS_CLEAN);
     qs_clock_retry(a);
     return 1;
@@ -286,6 +287,7 @@ static int64_t clean_run(struct qs_arena *a, uint64_t lo, uint64_t n) {
         if (f->prior_state != QS_DIRTY) { qs_frame_unlock(f, QS_CLEAN); continue; } /* a bridge */
         if (e) { qs_frame_unlock(f, QS_DIRTY); qs_dirty_note(a, j); continue; }
         qs_preimage_free(a, f);
+        atomic_fetch_and(&f->flags, ~QS_F_VIEW_RO);
         qs_frame_unlock(f, QS_CLEAN);
         cleaned++;
     }
@@ -352,6 +354,7 @@ QS_EXPORT int64_t qs_mark_clean_list(struct qs_arena *a, const uint64_t *frames,
         if (was != QS_DIRTY || (atomic_load(&f->flags) & QS_F_PROTNONE) || (a->clean_prot & PROT_WRITE)) {
             if (was == QS_DIRTY) { /* reprotected by the clock, or card marking: no mprotect (qs_mark_clean) */
                 qs_preimage_free(a, f);
+                atomic_fetch_and(&f->flags, ~QS_F_VIEW_RO);
                 qs_frame_unlock(f, QS_CLEAN);
                 cleaned++;
             } else {
@@ -492,12 +495,13 @@ QS_EXPORT int qs_install(struct qs_arena *a, uint64_t i, const void *src) {
 }
 
 /* The store is about to write a resident page through the alias view (which never faults): capture
- * the pre-image now, exactly as a write fault would, and make the application view writable too (a
- * DIRTY frame must never stay write-protected: the fault path treats a write to it as spurious).
+ * the pre-image now, exactly as a write fault would, and make the application view writable too (open_view;
+ * a DIRTY frame stays write-protected only with QS_F_VIEW_RO set: the fault path treats a write to any other
+ * DIRTY frame as spurious).
  * Returns 1 if captured, 0 if the frame was DIRTY already, -ENOENT if not resident, -ENOMEM if no
  * pre-image slot could be mapped, -errno if mprotect failed. A REFUSED copy-on-write frame is
  * repaired first. */
-QS_EXPORT int qs_mark_dirty(struct qs_arena *a, uint64_t i) {
+static int mark_dirty(struct qs_arena *a, uint64_t i, int open_view) {
     if (i >= a->nframes) return -ERANGE;
     struct qs_frame *f = qs_frame_at(a, i);
     for (;;) {
@@ -509,6 +513,11 @@ QS_EXPORT int qs_mark_dirty(struct qs_arena *a, uint64_t i) {
         /* card marking: the store's own change may be anywhere on the page: commit diffs it whole */
         if (was == QS_DIRTY) {
             if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
+            if (open_view && (atomic_load(&f->flags) & QS_F_VIEW_RO) && !(atomic_load(&f->flags) & QS_F_PROTNONE)) {
+                int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
+                if (e) { qs_frame_unlock(f, was); return -e; }
+                atomic_fetch_and(&f->flags, ~QS_F_VIEW_RO);
+            }
             qs_frame_unlock(f, was);
             return 0;
         }
@@ -516,11 +525,16 @@ QS_EXPORT int qs_mark_dirty(struct qs_arena *a, uint64_t i) {
         if (qs_preimage_capture(a, i) != 0) { qs_frame_unlock(f, was); return -ENOMEM; }
         if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
         if (!(atomic_load(&f->flags) & QS_F_PROTNONE) && !(a->clean_prot & PROT_WRITE)) {
-            int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
-            if (e) {
-                qs_preimage_free(a, f);
-                qs_frame_unlock(f, was);
-                return -e;
+            if (open_view) {
+                int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
+                if (e) {
+                    qs_preimage_free(a, f);
+                    qs_frame_unlock(f, was);
+                    return -e;
+                }
+                atomic_fetch_and(&f->flags, ~QS_F_VIEW_RO);
+            } else {
+                atomic_fetch_or(&f->flags, QS_F_VIEW_RO); /* the view stays PROT_READ, as clean */
             }
         }
         atomic_fetch_or(&f->flags, QS_F_REF);
@@ -528,6 +542,20 @@ QS_EXPORT int qs_mark_dirty(struct qs_arena *a, uint64_t i) {
         qs_dirty_note(a, i);
         return 1;
     }
+}
+
+QS_EXPORT int qs_mark_dirty(struct qs_arena *a, uint64_t i) {
+    return mark_dirty(a, i, 1);
+}
+
+/* qs_mark_dirty for a page the application never stores to through the view (B+tree nodes: the store
+ * writes them through the alias only; ABI 11): the pre-image is captured and the frame is DIRTY, but the
+ * view keeps the clean protection - no mprotect, which costs ~10 us (VMA split, TLB shootdown) and was most
+ * of an index insert. The frame carries QS_F_VIEW_RO, so a store through the view after all is not taken
+ * for a spurious fault: the fault path opens the view then (qs_fault.c), and qs_mark_dirty opens it for a
+ * page that is reused for objects. A stale QS_F_VIEW_RO on a writable view is harmless (nothing faults). */
+QS_EXPORT int qs_mark_dirty_alias(struct qs_arena *a, uint64_t i) {
+    return mark_dirty(a, i, 0);
 }
 
 /* Fills out[0..max) with the indices of resident (CLEAN or DIRTY) frames >= from, ascending; returns

@@ -573,6 +573,21 @@ public final class MappedArena implements AutoCloseable {
                 == 1;
     }
 
+    /**
+     * {@link #markDirty} for a frame the application never stores to through the view (the store's B+tree nodes):
+     * captures the pre-image but leaves the view read-only (no {@code mprotect}, ~10 us each); should the
+     * application store to it after all, the fault path opens the view then, and {@link #markDirty} opens it for a
+     * frame reused for objects. Returns true if captured, false if the frame was DIRTY already.
+     *
+     * @throws ArenaException if the frame is not resident or no pre-image slot could be mapped
+     */
+    public boolean markDirtyAliasOnly(long frame) {
+        checkFrame(frame);
+        return Downcall.checkedInt("qs_mark_dirty_alias", () -> "marking frame " + frame + " dirty", () ->
+                        (int) NativeCalls.MARK_DIRTY_ALIAS.invokeExact(handle, frame))
+                == 1;
+    }
+
     // ---- the VMA reserve of the refusal path (qs_arena.c) ---------------------------------------------
 
     /**

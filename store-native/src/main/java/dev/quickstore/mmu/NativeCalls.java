@@ -81,6 +81,8 @@ final class NativeCalls {
 
     static final MethodHandle INSTALL = h("qs_install", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
     static final MethodHandle MARK_DIRTY = h("qs_mark_dirty", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle MARK_DIRTY_ALIAS =
+            h("qs_mark_dirty_alias", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
     static final MethodHandle RESIDENT_LIST =
             h("qs_resident_list", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG));
     static final MethodHandle SET_WRITE_DETECTION =

@@ -36,6 +36,7 @@ public final class ArenaChild {
                 case "refusals" -> refusals(dir);
                 case "enomem" -> enomem(dir);
                 case "cards" -> cards(dir);
+                case "aliasdirty" -> aliasDirty(dir);
                 case "vmareserve" -> vmaReserve(dir);
                 default -> throw new IllegalArgumentException(args[0]);
             }
@@ -59,6 +60,59 @@ public final class ArenaChild {
 
     static long off(long frame, int word) {
         return frame * FS + 8L * word;
+    }
+
+    // ---- the store's alias-only dirtying (qs_mark_dirty_alias) ---------------------------------------------
+
+    static void aliasDirty(Path dir) throws Exception {
+        Path file = PageFiles.write(dir.resolve("pages"), 16, FS);
+        try (MappedArena a = MappedArena.open(16L * FS, FS, 0)) {
+            MemorySegment v = a.view();
+            int src = a.addFileSource(file, 0);
+            a.reserve(0, 16, src, 0);
+            a.transaction(true);
+            check(v.get(JAVA_LONG, off(2, 3)) == PageFiles.word(2, 3), "read fault value");
+            check(a.markDirtyAliasOnly(2) && a.state(2) == FrameState.DIRTY, "alias-only dirtying captures");
+            check(a.preimage(2).get(JAVA_LONG, 24) == PageFiles.word(2, 3), "pre-image holds the old value");
+            check(!a.markDirtyAliasOnly(2), "dirty already: nothing captured twice");
+            // the view stayed read-only: the application's first store faults once (it opens the view, no second
+            // pre-image, not taken for spurious) and lands; the next store does not fault
+            FaultCounters c = a.counters();
+            v.set(JAVA_LONG, off(2, 3), 99L);
+            FaultCounters d = a.counters();
+            check(
+                    d.referenceFaults() == c.referenceFaults() + 1
+                            && d.writeFaults() == c.writeFaults()
+                            && d.spuriousFaults() == c.spuriousFaults(),
+                    "the first store through the view faults once and opens it: " + c + " -> " + d);
+            check(v.get(JAVA_LONG, off(2, 3)) == 99L, "the store landed");
+            check(a.preimage(2).get(JAVA_LONG, 24) == PageFiles.word(2, 3), "the pre-image is the first one");
+            v.set(JAVA_LONG, off(2, 4), 98L);
+            check(a.counters().referenceFaults() == d.referenceFaults(), "the view is open now");
+            // markDirty of an alias-only dirty frame (a node page reused for objects) opens the view: no fault
+            check(v.get(JAVA_LONG, off(3, 2)) == PageFiles.word(3, 2), "frame 3 read");
+            check(a.markDirtyAliasOnly(3), "frame 3 alias-only dirty");
+            check(!a.markDirty(3), "markDirty of a dirty frame captures nothing");
+            long refs = a.counters().referenceFaults();
+            v.set(JAVA_LONG, off(3, 1), 7L);
+            check(a.counters().referenceFaults() == refs, "markDirty opened the view");
+            // commit: both clean and write-protected again; the next store is a write fault with a new pre-image
+            check(a.markCleanList(new long[] {2, 3}, 0, 2, 16) == 2, "two cleaned");
+            long writes = a.counters().writeFaults();
+            v.set(JAVA_LONG, off(2, 5), 1L);
+            v.set(JAVA_LONG, off(3, 5), 1L);
+            check(
+                    a.state(2) == FrameState.DIRTY
+                            && a.counters().writeFaults() == writes + 2
+                            && a.preimage(2).get(JAVA_LONG, 24) == 99L,
+                    "write-protected after commit");
+            // an alias-only dirty frame cleaned on its own (qs_mark_clean) is write-protected too
+            check(v.get(JAVA_LONG, off(4, 2)) == PageFiles.word(4, 2), "frame 4 read");
+            check(a.markDirtyAliasOnly(4) && a.markClean(4), "frame 4 dirtied and cleaned");
+            writes = a.counters().writeFaults();
+            v.set(JAVA_LONG, off(4, 1), 1L);
+            check(a.state(4) == FrameState.DIRTY && a.counters().writeFaults() == writes + 1, "frame 4 faults again");
+        }
     }
 
     // ---- card marking (qs_cards.c) -------------------------------------------------------------------

@@ -72,6 +72,12 @@ class FaultPathForkedTest {
         assertOk(r, "cards");
     }
 
+    @Test
+    void aliasOnlyDirtyingLeavesTheViewReadOnlyUntilTheApplicationStores() throws Exception {
+        ChildJvm.Result r = child(Duration.ofSeconds(90), List.of("-Xmx256m"), "aliasdirty");
+        assertOk(r, "aliasdirty");
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("jitAndGc")
     void concurrentFaultsEvictionsAndAllocationGiveNoWrongValueCrashOrHang(Jit jit, String gc) throws Exception {

@@ -22,6 +22,9 @@ import java.util.List;
  * A B+tree from fixed-length keys to 8-byte values (object references), on pages of the volume. Every
  * change is made through the buffer pool, so it is logged by page diffing and recovered with the same
  * WAL as object data (physical redo and undo are correct because transactions of a store are serial).
+ * Nodes are written through {@link BufferPool#fixForStoreWrite}: the application never stores to a node through
+ * the view, so the mapped store captures the pre-image without opening the view (no {@code mprotect} per node
+ * and transaction; results.md, "Structural modifications: SM1/SM2").
  *
  * <p>Entries are {@code key bytes (K) ++ value (8, big-endian)} compared as unsigned byte strings, so
  * duplicate keys are ordered by value and every entry is unique; a unique index additionally refuses a
@@ -103,14 +106,14 @@ public final class BPlusTree {
         }
         long meta = extents.allocate(2, near);
         long root = meta + 1;
-        MemorySegment m = pool.fixForWrite(meta);
+        MemorySegment m = pool.fixForStoreWrite(meta);
         PageHeader.format(m, meta, PageHeader.BTREE_META);
         m.set(ValueLayout.JAVA_BYTE, META_KEY_TYPE, (byte) type.ordinal());
         m.set(ValueLayout.JAVA_BYTE, META_UNIQUE, (byte) (unique ? 1 : 0));
         m.set(PageHeader.SHORT, META_KEY_LENGTH, (short) k);
         m.set(PageHeader.LONG, META_ROOT, root);
         m.set(PageHeader.INT, META_HEIGHT, 1);
-        PageHeader.format(pool.fixForWrite(root), root, PageHeader.BTREE_LEAF);
+        PageHeader.format(pool.fixForStoreWrite(root), root, PageHeader.BTREE_LEAF);
         return new BPlusTree(pool, extents, meta, type, unique, k);
     }
 
@@ -157,7 +160,7 @@ public final class BPlusTree {
     }
 
     private void addSize(long d) throws IOException {
-        MemorySegment m = pool.fixForWrite(metaPage);
+        MemorySegment m = pool.fixForStoreWrite(metaPage);
         m.set(PageHeader.LONG, META_ENTRIES, m.get(PageHeader.LONG, META_ENTRIES) + d);
     }
 
@@ -266,7 +269,7 @@ public final class BPlusTree {
         if (pos < count(p) && cmpLeaf(p, pos, e) == 0) {
             return false;
         }
-        p = pool.fixForWrite(leaf);
+        p = pool.fixForStoreWrite(leaf);
         int n = count(p);
         if (n < leafCapacity) {
             insertAt(p, BODY, entry, pos, n, e);
@@ -295,9 +298,9 @@ public final class BPlusTree {
         int left = (n + 1) / 2;
         int right = n + 1 - left;
         long newLeaf = extents.allocate(1, leaf);
-        MemorySegment q = pool.fixForWrite(newLeaf);
+        MemorySegment q = pool.fixForStoreWrite(newLeaf);
         PageHeader.format(q, newLeaf, PageHeader.BTREE_LEAF);
-        p = pool.fixForWrite(leaf);
+        p = pool.fixForStoreWrite(leaf);
         MemorySegment.copy(a, 0, p, BODY, (long) left * entry);
         p.asSlice(BODY + (long) left * entry, (long) (n - left) * entry).fill((byte) 0);
         setCount(p, left);
@@ -308,7 +311,7 @@ public final class BPlusTree {
         q.set(PageHeader.LONG, LINK, leaf);
         PageHeader.setAux(p, newLeaf);
         if (next != 0) {
-            pool.fixForWrite(next).set(PageHeader.LONG, LINK, newLeaf);
+            pool.fixForStoreWrite(next).set(PageHeader.LONG, LINK, newLeaf);
         }
         insertSeparator(path, path.length - 2, Arrays.copyOfRange(all, left * entry, (left + 1) * entry), newLeaf);
     }
@@ -323,18 +326,18 @@ public final class BPlusTree {
         if (level < 0) {
             long oldRoot = path[0];
             long newRoot = extents.allocate(1, oldRoot);
-            MemorySegment r = pool.fixForWrite(newRoot);
+            MemorySegment r = pool.fixForStoreWrite(newRoot);
             PageHeader.format(r, newRoot, PageHeader.BTREE_INNER);
             r.set(PageHeader.LONG, LINK, oldRoot);
             MemorySegment.copy(MemorySegment.ofArray(item), 0, r, BODY, w);
             setCount(r, 1);
-            MemorySegment m = pool.fixForWrite(metaPage);
+            MemorySegment m = pool.fixForStoreWrite(metaPage);
             m.set(PageHeader.LONG, META_ROOT, newRoot);
             m.set(PageHeader.INT, META_HEIGHT, m.get(PageHeader.INT, META_HEIGHT) + 1);
             return;
         }
         long node = path[level];
-        MemorySegment p = pool.fixForWrite(node);
+        MemorySegment p = pool.fixForStoreWrite(node);
         int n = count(p);
         int pos = route(p, sep);
         if (n < innerCapacity) {
@@ -349,9 +352,9 @@ public final class BPlusTree {
         MemorySegment.copy(p, BODY + (long) pos * w, a, (long) (pos + 1) * w, (long) (n - pos) * w);
         int left = (n + 1) / 2; // items [0, left) stay; item left moves up; (left, n] go right
         long newNode = extents.allocate(1, node);
-        MemorySegment q = pool.fixForWrite(newNode);
+        MemorySegment q = pool.fixForStoreWrite(newNode);
         PageHeader.format(q, newNode, PageHeader.BTREE_INNER);
-        p = pool.fixForWrite(node);
+        p = pool.fixForStoreWrite(node);
         MemorySegment.copy(a, 0, p, BODY, (long) left * w);
         p.asSlice(BODY + (long) left * w, (long) (n - left) * w).fill((byte) 0);
         setCount(p, left);
@@ -374,7 +377,7 @@ public final class BPlusTree {
         if (pos >= count(p) || cmpLeaf(p, pos, e) != 0) {
             return false;
         }
-        removeAt(pool.fixForWrite(leaf), pos);
+        removeAt(pool.fixForStoreWrite(leaf), pos);
         addSize(-1);
         return true;
     }
@@ -667,7 +670,7 @@ public final class BPlusTree {
             throw new DuplicateKeyException(
                     "unique index already maps key " + key + " to " + String.format("0x%x", first(bits, 0, false)));
         }
-        p = pool.fixForWrite(leaf);
+        p = pool.fixForStoreWrite(leaf);
         int n = count(p);
         if (n < leafCapacity) {
             long at = BODY + (long) pos * entry;
@@ -747,7 +750,7 @@ public final class BPlusTree {
         if (pos >= count(p) || compareNumeric(p, BODY + (long) pos * entry, bits, value) != 0) {
             return false;
         }
-        p = pool.fixForWrite(leaf);
+        p = pool.fixForStoreWrite(leaf);
         removeAt(p, pos);
         addSize(-1);
         return true;

@@ -231,6 +231,17 @@ public final class BufferPool {
         return seg;
     }
 
+    /**
+     * {@link #fixForWrite} of a page the application never stores to through the view (a B+tree node): the frames
+     * may keep the view write-protected ({@link PageFrames#markDirtyStoreOnly}), which saves an {@code mprotect}
+     * per page and transaction on the mapped store.
+     */
+    public MemorySegment fixForStoreWrite(long pageId) throws IOException {
+        MemorySegment seg = fix(pageId, true);
+        frames.markDirtyStoreOnly(pageId);
+        return seg;
+    }
+
     public void unpin(long pageId) {
         if (pinned.remove(pageId)) {
             clock.hold(pageId, ReplacementClock.HOLD_PINNED, false);

@@ -463,6 +463,12 @@ public final class MappedFrames implements PageFrames {
         arena.markDirty(frame(pageId));
     }
 
+    /** The pre-image without opening the application view (one downcall, no {@code mprotect}). */
+    @Override
+    public void markDirtyStoreOnly(long pageId) {
+        arena.markDirtyAliasOnly(frame(pageId));
+    }
+
     @Override
     public boolean isDirty(long pageId) {
         return stableState(frame(pageId)) == FrameState.DIRTY;

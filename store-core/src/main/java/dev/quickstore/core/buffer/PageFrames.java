@@ -46,6 +46,14 @@ public interface PageFrames extends AutoCloseable {
     /** First write to the page in the current transaction: capture its pre-image (idempotent). */
     void markDirty(long pageId);
 
+    /**
+     * {@link #markDirty} for a page only the store writes, through its own slice (B+tree nodes): the application
+     * never stores to it through the view, so a mapped implementation may leave the view write-protected.
+     */
+    default void markDirtyStoreOnly(long pageId) {
+        markDirty(pageId);
+    }
+
     boolean isDirty(long pageId);
 
     /** The pre-image of a dirty page (its contents when {@link #markDirty} first ran). */

@@ -86,11 +86,50 @@ public final class SlottedPage {
         p.set(PageHeader.SHORT, slotPos(p, slot) + 2, (short) length);
     }
 
-    /** The slot of the live object starting at {@code offset}, or -1. */
+    /**
+     * The slot of the live object starting at {@code offset}, or -1. A binary search first: appending places objects in
+     * slot order at rising offsets (the order {@link #placement} also relies on), so the live slots are usually in
+     * offset order and the search takes a logarithmic number of probes, stepping over free slots (offset 0) to the
+     * nearest live one below. A live offset is unique on the page, so a slot the search finds is the answer whatever
+     * the order; only a miss falls back to the linear scan (a page whose freed slots were reused out of order, or an
+     * offset where no object starts). Deleting every object of a page is then O(n log n), not O(n^2).
+     */
     public static int slotAt(MemorySegment p, int offset) {
+        if (offset == 0) {
+            return -1;
+        }
         int n = slotCount(p);
+        int found = searchOrdered(p, offset, n);
+        return found >= 0 ? found : scanSlots(p, offset, n);
+    }
+
+    /** {@link #slotAt} assuming the live slots are in offset order: the slot found (verified), or -1. */
+    static int searchOrdered(MemorySegment p, int offset, int n) {
+        int ps = (int) p.byteSize();
+        int lo = 0;
+        int hi = n - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int live = mid;
+            int off = 0;
+            while (live >= lo
+                    && (off = Short.toUnsignedInt(p.get(PageHeader.SHORT, ps - SLOT_SIZE * (live + 1)))) == 0) {
+                live--; // a free slot: the nearest live slot below it orders the search
+            }
+            if (live < lo || off < offset) {
+                lo = mid + 1; // slots live+1..mid are free
+            } else if (off > offset) {
+                hi = live - 1;
+            } else {
+                return live;
+            }
+        }
+        return -1;
+    }
+
+    private static int scanSlots(MemorySegment p, int offset, int n) {
         for (int i = 0; i < n; i++) {
-            if (slotOffset(p, i) == offset && offset != 0) {
+            if (slotOffset(p, i) == offset) {
                 return i;
             }
         }
@@ -319,6 +358,15 @@ public final class SlottedPage {
             throw new IllegalArgumentException(
                     "no object starts at offset " + offset + " of page " + PageHeader.pageId(p));
         }
+        return freeSlot(p, slot, offset);
+    }
+
+    /**
+     * {@link #free} of the object in {@code slot}, which the caller has just found with {@link #slotAt} for {@code
+     * offset} on this unchanged page (checked when assertions are on): the slot search is not made twice.
+     */
+    public static int freeSlot(MemorySegment p, int slot, int offset) {
+        assert offset != 0 && slotOffset(p, slot) == offset : "slot " + slot + " does not hold offset " + offset;
         int length = slotLength(p, slot);
         for (int w = offset / 8; w < (offset + length + 7) / 8; w++) {
             setPointerBit(p, w, false);

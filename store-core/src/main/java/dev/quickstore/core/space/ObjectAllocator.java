@@ -263,34 +263,49 @@ public final class ObjectAllocator {
     /** The slotted page holding the live object at {@code ref}, with its slot; validates the reference. */
     public MemorySegment page(long ref, boolean forWrite) throws IOException {
         long page = addresses.pageOf(ref);
-        int off = addresses.offsetOf(ref);
+        MemorySegment p = livePage(ref, page);
+        liveSlot(p, ref, page, addresses.offsetOf(ref));
+        return forWrite ? pool.fixForWrite(page) : p;
+    }
+
+    /** The page of {@code ref} (fixed for reading) after checking that the page is allocated. */
+    private MemorySegment livePage(long ref, long page) throws IOException {
         if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
             throw new IllegalArgumentException(
                     String.format("0x%x is not a live object (page %d not allocated)", ref, page));
         }
-        MemorySegment p = pool.fix(page);
-        if (PageHeader.type(p) != PageHeader.SLOTTED || SlottedPage.slotAt(p, off) < 0) {
+        return pool.fix(page);
+    }
+
+    /** The slot of the live object {@code ref} at offset {@code off} of page {@code p}; throws if there is none. */
+    private static int liveSlot(MemorySegment p, long ref, long page, int off) {
+        int slot = PageHeader.type(p) == PageHeader.SLOTTED ? SlottedPage.slotAt(p, off) : -1;
+        if (slot < 0) {
             throw new IllegalArgumentException(
                     String.format("0x%x is not a live object (page %d offset %d)", ref, page, off));
         }
-        return forWrite ? pool.fixForWrite(page) : p;
+        return slot;
     }
 
     public int sizeOf(long ref) throws IOException {
-        MemorySegment p = page(ref, false);
-        return SlottedPage.slotLength(p, SlottedPage.slotAt(p, addresses.offsetOf(ref)));
+        long page = addresses.pageOf(ref);
+        MemorySegment p = livePage(ref, page);
+        return SlottedPage.slotLength(p, liveSlot(p, ref, page, addresses.offsetOf(ref)));
     }
 
+    /** Frees the object {@code ref}: its slot is found once, for the check and the free. */
     public void delete(long ref) throws IOException {
-        MemorySegment p = page(ref, true);
         long page = addresses.pageOf(ref);
+        int off = addresses.offsetOf(ref);
+        int slot = liveSlot(livePage(ref, page), ref, page, off);
+        MemorySegment p = pool.fixForWrite(page);
         noFit.remove(page);
         denseTails.remove(page);
         if (page == hotPage) {
             hotPage = -1;
         }
         extentNoFit.remove(extentOf(page));
-        if (SlottedPage.free(p, addresses.offsetOf(ref)) == 0) {
+        if (SlottedPage.freeSlot(p, slot, off) == 0) {
             PageHeader.format(p, page, PageHeader.FREE);
             extents.free(page, 1);
             if (currentPage == page) {

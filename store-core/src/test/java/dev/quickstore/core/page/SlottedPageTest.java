@@ -166,6 +166,93 @@ class SlottedPageTest {
         assertTrue(r.ok(), r.toString());
     }
 
+    /**
+     * {@code slotAt} (binary search, linear fallback) agrees with a linear scan of the slot array for every live
+     * object and finds nothing at offsets where no object starts, on pages in offset order with free slots and on
+     * pages whose freed slots were reused out of order (where only the fallback can find some objects).
+     */
+    @Test
+    void slotAtFindsEveryLiveObjectOnOrderedAndReusedPages(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        int ps = 8192;
+        int orderedWithFree = 0;
+        int unordered = 0;
+        for (int round = 0; round < 200; round++) {
+            MemorySegment p = MemorySegment.ofArray(new byte[ps]);
+            SlottedPage.format(p, 3);
+            List<Integer> live = new ArrayList<>();
+            int steps = 1 + rnd.nextInt(400);
+            boolean appendThenFree = round % 3 == 0; // frees after all appends: in offset order, with free slots
+            for (int step = 0; step < steps; step++) {
+                boolean allocate = appendThenFree ? step < steps * 3 / 4 : rnd.nextInt(round % 2 == 0 ? 4 : 2) > 0;
+                if (live.isEmpty() || allocate) {
+                    int off = SlottedPage.allocate(p, 1 + rnd.nextInt(rnd.nextBoolean() ? 24 : 200), new int[0]);
+                    if (off > 0) {
+                        live.add(off);
+                    }
+                } else {
+                    SlottedPage.free(p, live.remove(rnd.nextInt(live.size())));
+                }
+            }
+            boolean ordered = slotsInOffsetOrder(p);
+            orderedWithFree += ordered && hasFreeSlot(p) ? 1 : 0;
+            unordered += ordered ? 0 : 1;
+            for (int off : live) {
+                int expected = linearSlot(p, off);
+                assertTrue(expected >= 0, "the test lost object " + off + ", seed " + seed);
+                assertEquals(expected, SlottedPage.slotAt(p, off), "offset " + off + ", seed " + seed);
+                assertEquals(linearSlot(p, off + 8), SlottedPage.slotAt(p, off + 8), "after " + off + ", seed " + seed);
+                assertEquals(-1, SlottedPage.slotAt(p, off + 4), "inside object " + off + ", seed " + seed);
+            }
+            assertEquals(-1, SlottedPage.slotAt(p, 0), "offset 0 marks a free slot, seed " + seed);
+        }
+        assertTrue(orderedWithFree > 20, "ordered pages with free slots: " + orderedWithFree);
+        assertTrue(unordered > 10, "pages with reused slots out of order: " + unordered);
+    }
+
+    /**
+     * On a page in offset order the binary search alone finds every live object, however the free slots lie (single
+     * holes, long runs, a free first slot), so deleting a whole page does not fall back to the linear scan.
+     */
+    @Test
+    void orderedSearchStepsOverFreeSlots(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        int ps = 8192;
+        for (int round = 0; round < 50; round++) {
+            MemorySegment p = MemorySegment.ofArray(new byte[ps]);
+            SlottedPage.format(p, 4);
+            List<Integer> offsets = new ArrayList<>();
+            for (int off; (off = SlottedPage.allocate(p, 8 + rnd.nextInt(40), new int[0])) > 0; ) {
+                offsets.add(off);
+            }
+            List<Integer> live = new ArrayList<>(offsets);
+            int runStart = rnd.nextInt(offsets.size() / 2);
+            for (int i = 0; i < offsets.size() - 1; i++) { // the last slot stays, so no slot is trimmed
+                boolean inRun = i >= runStart && i < runStart + 1 + rnd.nextInt(30);
+                if (inRun || i == 0 || rnd.nextInt(3) == 0) {
+                    SlottedPage.free(p, offsets.get(i));
+                    live.remove(offsets.get(i));
+                }
+            }
+            assertTrue(slotsInOffsetOrder(p) && hasFreeSlot(p), "seed " + seed);
+            for (int off : live) {
+                assertEquals(
+                        offsets.indexOf(off),
+                        SlottedPage.searchOrdered(p, off, SlottedPage.slotCount(p)),
+                        "offset " + off + ", seed " + seed);
+            }
+        }
+    }
+
+    private static int linearSlot(MemorySegment p, int offset) {
+        for (int i = 0; i < SlottedPage.slotCount(p); i++) {
+            if (SlottedPage.slotOffset(p, i) == offset) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     private static boolean hasFreeSlot(MemorySegment p) {
         for (int i = 0; i < SlottedPage.slotCount(p); i++) {
             if (SlottedPage.slotOffset(p, i) == 0) {
