@@ -6,6 +6,7 @@ import dev.quickstore.core.error.DuplicateKeyException;
 import dev.quickstore.core.index.EntryVisitor;
 import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.index.NumericEntryVisitor;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,7 +84,16 @@ public final class Index {
      * @throws IllegalArgumentException for a STRING index
      */
     public long lookupFirst(long key) {
-        return tx.read(() -> tx.addresses().toRuntime(tree.lookupFirst(key, 0)));
+        // Transaction.read written out without its two capturing lambdas: the point lookup of an index-nested-loops
+        // join (OO7 Q8) runs once per outer object (issue 13); the checks are the same
+        int mark = tx.enterRead();
+        try {
+            return tx.addresses().toRuntime(tree.lookupFirst(key, 0));
+        } catch (IOException e) {
+            throw tx.poisonedBy(e);
+        } finally {
+            tx.exitRead(mark);
+        }
     }
 
     /**

@@ -1037,15 +1037,15 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Ends a store operation begun by {@link #enter}: a nested one (index scan visitors) releases its own pins; the
-     * outermost one of a running transaction keeps a few pages pinned for the next operation ({@link
+     * Ends a store operation begun by {@link #enter}: a nested one (index scan visitors) releases its own pins
+     * unless the pool holds few ({@link BufferPool#endNestedOperation}); the outermost one of a running transaction keeps a few pages pinned for the next operation ({@link
      * BufferPool#endOperation}), any other releases every pin.
      */
     void exit(int mark) {
         try {
             if (pool != null) {
                 if (depth > 1) {
-                    pool.releasePins(mark);
+                    pool.endNestedOperation(mark);
                 } else {
                     pool.endOperation(current != null && current.isActive());
                 }

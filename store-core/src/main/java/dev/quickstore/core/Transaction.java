@@ -60,6 +60,32 @@ public final class Transaction implements AutoCloseable {
     }
 
     /**
+     * {@link #read} without its lambda, for a caller that writes the operation out (one point lookup): begins the
+     * store operation and checks the transaction; the caller ends it with {@link #exitRead} in a {@code finally}.
+     */
+    int enterRead() {
+        int mark = store.enter();
+        try {
+            checkActive();
+            checkRefusals();
+        } catch (RuntimeException e) {
+            store.exit(mark);
+            throw e;
+        }
+        return mark;
+    }
+
+    /** Ends an operation begun by {@link #enterRead}. */
+    void exitRead(int mark) {
+        store.exit(mark);
+    }
+
+    /** An I/O failure inside an operation begun by {@link #enterRead}: the exception to throw (fail-stop). */
+    StoreException poisonedBy(IOException e) {
+        return store.poisonedBy(e);
+    }
+
+    /**
      * A refused fault on the application view dooms the transaction (design notes section 2a): one
      * acquire load when nothing is pending.
      */
@@ -153,7 +179,14 @@ public final class Transaction implements AutoCloseable {
     }
 
     public int sizeOf(long ref) {
-        return read(() -> store.objects.sizeOf(ref));
+        int mark = enterRead(); // read() without its two capturing lambdas: asked once per in-place text edit (T5)
+        try {
+            return store.objects.sizeOf(ref);
+        } catch (IOException e) {
+            throw store.poisonedBy(e);
+        } finally {
+            store.exit(mark);
+        }
     }
 
     private MemorySegment object(long ref, int offset, int len, boolean forWrite) throws IOException {

@@ -1,5 +1,6 @@
 package dev.quickstore.oo7;
 
+import dev.quickstore.api.Splice;
 import dev.quickstore.oo7.schema.Assembly;
 import dev.quickstore.oo7.schema.AtomicPart;
 import dev.quickstore.oo7.schema.BaseAssembly;
@@ -189,9 +190,7 @@ public final class Oo7Operations {
             Document doc = cp.documentation();
             CharSequence text = doc.text();
             if (startsWith(text, from)) {
-                doc.text(new StringBuilder(text.length() - from.length() + to.length())
-                        .append(to)
-                        .append(text, from.length(), text.length()));
+                doc.text(Splice.replace(text, 0, from.length(), to)); // a store may edit the stored text in place
                 count[0]++;
             }
         });

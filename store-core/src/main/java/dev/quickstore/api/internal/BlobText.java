@@ -9,11 +9,11 @@ import java.nio.charset.StandardCharsets;
  * A {@link CharSequence} over a stored text blob ({@link Blobs}), read from the application view: what a
  * generated getter declared {@code CharSequence} returns. {@code charAt} maps the logical position to the page
  * run holding it (a small blob is one run; a large object's data continues after each following page's
- * 32-byte header) and, on the first access to a run, copies that run's bytes out of the view with one bulk
- * copy; further {@code charAt}s of the run are array loads. A scan of a 2,000-byte document or a 100,000-byte
- * manual (OO7 T5, T8) therefore costs one {@code memcpy} per page instead of a checked segment access per
+ * 32-byte header) and, on the first access to a window of {@value #WINDOW} bytes of a run, copies that window
+ * out of the view with one bulk copy; further {@code charAt}s of the window are array loads. A scan of a 2,000-byte document or a 100,000-byte
+ * manual (OO7 T4, T8) therefore costs one {@code memcpy} per window instead of a checked segment access per
  * character (issue 13: the per-character access was most of T8 and T5's reading, docs/results.md "Hot path,
- * second landing"). {@link #subSequence} and {@link #toString} decode the range with one bulk copy, and
+ * second landing"), and a test of a prefix (T5) copies one window, not the whole text ("fifth landing"). {@link #subSequence} and {@link #toString} decode the range with one bulk copy, and
  * {@link #getChars} copies the characters into the caller's array run by run.
  *
  * <p>Valid while the blob lives: until the owning field is set again (which frees or rewrites the old blob), the
@@ -24,26 +24,34 @@ import java.nio.charset.StandardCharsets;
 final class BlobText implements CharSequence {
     private static final int LARGE_HEAD_DATA = 48;
     private static final int PAGE_HEADER = 32;
+    /** Bytes copied per {@link #locate}: even (a UTF-16 character never straddles two windows). */
+    static final int WINDOW = 512;
 
     private final long address;
     private final int length;
     private final boolean utf16;
     private final boolean large;
-    // the current run: logical positions [runLo, runHi), copied in bytes[0, runHi - runLo) (none until the
-    // first charAt)
+    // the current window of a run: logical positions [runLo, runHi), copied in bytes[0, runHi - runLo) (none
+    // until the first charAt); invariant: runHi - runLo <= WINDOW, runLo even
     private long runLo;
     private long runHi;
     private byte[] bytes;
 
     BlobText(long address) {
         this.address = address;
-        byte kind = Blobs.kind(address);
+        long header = Blobs.header(address); // one read for length, kind and flags
+        byte kind = (byte) (header >>> 32);
         if (kind != Blobs.LATIN1 && kind != Blobs.UTF16) {
             throw new IllegalStateException(String.format("blob at 0x%x is not text (kind %d)", address, kind));
         }
         this.utf16 = kind == Blobs.UTF16;
-        this.length = Blobs.length(address) >> (utf16 ? 1 : 0);
-        this.large = Blobs.isLarge(address);
+        this.length = (int) header >> (utf16 ? 1 : 0);
+        this.large = (header >>> 40 & 1) != 0;
+    }
+
+    /** The stored blob this text views. */
+    long address() {
+        return address;
     }
 
     @Override
@@ -67,8 +75,9 @@ final class BlobText implements CharSequence {
     }
 
     /**
-     * Makes the run of logical position {@code pos} current (same page rule as {@link Blobs#copy}) and copies
-     * its bytes out of the view (up to the end of the text).
+     * Makes the window of logical position {@code pos} current (the run by the same page rule as {@link
+     * Blobs#copy}, then the {@value #WINDOW}-byte window of that run) and copies its bytes out of the view (up to
+     * the end of the run and of the text).
      */
     private void locate(long pos) {
         long off = address - View.base();
@@ -94,9 +103,15 @@ final class BlobText implements CharSequence {
             }
             runHi = Math.min(runHi, end);
         }
+        // only the window of the run holding pos: a reader of a few characters (T5's prefix test) copies and
+        // allocates WINDOW bytes, not the whole text
+        long w = (pos - runLo) / WINDOW * WINDOW;
+        runAt += w;
+        runLo += w;
+        runHi = Math.min(runHi, runLo + WINDOW);
         int n = (int) (runHi - runLo);
-        if (bytes == null || bytes.length < n) {
-            bytes = new byte[n];
+        if (bytes == null) {
+            bytes = new byte[WINDOW];
         }
         MemorySegment.copy(View.segment(), JAVA_BYTE, runAt, bytes, 0, n);
     }

@@ -131,6 +131,64 @@ public final class Blobs {
         return true;
     }
 
+    /**
+     * Applies {@code splice}, a {@link Splice} of the text stored in the small blob at {@code a} (which had
+     * {@code heldLength} characters when the caller's view of it was made), to the stored bytes: the tail after
+     * the replaced range moves by the length difference (one overlapping {@code MemorySegment.copy}, memmove
+     * semantics), the replacement is written over the range, the length updated and the bytes the text no
+     * longer uses zeroed. Only the header and the bytes from the replaced range on are marked written, so a
+     * commit diffs and logs the changed part of the page (class comment). Returns false, changing nothing,
+     * when it does not apply: a large blob, a length that is no longer the view's, a replacement that the
+     * blob's encoding cannot hold (a character beyond U+00FF in ISO-8859-1), or a result longer than the slot.
+     *
+     * <p>Invariant (asserted): the new byte length fits the slot, so every byte written lies in the blob.
+     */
+    static boolean spliceInPlace(Session s, long a, int heldLength, dev.quickstore.api.Splice splice) {
+        if (isLarge(a)) {
+            return false;
+        }
+        boolean utf16 = kind(a) == UTF16;
+        int shift = utf16 ? 1 : 0;
+        int oldChars = length(a) >> shift;
+        if (oldChars != heldLength) {
+            return false; // the view is older than the stored text
+        }
+        CharSequence with = splice.replacement();
+        byte[] data;
+        if (utf16) {
+            data = with.toString().getBytes(StandardCharsets.UTF_16LE);
+        } else {
+            data = latin1OrNull(with);
+            if (data == null) {
+                return false;
+            }
+        }
+        int start = splice.start() << shift;
+        int end = splice.end() << shift;
+        int oldBytes = oldChars << shift;
+        int newBytes = oldBytes - (end - start) + data.length;
+        if (newBytes > oldBytes && HEADER + (long) newBytes > s.slotSize(a)) {
+            return false; // (a text that does not grow fits the slot that holds it)
+        }
+        assert newBytes == splice.length() << shift : "splice length";
+        MemorySegment seg = View.segment();
+        long off = a - View.base();
+        long data0 = off + HEADER;
+        View.markRange(a, HEADER);
+        View.markRange(a + HEADER + start, Math.max(newBytes, oldBytes) - start);
+        int tail = oldBytes - end;
+        int to = start + data.length;
+        if (to != end && tail > 0) {
+            MemorySegment.copy(seg, data0 + end, seg, data0 + to, tail);
+        }
+        MemorySegment.copy(data, 0, seg, JAVA_BYTE, data0 + start, data.length);
+        if (oldBytes > newBytes) {
+            seg.asSlice(data0 + newBytes, oldBytes - newBytes).fill((byte) 0);
+        }
+        seg.set(LE_INT, off, newBytes);
+        return true;
+    }
+
     /** {@code text} in ISO-8859-1, or null if a character is beyond U+00FF. */
     private static byte[] latin1OrNull(CharSequence text) {
         int n = text.length();
@@ -143,6 +201,14 @@ public final class Blobs {
             b[i] = (byte) c;
         }
         return b;
+    }
+
+    private static final ValueLayout.OfLong LE_LONG_UNALIGNED =
+            ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /** The 8-byte header in one read: length in bits 0-31, kind in 32-39, flags in 40-47. */
+    static long header(long a) {
+        return View.segment().get(LE_LONG_UNALIGNED, a - View.base());
     }
 
     static boolean isLarge(long a) {

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.api.PersistentObject;
+import dev.quickstore.api.Splice;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.error.StoreException;
 
@@ -165,13 +166,21 @@ public final class Session {
     }
 
     /**
-     * Sets a text field: in place when the text fits the old blob's slot ({@link Blobs#rewriteText}), else a new
-     * blob (with room to grow, since this text replaces one) and the old one freed.
+     * Sets a text field: a {@link Splice} of the text the field holds now by moving and overwriting bytes of the
+     * old blob ({@link Blobs#spliceInPlace}), any text in place when it fits the old blob's slot ({@link
+     * Blobs#rewriteText}), else a new blob (with room to grow, since this text replaces one) and the old one freed.
      */
     public void setString(long owner, long offset, CharSequence value) {
         checkWritable();
         long slot = owner - View.base() + offset;
         long old = View.segment().get(JAVA_LONG, slot);
+        if (old != 0
+                && value instanceof Splice sp
+                && sp.text() instanceof BlobText held
+                && held.address() == old
+                && Blobs.spliceInPlace(this, old, held.length(), sp)) {
+            return;
+        }
         if (old != 0 && value != null && Blobs.rewriteText(this, old, value)) {
             return;
         }

@@ -266,6 +266,32 @@ public final class BufferPool {
     }
 
     /**
+     * Pages the nested operations of one outer operation may leave pinned for each other ({@link
+     * #endNestedOperation}).
+     */
+    static final int NESTED_PINS = 16;
+
+    /** {@link #NESTED_PINS}, at most an eighth of the frames (a small pool keeps its frames evictable). */
+    public int nestedPinBound() {
+        return Math.min(NESTED_PINS, frames.capacity() / 8);
+    }
+
+    /**
+     * Ends a nested store operation (an index-scan visitor's lookup). While the pool holds at most {@link
+     * #nestedPinBound()} pins, the pages it pinned stay pinned until the outer operation ends, so the next visitor's
+     * lookup - typically the same meta page, root and leaf - pins nothing again: pinning and unpinning each were
+     * a call into the data plane per page and lookup, a quarter of an index-nested-loops lookup (OO7 Q8, issue
+     * 13, docs/results.md "fifth landing"). Beyond that bound its pins are released as {@link #releasePins}
+     * does, so a scan whose visitors touch many pages never holds more than the bound plus one operation's pins.
+     * Holding a pin longer changes no content, only when a frame may be evicted.
+     */
+    public void endNestedOperation(int mark) {
+        if (pinned.size() > nestedPinBound()) {
+            pinned.releaseSince(mark, this::unpin);
+        }
+    }
+
+    /**
      * Pages a transaction's operation may leave pinned for the next one ({@link #endOperation}): the allocator's
      * current page, the page of the object just created, an index leaf and its meta page.
      */
