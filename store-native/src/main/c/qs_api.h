@@ -33,6 +33,7 @@ int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n);
 #define QS_EVICT_KEEP_MEMORY 2 /* keep the frames' memory allocated (no punch) for their next load */
 int64_t qs_evict(struct qs_arena *a, uint64_t first, uint64_t n, int flags);
 int64_t qs_populate(struct qs_arena *a, uint64_t first, uint64_t n);
+int64_t qs_allocate(struct qs_arena *a, uint64_t first, uint64_t n);
 int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n);
 int64_t qs_reprotect_all(struct qs_arena *a);
 int64_t qs_reprotect(struct qs_arena *a, uint64_t first, uint64_t n);

@@ -171,6 +171,17 @@ QS_EXPORT int64_t qs_populate(struct qs_arena *a, uint64_t first, uint64_t n) {
     return (int64_t)n;
 }
 
+/* Allocates (and zeroes) the memfd memory behind frames [first, first+n) with fallocate, without mapping
+ * it. Unlike qs_populate it takes no mmap lock - it is an operation on the memfd's inode, not on the
+ * address space - so a fault's mprotect never waits behind it; a load then takes one minor fault on the
+ * alias view (a page-cache lookup) but allocates and zeroes nothing. For the control plane's background
+ * allocation at open (ArenaPopulator); changes no bytes and no states. Returns n or -errno. */
+QS_EXPORT int64_t qs_allocate(struct qs_arena *a, uint64_t first, uint64_t n) {
+    if (!range_ok(a, first, n)) return -ERANGE;
+    if (fallocate(a->memfd, 0, (off_t)(first << a->frame_shift), (off_t)(n << a->frame_shift)) != 0) return -errno;
+    return (int64_t)n;
+}
+
 /* Resets REFUSED frames: the scratch page is replaced by the shared view again and the frame goes
  * back to RESERVED (page assigned: the next access re-reads it) or FREE. Returns frames reset. */
 QS_EXPORT int64_t qs_reset_refused(struct qs_arena *a, uint64_t first, uint64_t n) {

@@ -203,6 +203,10 @@ int main(void) {
     uint32_t l40 = qs_frame_loads(A, 40);
     CHECK(qs_populate(A, 40, 8) == 8 && st(40) == QS_RESERVED, "populate changes no state");
     CHECK(qs_populate(A, NPAGES, 1024) == -ERANGE, "populate range check");
+    CHECK(st(42) == QS_RESERVED && qs_allocate(A, 42, 4) == 4 && st(42) == QS_RESERVED, "allocate changes no state");
+    CHECK(qs_allocate(A, NPAGES, 1024) == -ERANGE, "allocate range check");
+    CHECK(rd(42, 5) == qs_test_word(42, 5) && st(42) == QS_CLEAN, "a load reads into allocated memory");
+    CHECK(qs_evict(A, 42, 1, 0) == 1 && st(42) == QS_RESERVED, "frame 42 evicted again");
     sink = rd(40, 1);
     sink = rd(41, 1);
     CHECK(qs_evict(A, 40, 8, QS_EVICT_KEEP_MEMORY) == 2 && st(40) == QS_RESERVED && qs_arena_resident(A) == 0, "evict keeping memory");

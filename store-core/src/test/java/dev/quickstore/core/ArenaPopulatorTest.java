@@ -2,6 +2,7 @@ package dev.quickstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.buffer.MappedFrames;
@@ -17,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The background allocation of arena memory at open ({@code ArenaPopulator}, docs/native.md): it covers the
- * volume's frames up to the pool's capacity, changes no page (every object reads back after a reopen, through real
- * cold faults), and a store closed while it runs waits for it.
+ * volume's frames up to the pool's capacity, loads and changes no page (every object reads back after a reopen,
+ * through real cold faults), and a store closed while it runs waits for it.
  */
 class ArenaPopulatorTest {
     private static final int OBJECT = 2_000; // four per 8 KiB page
@@ -113,9 +114,14 @@ class ArenaPopulatorTest {
         StoreOptions big =
                 StoreOptions.defaults().toBuilder().bufferPoolPages(8_192).build();
         for (int round = 0; round < 25; round++) {
+            MappedFrames f;
             try (Store s = Store.open(db, big)) {
-                assertTrue(s.mappedFramesForTest().populatedFrames() <= s.pageCount());
-            } // closed at once: usually while the thread is still populating
+                f = s.mappedFramesForTest();
+                assertTrue(f.populatedFrames() <= s.pageCount());
+            } // closed at once: usually while the thread is still allocating
+            assertTrue(f.awaitPopulated(30_000), "the thread ended");
+            // a thread that outlived the arena would have failed on its closed memfd (or crashed the VM)
+            assertNull(f.populateFailure(), "round " + round);
         }
         try (Store s = Store.open(db, big)) {
             checkContents(s, refs, 13);

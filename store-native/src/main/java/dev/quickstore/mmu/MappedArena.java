@@ -359,6 +359,17 @@ public final class MappedArena implements AutoCloseable {
                 (long) NativeCalls.POPULATE.invokeExact(handle, first, count));
     }
 
+    /**
+     * Allocates the memory of frames [first, first+count) without mapping it ({@code fallocate} on the memfd),
+     * off the fault path: their loads then allocate and zero nothing. Unlike {@link #populate} it takes no lock
+     * of the address space, so a concurrent fault's {@code mprotect} does not wait for it. Changes no bytes and no
+     * state. Returns count.
+     */
+    public long allocate(long first, long count) {
+        return Downcall.checkedLong("qs_allocate", () -> "allocating frames " + first + "+" + count, () ->
+                (long) NativeCalls.ALLOCATE.invokeExact(handle, first, count));
+    }
+
     /** Replaces the scratch pages of REFUSED frames by the arena again (RESERVED or FREE). */
     public long resetRefused(long first, long count) {
         return Downcall.checkedLong("qs_reset_refused", () -> "resetting frames " + first + "+" + count, () ->

@@ -57,6 +57,8 @@ final class NativeCalls {
             h("qs_evict", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_INT));
     static final MethodHandle POPULATE =
             h("qs_populate", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle ALLOCATE =
+            h("qs_allocate", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle RESET_REFUSED =
             h("qs_reset_refused", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle REPROTECT_ALL = h("qs_reprotect_all", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
