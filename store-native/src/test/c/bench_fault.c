@@ -42,13 +42,7 @@ static void report(const char *what, double *r, double *m) {
 int main(void) {
     const char *path = qs_test_file(FS, N);
     struct qs_arena *S, *B;
-    CHECK(qs_arena_open((uint64_t)N * FS, FS, 0, QS_MODE_STORE, &S) == 0, "open store");
-    CHECK(qs_arena_open((uint64_t)(N + 1) * FS, FS, 0, QS_MODE_BARE, &B) == 0, "open bare");
-    CHECK(qs_signal_install() == 0, "install");
-    int src = qs_source_open_file(S, path, 0);
-    CHECK(src >= 0, "src");
-    CHECK(qs_reserve(S, 0, N, (uint32_t)src, 0) == N, "reserve");
-    qs_arena_set_txn(S, 1);
+    qs_test_bench_arenas(path, FS, N, &S, &B);
     int fd = open(path, O_RDONLY);
     uint8_t *sb = (uint8_t *)qs_arena_base(S), *bb = (uint8_t *)qs_arena_base(B);
     uint8_t *sal = (uint8_t *)qs_arena_alias(S), *bal = (uint8_t *)qs_arena_alias(B);

@@ -36,6 +36,18 @@ static inline const char *qs_test_file(uint32_t ps, uint64_t pages) {
     close(fd);
     return path;
 }
+/* The benchmarks' pair (bench_fault.c, bench_wfault.c): a store arena *S of n frames of ps bytes with the
+ * signal handler installed, frames reserved for the n pages of the file at `path` and a transaction open, and a
+ * bare arena *B of n + 1 frames as the baseline. */
+static inline void qs_test_bench_arenas(const char *path, uint32_t ps, uint64_t n, struct qs_arena **S, struct qs_arena **B) {
+    CHECK(qs_arena_open(n * ps, ps, 0, QS_MODE_STORE, S) == 0, "open store");
+    CHECK(qs_arena_open((n + 1) * ps, ps, 0, QS_MODE_BARE, B) == 0, "open bare");
+    CHECK(qs_signal_install() == 0, "install");
+    int src = qs_source_open_file(*S, path, 0);
+    CHECK(src >= 0, "src");
+    CHECK(qs_reserve(*S, 0, n, (uint32_t)src, 0) == (int64_t)n, "reserve");
+    qs_arena_set_txn(*S, 1);
+}
 static inline uint64_t qs_test_counter(struct qs_arena *a, int c) {
     uint64_t out[QS_C_COUNT];
     qs_counters(a, out, QS_C_COUNT);
