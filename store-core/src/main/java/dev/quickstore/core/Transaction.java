@@ -183,9 +183,9 @@ public final class Transaction implements AutoCloseable {
         try {
             return store.objects.sizeOf(ref);
         } catch (IOException e) {
-            throw store.poisonedBy(e);
+            throw poisonedBy(e);
         } finally {
-            store.exit(mark);
+            exitRead(mark);
         }
     }
 
