@@ -26,12 +26,12 @@ import java.util.Set;
  *
  * <p><b>Two ways in.</b> The store's own reads (allocator, slotted-page metadata, B+tree, large
  * objects, roots, recovery) still go through {@link FileIO} and {@link Volume} (so the fault-injecting
- * file layer of the tests sees them) and are {@linkplain MappedArena#install installed} through the
+ * file layer of the tests sees them) and are {@linkplain dev.quickstore.mmu.FrameLoading#install installed} through the
  * alias view. The store's own writes go through the always-writable alias view too, after {@link
  * #markDirty} asked native to capture the pre-image (one downcall, as a write fault would). Application
  * stores through {@link MappedArena#view()} fault and are captured by the C handler with no Java
  * involved. Either way the frame ends DIRTY with a native pre-image, so commit, steal and abort see one
- * dirty set ({@link MappedArena#dirtyFrames()}).
+ * dirty set ({@link dev.quickstore.mmu.PreimageCapture#dirtyFrames()}).
  *
  * <p><b>Write-back images.</b> Application threads may store through the view at any time, so an image
  * read from the alias for write-back could contain a store that is not logged. {@link #stableImage}
@@ -85,11 +85,11 @@ public final class MappedFrames implements PageFrames {
         this.alias = arena.alias();
         this.source = source;
         this.stage = staging.allocate(pageSize, 4096);
-        arena.readAhead(READ_AHEAD_FRAMES);
+        arena.loading().readAhead(READ_AHEAD_FRAMES);
     }
 
     /**
-     * Frames one cold read fault loads from the volume file ({@link MappedArena#readAhead}: the faulting frame and
+     * Frames one cold read fault loads from the volume file ({@link dev.quickstore.mmu.FrameLoading#readAhead}: the faulting frame and
      * the following reserved frames of the following pages, one {@code pread}, one {@code mprotect}); system
      * property {@code qs.readAhead}, 0 or 1 = off (the default: on OO7 it saved CPU on small T1 and cost more on
      * medium T1, whose composite-part clusters end before a run does; docs/results.md, "Cold path (issue 13)").
@@ -111,7 +111,7 @@ public final class MappedFrames implements PageFrames {
         MappedArena a = MappedArena.open(size, pageSize, base);
         boolean ok = false;
         try {
-            int src = a.addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
+            int src = a.sources().addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
             MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
             f.reserveThrough(Math.max(pages, 1));
             ok = true;
@@ -134,7 +134,7 @@ public final class MappedFrames implements PageFrames {
         MappedArena a = MappedArena.open(size, pageSize, 0);
         boolean ok = false;
         try {
-            int src = a.addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
+            int src = a.sources().addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
             MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
             f.texas = a.texas();
             f.texas.enable(src, a.frameCount(), 0);
@@ -416,7 +416,7 @@ public final class MappedFrames implements PageFrames {
         long f = frame(pageId);
         FrameState s = stableState(f);
         if (s == FrameState.REFUSED) {
-            arena.repairRefused(f, 1); // keeps the bytes of a frame refused while resident
+            arena.refused().repairRefused(f, 1); // keeps the bytes of a frame refused while resident
             s = stableState(f);
         }
         if (s != FrameState.CLEAN && s != FrameState.DIRTY) {
@@ -431,7 +431,7 @@ public final class MappedFrames implements PageFrames {
         reserveThrough(pageId + 1);
         stage.copyFrom(image);
         toRuntime(stage); // the store's own reads are swizzled like the fault path's
-        arena.install(frame(pageId), stage); // false: a fault loaded the same page meanwhile; its bytes stay
+        arena.loading().install(frame(pageId), stage); // false: a fault loaded the same page meanwhile; its bytes stay
         known.add(pageId);
         return slice(pageId);
     }
@@ -460,13 +460,13 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public void markDirty(long pageId) {
-        arena.markDirty(frame(pageId));
+        arena.preimages().markDirty(frame(pageId));
     }
 
     /** The pre-image without opening the application view (one downcall, no {@code mprotect}). */
     @Override
     public void markDirtyStoreOnly(long pageId) {
-        arena.markDirtyAliasOnly(frame(pageId));
+        arena.preimages().markDirtyAliasOnly(frame(pageId));
     }
 
     @Override
@@ -476,7 +476,7 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public MemorySegment preImage(long pageId) {
-        MemorySegment p = arena.preimage(frame(pageId));
+        MemorySegment p = arena.preimages().preimage(frame(pageId));
         return p.equals(MemorySegment.NULL) ? null : p;
     }
 
@@ -532,7 +532,7 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public void clearDirty(long pageId) {
-        arena.markClean(frame(pageId));
+        arena.preimages().markClean(frame(pageId));
         if (table >= 0) {
             // the data plane may evict the clean page at any time: its next load must use its current map
             setRelocation(pageId, MappingManager.pointerWords(slice(pageId)));
@@ -554,7 +554,7 @@ public final class MappedFrames implements PageFrames {
             PageFrames.super.clearDirty(pages, from, count); // relocated: frames are not in page order
             return;
         }
-        arena.markCleanList(pages, from, count, BRIDGE);
+        arena.preimages().markCleanList(pages, from, count, BRIDGE);
     }
 
     /** Evicts one page chosen by the data plane's clock; returns it, or -1 if none is evictable. */
@@ -578,7 +578,7 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public long[] dirtyPages() {
-        return pages(arena.dirtyFrames());
+        return pages(arena.preimages().dirtyFrames());
     }
 
     private long[] pages(long[] frames) {
@@ -631,7 +631,7 @@ public final class MappedFrames implements PageFrames {
         for (; ; ) {
             FrameState s = arena.state(f);
             if (s == FrameState.DIRTY || s == FrameState.BUSY) {
-                MemorySegment pre = arena.preimage(f);
+                MemorySegment pre = arena.preimages().preimage(f);
                 if (!pre.equals(MemorySegment.NULL)) {
                     img.copyFrom(pre); // the first store after our clean point: its pre-image is the image
                     return toDisk(img);
@@ -702,19 +702,19 @@ public final class MappedFrames implements PageFrames {
         if (texas != null) {
             long next = texas.counters().nextFrame();
             if (next > 0) {
-                arena.repairRefused(0, next);
+                arena.refused().repairRefused(0, next);
             }
         } else if (reservedUpTo > 0) {
-            arena.repairRefused(0, reservedUpTo);
+            arena.refused().repairRefused(0, reservedUpTo);
         }
         if (mapping != null) {
             for (MappingManager.Descriptor d : mapping.relocatedRuns()) {
-                arena.repairRefused(d.firstFrame(), d.pages());
+                arena.refused().repairRefused(d.firstFrame(), d.pages());
             }
         }
         for (long f : refused) {
             if (f >= reservedUpTo && f < arena.frameCount()) {
-                arena.repairRefused(f, 1);
+                arena.refused().repairRefused(f, 1);
             }
         }
         refused.clear();

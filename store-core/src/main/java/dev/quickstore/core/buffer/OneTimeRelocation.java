@@ -95,8 +95,8 @@ final class OneTimeRelocation {
             MemorySegment disk = diskImage.copyFrom(cur);
             mapping.translate(disk, false);
             if (disk.mismatch(cur) >= 0) {
-                arena.markDirty(f);
-                MemorySegment pre = arena.preimage(f);
+                arena.preimages().markDirty(f);
+                MemorySegment pre = arena.preimages().preimage(f);
                 if (pre.equals(MemorySegment.NULL)) {
                     return; // not dirty after all (not under the store latch): left for the commit
                 }
@@ -104,7 +104,7 @@ final class OneTimeRelocation {
             }
             converting.add(f);
         } else if (s == FrameState.DIRTY) {
-            MemorySegment pre = arena.preimage(f);
+            MemorySegment pre = arena.preimages().preimage(f);
             if (!pre.equals(MemorySegment.NULL)) {
                 mapping.translate(pre, false);
                 converting.add(f);
