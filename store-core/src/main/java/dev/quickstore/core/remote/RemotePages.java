@@ -282,8 +282,8 @@ public final class RemotePages implements AutoCloseable {
 
     /**
      * The storage manager's own access to cached page {@code page} inside a transaction, resolved as a fault
-     * of the view on it would be ({@link dev.quickstore.mmu.FrameLoading#touch}): loaded from the server if not cached, its first
-     * access in the transaction recorded (the read set; under page locking, the lock), a write's pre-image
+     * of the view on it would be ({@link dev.quickstore.mmu.FrameLoading#touch}): loaded from the server if not
+     * cached, its first access in the transaction recorded (the read set; under page locking, the lock), a write's pre-image
      * captured. A refusal is queued as a fault's is ({@code arena().refusals()}).
      */
     public void touch(long page, boolean write) {
