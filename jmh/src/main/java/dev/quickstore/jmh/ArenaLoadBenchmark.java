@@ -74,10 +74,10 @@ public class ArenaLoadBenchmark {
             raf.setLength(bytes); // all-zero pages: valid "never written" pages
         }
         arena = MappedArena.open(bytes);
-        arena.reserve(0, bytes / fs, arena.addFileSource(zeros, 0), 0);
+        arena.reserve(0, bytes / fs, arena.sources().addFileSource(zeros, 0), 0);
         arena.transaction(true);
         for (long f = 0; f < bytes / fs; f++) {
-            arena.prefetch(f);
+            arena.loading().prefetch(f);
         }
         for (int i = 0; i < slots; i++) {
             arena.alias().setAtIndex(ValueLayout.JAVA_LONG, i, perm[i]);

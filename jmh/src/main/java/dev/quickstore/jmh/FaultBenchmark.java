@@ -110,7 +110,7 @@ public class FaultBenchmark {
 
         MappedArena openStore(int frames) {
             MappedArena a = MappedArena.open((long) frames * FS);
-            a.reserve(0, frames, a.addFileSource(file, 0), 0);
+            a.reserve(0, frames, a.sources().addFileSource(file, 0), 0);
             a.transaction(true);
             return a;
         }
@@ -274,7 +274,7 @@ public class FaultBenchmark {
             arena = pages.openStore(BATCH);
             view = arena.view();
             for (int f = 0; f < BATCH; f++) {
-                arena.prefetch(f);
+                arena.loading().prefetch(f);
             }
             start = arena.counters();
         }
@@ -283,7 +283,7 @@ public class FaultBenchmark {
         public void arm() {
             if (ops > 0) {
                 for (int f = 0; f < BATCH; f++) {
-                    if (!arena.markClean(f)) {
+                    if (!arena.preimages().markClean(f)) {
                         throw new IllegalStateException("FaultBenchmark is invalid: frame " + f + " was not dirtied");
                     }
                 }
@@ -353,7 +353,7 @@ public class FaultBenchmark {
             arena = pages.openStore(BATCH);
             view = arena.view();
             for (int f = 0; f < BATCH; f++) {
-                arena.prefetch(f);
+                arena.loading().prefetch(f);
             }
             start = arena.counters();
         }
@@ -362,7 +362,7 @@ public class FaultBenchmark {
         public void arm() {
             if (ops > 0) {
                 for (int f = 0; f < BATCH; f++) {
-                    if (!arena.markClean(f)) {
+                    if (!arena.preimages().markClean(f)) {
                         throw new IllegalStateException("FaultBenchmark is invalid: frame " + f + " was not dirtied");
                     }
                 }
@@ -477,7 +477,7 @@ public class FaultBenchmark {
         @Setup(Level.Invocation)
         public void arm() {
             for (int f = 0; f < RESIDENT; f++) {
-                arena.prefetch(f); // loads it, or makes a reprotected frame readable again
+                arena.loading().prefetch(f); // loads it, or makes a reprotected frame readable again
             }
             // touch every frame through the view (no fault: prefetch made it readable), so that its
             // page-table entries exist as for frames in use, and mprotect has real work to do

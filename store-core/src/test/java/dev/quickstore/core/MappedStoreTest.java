@@ -132,7 +132,7 @@ class MappedStoreTest {
                 assertEquals(0, tx.getLong(refs[0], 16));
                 tx.commit();
             }
-            assertEquals(0, s.mappedFrames().arena().dirtyFrames().length);
+            assertEquals(0, s.mappedFrames().arena().preimages().dirtyFrames().length);
         }
     }
 

@@ -92,7 +92,7 @@ public final class CardTable {
         return (int) Downcall.check(rc, () -> "marking the card of view offset " + offset);
     }
 
-    /** Whether a DIRTY frame was (also) dirtied by the store itself ({@link MappedArena#markDirty}). */
+    /** Whether a DIRTY frame was (also) dirtied by the store itself ({@link PreimageCapture#markDirty}). */
     public boolean dirtiedWhole(long frame) {
         return ((arena.rawState(frame) >>> 8) & FLAG_WHOLE) != 0;
     }

@@ -23,7 +23,7 @@ package dev.quickstore.mmu;
  * @param clockRuns mprotect calls of the classic clock's hand (one per run of cleared frames)
  * @param clockFails sweeps that found no evictable frame (every resident frame dirty, held or busy); the
  *     next 64 over-budget loads then overcommit without sweeping unless Java cleans or releases a frame
- * @param readAheadFrames frames loaded by read-ahead next to a faulting frame ({@link MappedArena#readAhead}); not
+ * @param readAheadFrames frames loaded by read-ahead next to a faulting frame ({@link FrameLoading#readAhead}); not
  *     counted in {@code readFaults}
  */
 public record FaultCounters(

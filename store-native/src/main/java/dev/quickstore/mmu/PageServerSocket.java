@@ -12,7 +12,7 @@ import java.net.SocketTimeoutException;
 /**
  * The control plane's half of a page-server connection: one stream socket opened in C ({@code
  * qs_socket_dial}), on which Java runs the handshake with {@link #send} and {@link #receive}, and which it
- * then {@linkplain MappedArena#addSocketSource hands to the arena}, whose fault path sends page requests on
+ * then {@linkplain PageSources#addSocketSource hands to the arena}, whose fault path sends page requests on
  * it (qs_socket.c, design notes section 11). The socket is a plain file descriptor rather than a Java
  * channel because the fault handler must use it without ever calling Java.
  *

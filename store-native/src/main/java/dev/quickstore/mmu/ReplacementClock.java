@@ -2,7 +2,7 @@ package dev.quickstore.mmu;
 
 /**
  * Buffer replacement run by the data plane ({@code qs_clock.c}) whenever a load - an application fault,
- * {@link MappedArena#install} or {@link MappedArena#prefetch} - would exceed the resident budget of {@link
+ * {@link FrameLoading#install} or {@link FrameLoading#prefetch} - would exceed the resident budget of {@link
  * MappedArena#budgets}. Victims are clean frames without a {@linkplain #hold hold}; dirty frames stay (Java
  * steals them). Java and the fault path share one hand and one set of frame flags, so Java keeps no copy of
  * the policy state. One per {@link MappedArena} ({@link MappedArena#clock()}).

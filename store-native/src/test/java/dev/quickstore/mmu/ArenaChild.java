@@ -68,13 +68,17 @@ public final class ArenaChild {
         Path file = PageFiles.write(dir.resolve("pages"), 16, FS);
         try (MappedArena a = MappedArena.open(16L * FS, FS, 0)) {
             MemorySegment v = a.view();
-            int src = a.addFileSource(file, 0);
+            int src = a.sources().addFileSource(file, 0);
             a.reserve(0, 16, src, 0);
             a.transaction(true);
             check(v.get(JAVA_LONG, off(2, 3)) == PageFiles.word(2, 3), "read fault value");
-            check(a.markDirtyAliasOnly(2) && a.state(2) == FrameState.DIRTY, "alias-only dirtying captures");
-            check(a.preimage(2).get(JAVA_LONG, 24) == PageFiles.word(2, 3), "pre-image holds the old value");
-            check(!a.markDirtyAliasOnly(2), "dirty already: nothing captured twice");
+            check(
+                    a.preimages().markDirtyAliasOnly(2) && a.state(2) == FrameState.DIRTY,
+                    "alias-only dirtying captures");
+            check(
+                    a.preimages().preimage(2).get(JAVA_LONG, 24) == PageFiles.word(2, 3),
+                    "pre-image holds the old value");
+            check(!a.preimages().markDirtyAliasOnly(2), "dirty already: nothing captured twice");
             // the view stayed read-only: the application's first store faults once (it opens the view, no second
             // pre-image, not taken for spurious) and lands; the next store does not fault
             FaultCounters c = a.counters();
@@ -86,29 +90,31 @@ public final class ArenaChild {
                             && d.spuriousFaults() == c.spuriousFaults(),
                     "the first store through the view faults once and opens it: " + c + " -> " + d);
             check(v.get(JAVA_LONG, off(2, 3)) == 99L, "the store landed");
-            check(a.preimage(2).get(JAVA_LONG, 24) == PageFiles.word(2, 3), "the pre-image is the first one");
+            check(
+                    a.preimages().preimage(2).get(JAVA_LONG, 24) == PageFiles.word(2, 3),
+                    "the pre-image is the first one");
             v.set(JAVA_LONG, off(2, 4), 98L);
             check(a.counters().referenceFaults() == d.referenceFaults(), "the view is open now");
             // markDirty of an alias-only dirty frame (a node page reused for objects) opens the view: no fault
             check(v.get(JAVA_LONG, off(3, 2)) == PageFiles.word(3, 2), "frame 3 read");
-            check(a.markDirtyAliasOnly(3), "frame 3 alias-only dirty");
-            check(!a.markDirty(3), "markDirty of a dirty frame captures nothing");
+            check(a.preimages().markDirtyAliasOnly(3), "frame 3 alias-only dirty");
+            check(!a.preimages().markDirty(3), "markDirty of a dirty frame captures nothing");
             long refs = a.counters().referenceFaults();
             v.set(JAVA_LONG, off(3, 1), 7L);
             check(a.counters().referenceFaults() == refs, "markDirty opened the view");
             // commit: both clean and write-protected again; the next store is a write fault with a new pre-image
-            check(a.markCleanList(new long[] {2, 3}, 0, 2, 16) == 2, "two cleaned");
+            check(a.preimages().markCleanList(new long[] {2, 3}, 0, 2, 16) == 2, "two cleaned");
             long writes = a.counters().writeFaults();
             v.set(JAVA_LONG, off(2, 5), 1L);
             v.set(JAVA_LONG, off(3, 5), 1L);
             check(
                     a.state(2) == FrameState.DIRTY
                             && a.counters().writeFaults() == writes + 2
-                            && a.preimage(2).get(JAVA_LONG, 24) == 99L,
+                            && a.preimages().preimage(2).get(JAVA_LONG, 24) == 99L,
                     "write-protected after commit");
             // an alias-only dirty frame cleaned on its own (qs_mark_clean) is write-protected too
             check(v.get(JAVA_LONG, off(4, 2)) == PageFiles.word(4, 2), "frame 4 read");
-            check(a.markDirtyAliasOnly(4) && a.markClean(4), "frame 4 dirtied and cleaned");
+            check(a.preimages().markDirtyAliasOnly(4) && a.preimages().markClean(4), "frame 4 dirtied and cleaned");
             writes = a.counters().writeFaults();
             v.set(JAVA_LONG, off(4, 1), 1L);
             check(a.state(4) == FrameState.DIRTY && a.counters().writeFaults() == writes + 1, "frame 4 faults again");
@@ -121,7 +127,7 @@ public final class ArenaChild {
         Path file = PageFiles.write(dir.resolve("pages"), 64, FS);
         try (MappedArena a = MappedArena.open(64L * FS, FS, 0)) {
             MemorySegment v = a.view();
-            int src = a.addFileSource(file, 0);
+            int src = a.sources().addFileSource(file, 0);
             a.reserve(0, 64, src, 0);
             a.cardTable().select(9);
             check(
@@ -133,7 +139,9 @@ public final class ArenaChild {
             // the barrier's slow path, then the store: no write fault, pre-image captured, card marked
             check(a.cardTable().mark(off(3, 7)) == 1 && a.state(3) == FrameState.DIRTY, "first mark dirties the frame");
             v.set(JAVA_LONG, off(3, 7), 42L);
-            check(a.preimage(3).get(JAVA_LONG, 56) == PageFiles.word(3, 7), "pre-image holds the old value");
+            check(
+                    a.preimages().preimage(3).get(JAVA_LONG, 56) == PageFiles.word(3, 7),
+                    "pre-image holds the old value");
             check(a.cardTable().bytes().get(JAVA_BYTE, off(3, 7) >>> 9) == 1, "card marked");
             check(
                     a.cardTable().mark(off(3, 700)) == 0
@@ -143,14 +151,16 @@ public final class ArenaChild {
             // a clean resident frame is writable: a store without the barrier does not fault
             v.get(JAVA_LONG, off(5, 0));
             v.set(JAVA_LONG, off(5, 1), 7L);
-            check(a.state(5) == FrameState.CLEAN && a.preimage(5).equals(MemorySegment.NULL), "undetected store");
+            check(
+                    a.state(5) == FrameState.CLEAN && a.preimages().preimage(5).equals(MemorySegment.NULL),
+                    "undetected store");
             // the store's own write: whole-page diff
             v.get(JAVA_LONG, off(6, 0));
-            check(a.markDirty(6) && a.cardTable().dirtiedWhole(6), "markDirty sets WHOLE");
+            check(a.preimages().markDirty(6) && a.cardTable().dirtiedWhole(6), "markDirty sets WHOLE");
             // clean: cards cleared, frame stays writable (no write fault on the next store either)
-            check(a.markClean(3) && a.state(3) == FrameState.CLEAN, "mark clean");
+            check(a.preimages().markClean(3) && a.state(3) == FrameState.CLEAN, "mark clean");
             check(a.cardTable().bytes().get(JAVA_BYTE, off(3, 7) >>> 9) == 0, "cards cleared with the pre-image");
-            check(a.markClean(6) && !a.cardTable().dirtiedWhole(6), "WHOLE cleared");
+            check(a.preimages().markClean(6) && !a.cardTable().dirtiedWhole(6), "WHOLE cleared");
             v.set(JAVA_LONG, off(3, 8), 43L);
             check(a.state(3) == FrameState.CLEAN, "still writable after commit");
             // not resident: -1, the caller touches the page and retries
@@ -158,7 +168,7 @@ public final class ArenaChild {
             v.get(JAVA_LONG, off(20, 0));
             check(a.cardTable().mark(off(20, 0)) == 1, "resident after touching");
             // the clock's reprotection: PROT_NONE, the reference fault restores READ|WRITE for a clean frame
-            a.markClean(20);
+            a.preimages().markClean(20);
             check(a.reprotectAll() > 0 && a.reprotected(5), "reprotected");
             v.get(JAVA_LONG, off(5, 2));
             check(!a.reprotected(5), "reference fault");
@@ -198,7 +208,7 @@ public final class ArenaChild {
                 check(!b.atPreferredBase() && b.base() != preferred, "second arena placed elsewhere");
             }
             MemorySegment v = a.view();
-            int src = a.addFileSource(file, 0);
+            int src = a.sources().addFileSource(file, 0);
             a.reserve(0, 64, src, 0);
             check(a.state(3) == FrameState.RESERVED && a.page(3) == 3, "reserved");
             a.transaction(true);
@@ -206,19 +216,21 @@ public final class ArenaChild {
             check(a.state(3) == FrameState.CLEAN, "clean after read");
             v.set(JAVA_LONG, off(3, 7), 42L);
             check(a.state(3) == FrameState.DIRTY && v.get(JAVA_LONG, off(3, 7)) == 42L, "dirty after write");
-            check(a.preimage(3).get(JAVA_LONG, 56) == PageFiles.word(3, 7), "pre-image holds the old value");
-            check(a.alias().get(JAVA_LONG, off(3, 7)) == 42L, "alias sees the write");
-            check(Arrays.equals(a.dirtyFrames(), new long[] {3}), "dirty frames");
             check(
-                    a.markClean(3)
+                    a.preimages().preimage(3).get(JAVA_LONG, 56) == PageFiles.word(3, 7),
+                    "pre-image holds the old value");
+            check(a.alias().get(JAVA_LONG, off(3, 7)) == 42L, "alias sees the write");
+            check(Arrays.equals(a.preimages().dirtyFrames(), new long[] {3}), "dirty frames");
+            check(
+                    a.preimages().markClean(3)
                             && a.state(3) == FrameState.CLEAN
-                            && a.preimage(3).equals(MemorySegment.NULL),
+                            && a.preimages().preimage(3).equals(MemorySegment.NULL),
                     "mark clean");
             check(a.evict(0, 64, false) == 1 && a.state(3) == FrameState.RESERVED, "evict");
             check(v.get(JAVA_LONG, off(3, 7)) == PageFiles.word(3, 7) && a.loads(3) == 2, "re-read after evict");
             check(a.reprotectAll() == 1 && a.reprotected(3), "reprotect all");
             check(v.get(JAVA_LONG, off(3, 8)) == PageFiles.word(3, 8) && !a.reprotected(3), "reference fault");
-            a.prefetch(9);
+            a.loading().prefetch(9);
             check(a.state(9) == FrameState.CLEAN, "prefetch");
             FaultCounters c = a.counters();
             check(
@@ -231,20 +243,21 @@ public final class ArenaChild {
                             && c.handlerNanos() > 0,
                     "counters " + c);
             // the store's own access resolved like a fault (qs_touch, ABI 8): load, reference fault, pre-image
-            a.touch(11, false);
+            a.loading().touch(11, false);
             check(a.state(11) == FrameState.CLEAN && a.loads(11) == 1, "touch loads a reserved frame");
             check(a.alias().get(JAVA_LONG, off(11, 3)) == PageFiles.word(11, 3), "touched bytes");
             a.reprotectAll();
             check(a.reprotected(11), "reprotected");
-            a.touch(11, false);
+            a.loading().touch(11, false);
             check(!a.reprotected(11) && a.loads(11) == 1, "touch takes the reference fault, no reload");
-            a.touch(11, true);
+            a.loading().touch(11, true);
             check(
-                    a.state(11) == FrameState.DIRTY && a.preimage(11).get(JAVA_LONG, 24) == PageFiles.word(11, 3),
+                    a.state(11) == FrameState.DIRTY
+                            && a.preimages().preimage(11).get(JAVA_LONG, 24) == PageFiles.word(11, 3),
                     "touch for write captures the pre-image");
-            a.touch(11, true);
+            a.loading().touch(11, true);
             check(a.state(11) == FrameState.DIRTY, "touching a dirty frame again changes nothing");
-            check(a.markClean(11), "clean again");
+            check(a.preimages().markClean(11), "clean again");
             // commit's reprotection (qs_mark_clean_list): one mprotect per run of listed frames and the clean
             // read-only frames between them; a frame that is not resident is never covered
             for (int f = 40; f < 46; f++) {
@@ -255,9 +268,14 @@ public final class ArenaChild {
                 }
             }
             long writes = a.counters().writeFaults();
-            check(a.markCleanList(new long[] {40, 41, 42, 44, 45}, 0, 5, 16) == 5, "five dirty frames cleaned");
+            check(
+                    a.preimages().markCleanList(new long[] {40, 41, 42, 44, 45}, 0, 5, 16) == 5,
+                    "five dirty frames cleaned");
             for (int f = 40; f < 46; f++) {
-                check(a.state(f) == FrameState.CLEAN && a.preimage(f).equals(MemorySegment.NULL), "clean " + f);
+                check(
+                        a.state(f) == FrameState.CLEAN
+                                && a.preimages().preimage(f).equals(MemorySegment.NULL),
+                        "clean " + f);
             }
             v.set(JAVA_LONG, off(41, 2), 7L);
             v.set(JAVA_LONG, off(43, 2), 7L);
@@ -268,14 +286,14 @@ public final class ArenaChild {
                     "write-protected again, the bridge too: the next stores fault");
             v.set(JAVA_LONG, off(50, 1), 1L);
             v.set(JAVA_LONG, off(52, 1), 1L); // frame 51 stays RESERVED between them
-            check(a.markCleanList(new long[] {41, 43, 50, 52}, 0, 4, 16) == 4, "four cleaned");
+            check(a.preimages().markCleanList(new long[] {41, 43, 50, 52}, 0, 4, 16) == 4, "four cleaned");
             long reads = a.counters().readFaults();
             check(a.state(51) == FrameState.RESERVED, "51 not resident");
             check(
                     v.get(JAVA_LONG, off(51, 1)) == PageFiles.word(51, 1)
                             && a.counters().readFaults() == reads + 1,
                     "a frame that is not resident between two runs still faults");
-            check(a.markCleanList(new long[] {40, 41}, 0, 2, 16) == 0, "nothing dirty left");
+            check(a.preimages().markCleanList(new long[] {40, 41}, 0, 2, 16) == 0, "nothing dirty left");
             try {
                 v.get(JAVA_LONG, 256L * FS);
                 check(false, "view is bounded");
@@ -338,7 +356,7 @@ public final class ArenaChild {
         int frames = 512;
         Path file = PageFiles.write(dir.resolve("pages"), frames, FS);
         try (MappedArena a = MappedArena.open((long) frames * FS)) {
-            int src = a.addFileSource(file, 0);
+            int src = a.sources().addFileSource(file, 0);
             a.reserve(0, frames, src, 0);
             a.transaction(true);
             a.budgets(128, 0);
@@ -386,8 +404,8 @@ public final class ArenaChild {
                         int k = 1 + rnd.nextInt(FS / 8 - 1);
                         v.set(JAVA_LONG, off(f, k), PageFiles.word(f, k));
                     }
-                    for (long f : a.dirtyFrames()) {
-                        a.markClean(f);
+                    for (long f : a.preimages().dirtyFrames()) {
+                        a.preimages().markClean(f);
                     }
                 }
             }));
@@ -468,7 +486,7 @@ public final class ArenaChild {
         PageFiles.corrupt(file, 5, FS);
         try (MappedArena a = MappedArena.open(256L * FS)) {
             MemorySegment v = a.view();
-            int src = a.addFileSource(file, 0);
+            int src = a.sources().addFileSource(file, 0);
             a.reserve(0, 64, src, 0);
             a.reserve(100, 4, src, 100); // beyond the end of the file: I/O error
             a.transaction(true);
@@ -506,7 +524,7 @@ public final class ArenaChild {
             FaultRefusedException e = expectThrown(a);
             check(e.reason() == RefusalReason.NO_TRANSACTION && e.frame() == 12, "store refusal " + e.getMessage());
             a.transaction(true);
-            a.resetRefused(12, 1);
+            a.refused().resetRefused(12, 1);
             check(Access.load(v, off(12, 3)) == PageFiles.word(12, 3), "reset restores the page");
             // a refusal on another thread is delivered to whoever checks, once
             Thread t = Thread.ofPlatform().start(() -> Access.load(v, off(201, 0)));
@@ -517,7 +535,7 @@ public final class ArenaChild {
                     !e.faultedOnThisThread() && e.reason() == RefusalReason.NOT_RESERVED,
                     "other thread " + e.getMessage());
             check(!a.refusals().hasPending(), "thrown once");
-            a.resetRefused(0, 256);
+            a.refused().resetRefused(0, 256);
             // afterwards everything works again
             for (int f = 0; f < 64; f++) {
                 if (f != 5) {
@@ -561,7 +579,7 @@ public final class ArenaChild {
         check(a.state(frame) == FrameState.REFUSED, "frame refused");
         check(!a.refusals().hasPending(), "pending cleared");
         a.refusals().checkPending(); // nothing more
-        check(a.resetRefused(frame, 1) == 1, "reset");
+        check(a.refused().resetRefused(frame, 1) == 1, "reset");
         System.out.println("refused " + kind + " " + reason + ": " + e.getMessage());
         return 1;
     }
@@ -591,14 +609,14 @@ public final class ArenaChild {
             raf.setLength(frames * fs); // all-zero pages: "never written", valid
         }
         try (MappedArena a = MappedArena.open(frames * fs, fs, 0)) {
-            int src = a.addFileSource(file, 0);
+            int src = a.sources().addFileSource(file, 0);
             a.reserve(0, frames, src, 0);
             a.transaction(true);
             long islands = 0;
             ArenaException failure = null;
             for (long f = 0; f < frames; f += 2) {
                 try {
-                    a.prefetch(f);
+                    a.loading().prefetch(f);
                     islands++;
                 } catch (ArenaException e) {
                     failure = e;
@@ -619,7 +637,7 @@ public final class ArenaChild {
             long resident = a.reprotectAll();
             check(resident >= islands, "reprotected " + resident);
             for (long f = 0; f < 1000; f += 2) {
-                a.prefetch(f);
+                a.loading().prefetch(f);
             }
             System.out.println(
                     "islands=" + islands + " collapses=" + a.counters().vmaCollapses());
@@ -639,24 +657,27 @@ public final class ArenaChild {
             raf.setLength(64L * fs);
         }
         try (MappedArena a = MappedArena.open(64L * fs, fs, 0)) {
-            int src = a.addFileSource(file, 0);
+            int src = a.sources().addFileSource(file, 0);
             a.reserve(0, 64, src, 0);
-            int full = a.vmaReserve();
+            int full = a.refused().vmaReserve();
             check(full == 32, "reserve at open " + full);
             a.transaction(false); // every access is refused (no transaction)
-            a.failScratchMappings(3); // the copy-on-write, the zero-page and the post-collapse attempt fail
+            a.refused().failScratchMappings(3); // the copy-on-write, the zero-page and the post-collapse attempt fail
             long offset = 10L * fs + 24;
             check(Access.load(a.view(), offset) == 0, "refused load reads zero");
             FaultRefusedException e = expectThrown(a);
             check(e.reason() == RefusalReason.NO_TRANSACTION, "reason " + e.getMessage());
             check(e.frame() == 10, "frame " + e.getMessage());
-            int left = a.vmaReserve();
+            int left = a.refused().vmaReserve();
             check(left < full, "reserve used: " + left + " of " + full);
-            check(a.resetRefused(10, 1) == 1, "reset");
-            check(a.vmaReserve() == full, "reserve refilled: " + a.vmaReserve());
+            check(a.refused().resetRefused(10, 1) == 1, "reset");
+            check(
+                    a.refused().vmaReserve() == full,
+                    "reserve refilled: " + a.refused().vmaReserve());
             a.transaction(true);
             check(a.view().get(JAVA_LONG, offset) == 0, "page loads after the reset");
-            System.out.println("vma reserve " + full + " -> " + left + " -> " + a.vmaReserve());
+            System.out.println(
+                    "vma reserve " + full + " -> " + left + " -> " + a.refused().vmaReserve());
         }
     }
 

@@ -157,7 +157,11 @@ public class RemoteFaultBenchmark {
                 throw new IllegalStateException(e);
             }
             arena = MappedArena.open(pages * pageSize, pageSize, 0);
-            arena.reserve(0, pages, arena.addFileSource(server.dir.resolve("db").resolve("volume.qs"), 0), 0);
+            arena.reserve(
+                    0,
+                    pages,
+                    arena.sources().addFileSource(server.dir.resolve("db").resolve("volume.qs"), 0),
+                    0);
             arena.transaction(true);
             view = arena.view();
             start = arena.counters();

@@ -10,12 +10,12 @@ import dev.quickstore.mmu.MappedArena;
  * frame's shared memory inside the fault's {@code pread}: 43 % of a cold fault's CPU in the breakdown of
  * docs/results.md "Cold path (issue 13)" (two minor faults in the copy, {@code shmem_alloc_and_add_folio},
  * {@code clear_page}). The fault path must not allocate ahead by itself (it would stall safepoints for as long),
- * so the control plane does it ahead of the faults: this thread calls {@link MappedArena#allocate} over frames
- * {@code [0, frames)} in runs of {@link #RUN} frames, in page order, from the moment the store is opened. A
+ * so the control plane does it ahead of the faults: this thread calls {@link
+ * dev.quickstore.mmu.FrameLoading#allocate} over frames {@code [0, frames)} in runs of {@link #RUN} frames, in page order, from the moment the store is opened. A
  * fault that reaches a frame first allocates its memory itself, as before; allocating changes no bytes and no
  * frame states, so the two never conflict (qs_frames.c, {@code qs_allocate}). It is {@code fallocate} on the
- * memfd, not {@link MappedArena#populate}'s {@code MADV_POPULATE_WRITE}: that one holds the address space's
- * lock for reading while it works, and every concurrent fault's {@code mprotect} (which needs it for writing)
+ * memfd, not {@link dev.quickstore.mmu.FrameLoading#populate}'s {@code MADV_POPULATE_WRITE}: that one holds the
+ * address space's lock for reading while it works, and every concurrent fault's {@code mprotect} (which needs it for writing)
  * waited behind it - on OO7 medium, whose operations started while 4,096 frames were being populated, the cold
  * T6 and Q5 handler times doubled or tripled (docs/results.md). The price is one minor fault per frame in the
  * load's copy to the alias view, which finds the memory allocated. This is the prefetching of
@@ -67,7 +67,7 @@ final class ArenaPopulator implements AutoCloseable {
         try {
             for (long first = 0; first < frames && !stopped; first += RUN) {
                 long n = Math.min(RUN, frames - first);
-                arena.allocate(first, n);
+                arena.loading().allocate(first, n);
                 populated = first + n;
             }
         } catch (RuntimeException e) {

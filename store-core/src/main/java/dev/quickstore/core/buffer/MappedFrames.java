@@ -1,11 +1,9 @@
 package dev.quickstore.core.buffer;
 
-import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.Volume;
 import dev.quickstore.mmu.FrameState;
 import dev.quickstore.mmu.MappedArena;
-import dev.quickstore.mmu.ReplacementClock;
 import dev.quickstore.mmu.TexasSwizzling;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -26,17 +24,16 @@ import java.util.Set;
  *
  * <p><b>Two ways in.</b> The store's own reads (allocator, slotted-page metadata, B+tree, large
  * objects, roots, recovery) still go through {@link FileIO} and {@link Volume} (so the fault-injecting
- * file layer of the tests sees them) and are {@linkplain MappedArena#install installed} through the
+ * file layer of the tests sees them) and are {@linkplain dev.quickstore.mmu.FrameLoading#install installed} through the
  * alias view. The store's own writes go through the always-writable alias view too, after {@link
  * #markDirty} asked native to capture the pre-image (one downcall, as a write fault would). Application
  * stores through {@link MappedArena#view()} fault and are captured by the C handler with no Java
  * involved. Either way the frame ends DIRTY with a native pre-image, so commit, steal and abort see one
- * dirty set ({@link MappedArena#dirtyFrames()}).
+ * dirty set ({@link dev.quickstore.mmu.PreimageCapture#dirtyFrames()}).
  *
- * <p><b>Write-back images.</b> Application threads may store through the view at any time, so an image
- * read from the alias for write-back could contain a store that is not logged. {@link #stableImage}
- * copies the alias and then checks the frame: if it became DIRTY meanwhile, its pre-image - captured at
- * that first store, before it landed - is exactly the clean image and is used instead.
+ * <p><b>Write-back images.</b> Application threads may store through the view at any time, so {@link
+ * #stableImage} takes the frame's pre-image instead of its bytes if it became DIRTY meanwhile ({@link
+ * StableImages}).
  *
  * <p><b>Residency.</b> With the simplified or classic clock ({@link DataPlaneReplacer}) the data plane holds the
  * pool's budget and evicts by the policy before any load, a fault included ({@link #clockEvict}, {@link
@@ -45,54 +42,45 @@ import java.util.Set;
  * method is one or a few downcalls; no native lock is held across a return to Java.
  */
 public final class MappedFrames implements PageFrames {
-    /** Frames reserved ahead when the volume grows past the reserved range. */
-    private static final long RESERVE_STEP = 1024;
-
     private final MappedArena arena;
     private final int pageSize;
     private final int capacity;
     private final MemorySegment alias;
     private final Arena staging = Arena.ofShared();
     private final MemorySegment stage;
-    private final int source;
     /** Pages reported to the buffer pool's clock (installed by the store or adopted from the fault path). */
     private final Set<Long> known = new HashSet<>();
     /** Frames named by refusal records taken so far (they may lie beyond the reserved range). */
     private final Set<Long> refused = new HashSet<>();
 
-    private long reservedUpTo;
-    /** Null: identity placement at the preferred base; otherwise pages and pointers are relocated. */
-    private MappingManager mapping;
+    /** The frames reserved for the volume's pages: {@code [0, reservation.reservedUpTo())}. */
+    private final FrameReservation reservation;
+    /** Where pages live and which frames translate pointers under QS-CR/QS-OR relocation (identity otherwise). */
+    private final FrameRelocation relocation;
 
-    private int table = -1;
-
-    /**
-     * Texas mode (null otherwise): frames come from the native page-id to frame table, reserved one step ahead by
-     * the fault path; page images are swizzled/unswizzled through it once {@link #startSwizzling} ran.
-     */
-    private TexasSwizzling texas;
+    /** Texas mode (null otherwise): frames from the native page-id to frame table, swizzled page images. */
+    private TexasMode texas;
 
     /** Allocating the memory of the first frames in the background since open ({@link #populateAhead}), or null. */
     private ArenaPopulator populator;
-
-    /** Texas mode: whether the store's own reads and write-backs convert pointers (off during recovery). */
-    private boolean swizzling;
 
     public MappedFrames(MappedArena arena, int pageSize, int capacity, int source) {
         this.arena = arena;
         this.pageSize = pageSize;
         this.capacity = capacity;
         this.alias = arena.alias();
-        this.source = source;
+        this.reservation = new FrameReservation(arena, source);
         this.stage = staging.allocate(pageSize, 4096);
-        arena.readAhead(READ_AHEAD_FRAMES);
+        this.relocation = new FrameRelocation(this, arena, pageSize, source);
+        arena.loading().readAhead(READ_AHEAD_FRAMES);
     }
 
     /**
-     * Frames one cold read fault loads from the volume file ({@link MappedArena#readAhead}: the faulting frame and
-     * the following reserved frames of the following pages, one {@code pread}, one {@code mprotect}); system
-     * property {@code qs.readAhead}, 0 or 1 = off (the default: on OO7 it saved CPU on small T1 and cost more on
-     * medium T1, whose composite-part clusters end before a run does; docs/results.md, "Cold path (issue 13)").
+     * Frames one cold read fault loads from the volume file ({@link dev.quickstore.mmu.FrameLoading#readAhead}:
+     * the faulting frame and the following reserved frames of the following pages, one {@code pread}, one {@code
+     * mprotect}); system property {@code qs.readAhead}, 0 or 1 = off (the default: on OO7 it saved CPU on small T1
+     * and cost more on medium T1, whose composite-part clusters end before a run does; docs/results.md, "Cold path
+     * (issue 13)").
      */
     public static final int READ_AHEAD_FRAMES = Integer.getInteger("qs.readAhead", 0);
 
@@ -111,7 +99,7 @@ public final class MappedFrames implements PageFrames {
         MappedArena a = MappedArena.open(size, pageSize, base);
         boolean ok = false;
         try {
-            int src = a.addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
+            int src = a.sources().addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
             MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
             f.reserveThrough(Math.max(pages, 1));
             ok = true;
@@ -134,10 +122,9 @@ public final class MappedFrames implements PageFrames {
         MappedArena a = MappedArena.open(size, pageSize, 0);
         boolean ok = false;
         try {
-            int src = a.addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
+            int src = a.sources().addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
             MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
-            f.texas = a.texas();
-            f.texas.enable(src, a.frameCount(), 0);
+            f.texas = new TexasMode(a, src);
             f.reserveThrough(Math.max(pages, 1));
             ok = true;
             return f;
@@ -150,7 +137,7 @@ public final class MappedFrames implements PageFrames {
 
     /** Texas mode's swizzling (null in the other modes). */
     public TexasSwizzling texas() {
-        return texas;
+        return texas == null ? null : texas.swizzling();
     }
 
     /**
@@ -161,11 +148,7 @@ public final class MappedFrames implements PageFrames {
         if (texas == null) {
             throw new IllegalStateException("not a Texas store");
         }
-        if (arena.residentFrames() != 0) {
-            throw new IllegalStateException("Texas swizzling starts with an empty arena, not with "
-                    + arena.residentFrames() + " resident frames");
-        }
-        swizzling = true;
+        texas.startSwizzling(arena);
     }
 
     public MappedArena arena() {
@@ -177,15 +160,11 @@ public final class MappedFrames implements PageFrames {
         return !arena.atPreferredBase();
     }
 
-    MappingManager mapping() {
-        return mapping;
-    }
-
     private long frame(long pageId) {
         if (texas != null) {
             return texas.frameOf(pageId);
         }
-        return mapping == null ? pageId : mapping.frameOf(pageId);
+        return relocation.frameOf(pageId);
     }
 
     /** The arena frame that holds page {@code pageId} (the page itself unless the store was relocated). */
@@ -197,7 +176,7 @@ public final class MappedFrames implements PageFrames {
         if (texas != null) {
             return texas.pageOfFrame(frame);
         }
-        return mapping == null ? frame : mapping.pageOfFrame(frame);
+        return relocation.pageOfFrame(frame);
     }
 
     /**
@@ -212,84 +191,45 @@ public final class MappedFrames implements PageFrames {
      *     identity) and {@link #prepareOneTimeCommit} adds the pages translated since the last commit
      */
     public void relocate(MappingManager m, long pages, PageReader images, boolean oneTime) throws java.io.IOException {
-        if (arena.residentFrames() != 0) {
-            long[] r = arena.residentFrameList();
-            throw new IllegalStateException("relocate with resident frames " + java.util.Arrays.toString(r) + " "
-                    + (r.length > 0 ? arena.state(r[0]) : "") + " resident count " + arena.residentFrames());
-        }
-        // identity frames of relocated pages hold nothing now; their new frames are reserved for them
-        for (MappingManager.Descriptor d : m.relocatedRuns()) {
-            arena.release(d.firstPage(), d.pages());
-            arena.reserve(d.firstFrame(), d.pages(), source, d.firstPage());
-        }
-        this.mapping = m;
-        this.oneTime = oneTime ? new OneTimeRelocation(this, arena, m, pageSize) : null;
-        if (m.translates()) {
-            long[][] r = m.ranges();
-            table = arena.translation().addTable(r[0], r[1], r[2]);
-            MemorySegment img = MemorySegment.ofArray(new byte[pageSize]);
-            for (long p = 0; p < pages; p++) {
-                if (images.read(p, img) && m.needsTranslation(img)) {
-                    setRelocation(p, MappingManager.pointerWords(img));
-                }
-            }
-        }
+        relocation.relocate(m, pages, images, oneTime);
     }
-
-    /** QS-OR's conversion of translated pages (null under QS-CR and identity placement). */
-    private OneTimeRelocation oneTime;
 
     /**
      * QS-OR, before the commit diffs the dirty pages: every translated page not yet committed in translated form
      * joins the commit ({@link OneTimeRelocation#prepare}). Returns the number of pages the transaction converts.
      */
     public int prepareOneTimeCommit() {
-        return oneTime == null ? 0 : oneTime.prepare(relocatedFrames);
+        return relocation.prepareOneTimeCommit();
     }
 
     /** QS-OR: the running transaction committed: its converted pages need no translation any more. */
     public void oneTimeCommitted() {
-        if (oneTime != null) {
-            oneTime.committed();
-        }
+        relocation.oneTimeCommitted();
     }
 
     /** QS-OR: the running transaction aborted: pages it had converted are translated again. */
     public void oneTimeAborted() {
-        if (oneTime != null) {
-            oneTime.aborted();
-        }
+        relocation.oneTimeAborted();
     }
 
     /** QS-OR: pages committed in translated form by this handle. */
     public long convertedPages() {
-        return oneTime == null ? 0 : oneTime.convertedPages();
+        return relocation.convertedPages();
     }
 
     /** Whether a transaction is running (QS-OR converts evicted pages only inside one). */
-    private java.util.function.BooleanSupplier inTransaction = () -> false;
-
     public void inTransaction(java.util.function.BooleanSupplier s) {
-        this.inTransaction = s;
+        relocation.inTransaction(s);
     }
 
     @Override
     public void beforeEvict(long pageId) {
-        long f = frame(pageId);
-        if (oneTime != null && inTransaction.getAsBoolean() && relocatedFrames.contains(f)) {
-            oneTime.beforeEvict(f);
-        }
+        relocation.beforeEvict(frame(pageId));
     }
 
     /** Pages whose next load (or current residence) involves pointer translation by the fault path. */
     public long translatingPages() {
-        long n = 0;
-        for (long f : relocatedFrames) {
-            if (oneTime == null || !oneTime.isConverted(f)) {
-                n++;
-            }
-        }
-        return n;
+        return relocation.translatingPages();
     }
 
     /** Reads page p into buf; false if the page was never written. */
@@ -297,52 +237,27 @@ public final class MappedFrames implements PageFrames {
         boolean read(long page, MemorySegment buf) throws java.io.IOException;
     }
 
-    void setRelocation(long pageId, java.util.BitSet words) {
-        if (table >= 0 && (!words.isEmpty() || relocatedFrames.contains(frame(pageId)))) {
-            arena.translation().setRelocation(frame(pageId), words, words.isEmpty() ? -1 : table);
-            if (words.isEmpty()) {
-                relocatedFrames.remove(frame(pageId));
-            } else {
-                long f = frame(pageId);
-                relocatedFrames.add(f);
-                if (oneTime != null && !oneTime.isConverted(f)) {
-                    // QS-OR: a translated page must reach a commit in translated form, so the data plane's
-                    // clock may not drop it silently (Java's own evictions convert it first, beforeEvict). The
-                    // hold is the disk-dirty one: the pool lifts it when it writes the committed page back.
-                    arena.clock().hold(f, ReplacementClock.HOLD_WAL, true);
-                }
-            }
-        }
-    }
-
-    private final Set<Long> relocatedFrames = new HashSet<>();
-
     /** Disk form to runtime form (swizzle) of a page image, in place. */
     @Override
     public MemorySegment toRuntime(MemorySegment image) {
-        if (swizzling) {
-            texas.swizzle(image);
+        if (texas != null) {
+            texas.toRuntime(image);
         }
-        if (mapping != null) {
-            mapping.translate(image, true);
-        }
+        relocation.toRuntime(image);
         return image;
     }
 
     @Override
     public MemorySegment toDisk(MemorySegment image) {
-        unswizzledWords = 0;
-        if (swizzling) {
-            texas.unswizzle(image);
+        if (texas != null) {
+            texas.toDisk(image);
         }
-        if (mapping != null && oneTime == null) {
-            unswizzledWords = mapping.translate(image, false);
-        }
+        relocation.toDisk(image);
         return image;
     }
 
     public long reservedPages() {
-        return reservedUpTo;
+        return reservation.reservedUpTo();
     }
 
     /**
@@ -350,28 +265,12 @@ public final class MappedFrames implements PageFrames {
      * server client's cache, {@code RemotePages}); only frames past them are reserved from here on.
      */
     public void adoptReserved(long pages) {
-        if (reservedUpTo != 0) {
-            throw new IllegalStateException("frames already reserved up to " + reservedUpTo);
-        }
-        reservedUpTo = pages;
+        reservation.adopt(pages);
     }
 
     /** Reserves frames up to (excluding) {@code pages}, in steps, with the volume as page source. */
     public void reserveThrough(long pages) {
-        if (pages <= reservedUpTo) {
-            return;
-        }
-        if (texas != null) {
-            reservedUpTo = pages; // the volume's extent; frames are reserved as pages are referred to
-            return;
-        }
-        if (pages > arena.frameCount()) {
-            throw new StoreException("the volume needs page " + (pages - 1) + " but the arena holds "
-                    + arena.frameCount() + " pages; reopen the store with a larger Options.arenaBytes");
-        }
-        long end = Math.min(arena.frameCount(), Math.max(pages, reservedUpTo + RESERVE_STEP));
-        arena.reserve(reservedUpTo, end - reservedUpTo, source, reservedUpTo);
-        reservedUpTo = end;
+        reservation.reserveThrough(pages, texas != null);
     }
 
     @Override
@@ -390,34 +289,23 @@ public final class MappedFrames implements PageFrames {
         return (int) arena.residentFrames();
     }
 
-    private MemorySegment slice(long pageId) {
+    MemorySegment slice(long pageId) {
         return alias.asSlice(frame(pageId) * pageSize, pageSize);
-    }
-
-    /** The stable state of a frame: waits out the transient states (a fault takes microseconds). */
-    FrameState stableState(long pageId) {
-        for (; ; ) {
-            FrameState s = arena.state(pageId);
-            if (s != FrameState.BUSY && s != FrameState.LOADING) {
-                return s;
-            }
-            Thread.onSpinWait();
-        }
     }
 
     @Override
     public MemorySegment resident(long pageId) {
-        if (pageId < 0 || pageId >= reservedUpTo) {
+        if (pageId < 0 || pageId >= reservation.reservedUpTo()) {
             return null;
         }
-        if (texas != null && texas.frameIfReserved(pageId) < 0) {
+        if (texas != null && !texas.hasFrame(pageId)) {
             return null; // no frame yet: not resident (and no frame reserved just for asking)
         }
         long f = frame(pageId);
-        FrameState s = stableState(f);
+        FrameState s = StableImages.stableState(arena, f);
         if (s == FrameState.REFUSED) {
-            arena.repairRefused(f, 1); // keeps the bytes of a frame refused while resident
-            s = stableState(f);
+            arena.refused().repairRefused(f, 1); // keeps the bytes of a frame refused while resident
+            s = StableImages.stableState(arena, f);
         }
         if (s != FrameState.CLEAN && s != FrameState.DIRTY) {
             known.remove(pageId);
@@ -431,7 +319,7 @@ public final class MappedFrames implements PageFrames {
         reserveThrough(pageId + 1);
         stage.copyFrom(image);
         toRuntime(stage); // the store's own reads are swizzled like the fault path's
-        arena.install(frame(pageId), stage); // false: a fault loaded the same page meanwhile; its bytes stay
+        arena.loading().install(frame(pageId), stage); // false: a fault loaded the same page meanwhile; its bytes stay
         known.add(pageId);
         return slice(pageId);
     }
@@ -440,43 +328,30 @@ public final class MappedFrames implements PageFrames {
     public void evict(long pageId) {
         known.remove(pageId);
         long f = frame(pageId);
-        java.util.BitSet words = table >= 0 ? MappingManager.pointerWords(slice(pageId)) : null;
+        java.util.BitSet words = relocation.pointerWordsBeforeEvict(pageId);
         arena.evict(f, 1, false); // a page that became DIRTY meanwhile stays (and is adopted again)
-        if (words != null && arena.state(f) == FrameState.RESERVED) {
-            // the page's current pointer map applies to its next load; a page committed in translated
-            // form (QS-OR) is written back before it is evicted and needs no translation any more
-            // (under QS-OR only a page whose disk image is still untranslated: one read but not committed)
-            // (under QS-CR one that was translated at load or written back with translated pointers)
-            boolean keep = oneTime != null
-                    ? relocatedFrames.contains(f) && !oneTime.isConverted(f)
-                    : relocatedFrames.contains(f) || unswizzled.contains(f);
-            unswizzled.remove(f);
-            setRelocation(pageId, keep ? words : new java.util.BitSet());
-            if (oneTime != null) {
-                oneTime.evicted(f);
-            }
-        }
+        relocation.evicted(pageId, f, words);
     }
 
     @Override
     public void markDirty(long pageId) {
-        arena.markDirty(frame(pageId));
+        arena.preimages().markDirty(frame(pageId));
     }
 
     /** The pre-image without opening the application view (one downcall, no {@code mprotect}). */
     @Override
     public void markDirtyStoreOnly(long pageId) {
-        arena.markDirtyAliasOnly(frame(pageId));
+        arena.preimages().markDirtyAliasOnly(frame(pageId));
     }
 
     @Override
     public boolean isDirty(long pageId) {
-        return stableState(frame(pageId)) == FrameState.DIRTY;
+        return StableImages.stableState(arena, frame(pageId)) == FrameState.DIRTY;
     }
 
     @Override
     public MemorySegment preImage(long pageId) {
-        MemorySegment p = arena.preimage(frame(pageId));
+        MemorySegment p = arena.preimages().preimage(frame(pageId));
         return p.equals(MemorySegment.NULL) ? null : p;
     }
 
@@ -489,39 +364,7 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public long dirtyCards(long pageId) {
-        int shift = arena.cardTable().shift();
-        long f = frame(pageId);
-        if (shift == 0 || arena.cardTable().dirtiedWhole(f)) {
-            return -1L;
-        }
-        int per = pageSize >>> shift;
-        MemorySegment cards = arena.cardTable().bytes();
-        long first = f * per;
-        long mask = 0;
-        if (per == 8) {
-            mask = cards.get(CARD_WORD, first) != 0 ? cardBits(cards.get(CARD_WORD, first)) : 0;
-        } else {
-            for (int k = 0; k < per; k++) {
-                if (cards.get(java.lang.foreign.ValueLayout.JAVA_BYTE, first + k) != 0) {
-                    mask |= 1L << k;
-                }
-            }
-        }
-        return mask;
-    }
-
-    private static final java.lang.foreign.ValueLayout.OfLong CARD_WORD =
-            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
-
-    /** Bit k set iff byte k of {@code w} is non-zero. */
-    private static long cardBits(long w) {
-        long m = 0;
-        for (int k = 0; k < 8; k++) {
-            if (((w >>> (8 * k)) & 0xff) != 0) {
-                m |= 1L << k;
-            }
-        }
-        return m;
+        return DirtyCards.of(arena.cardTable(), frame(pageId), pageSize);
     }
 
     @Override
@@ -532,11 +375,8 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public void clearDirty(long pageId) {
-        arena.markClean(frame(pageId));
-        if (table >= 0) {
-            // the data plane may evict the clean page at any time: its next load must use its current map
-            setRelocation(pageId, MappingManager.pointerWords(slice(pageId)));
-        }
+        arena.preimages().markClean(frame(pageId));
+        relocation.cleared(pageId);
     }
 
     /**
@@ -550,11 +390,11 @@ public final class MappedFrames implements PageFrames {
     /** One {@code mprotect} per run of nearby frames (identity placement), else page by page. */
     @Override
     public void clearDirty(long[] pages, int from, int count) {
-        if (mapping != null || table >= 0 || texas != null) {
+        if (relocation.relocated() || relocation.translates() || texas != null) {
             PageFrames.super.clearDirty(pages, from, count); // relocated: frames are not in page order
             return;
         }
-        arena.markCleanList(pages, from, count, BRIDGE);
+        arena.preimages().markCleanList(pages, from, count, BRIDGE);
     }
 
     /** Evicts one page chosen by the data plane's clock; returns it, or -1 if none is evictable. */
@@ -578,11 +418,11 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public long[] dirtyPages() {
-        return pages(arena.dirtyFrames());
+        return pages(arena.preimages().dirtyFrames());
     }
 
     private long[] pages(long[] frames) {
-        if (mapping == null && texas == null) {
+        if (!relocation.relocated() && texas == null) {
             return frames;
         }
         long[] out = new long[frames.length];
@@ -601,7 +441,7 @@ public final class MappedFrames implements PageFrames {
     /** The alias slice when pages are stored as mapped (no relocation, no swizzling): no conversion to disk form. */
     @Override
     public MemorySegment liveImage(long pageId) {
-        return mapping == null && texas == null && !swizzling ? slice(pageId) : null;
+        return !relocation.relocated() && texas == null ? slice(pageId) : null;
     }
 
     /** CLEAN (possibly reprotected by the clock): no write fault or card barrier since the clean point. */
@@ -610,40 +450,18 @@ public final class MappedFrames implements PageFrames {
         return arena.state(frame(pageId)) == FrameState.CLEAN;
     }
 
-    /** QS-CR: frames whose image was written in disk form with translated pointers (reload translates). */
-    private final Set<Long> unswizzled = new HashSet<>();
-
     @Override
     public MemorySegment stableImage(long pageId, MemorySegment buffer) {
         MemorySegment img = stableImage0(pageId, buffer);
-        if (mapping != null && oneTime == null && unswizzledWords > 0) {
-            unswizzled.add(frame(pageId));
-        }
+        relocation.imageTaken(pageId);
         return img;
     }
 
-    private int unswizzledWords;
-
     private MemorySegment stableImage0(long pageId, MemorySegment buffer) {
         MemorySegment img = buffer != null ? buffer : MemorySegment.ofArray(new byte[pageSize]);
-        img.copyFrom(slice(pageId));
         long f = frame(pageId);
-        for (; ; ) {
-            FrameState s = arena.state(f);
-            if (s == FrameState.DIRTY || s == FrameState.BUSY) {
-                MemorySegment pre = arena.preimage(f);
-                if (!pre.equals(MemorySegment.NULL)) {
-                    img.copyFrom(pre); // the first store after our clean point: its pre-image is the image
-                    return toDisk(img);
-                }
-                if (s == FrameState.DIRTY) {
-                    return toDisk(img);
-                }
-                Thread.onSpinWait(); // BUSY without a pre-image yet: no store has landed; re-check
-                continue;
-            }
-            return toDisk(img); // write-back and logging see the disk form (QS-CR unswizzling)
-        }
+        // write-back and logging see the disk form (QS-CR unswizzling)
+        return toDisk(StableImages.cleanImage(arena, f, slice(pageId), img));
     }
 
     @Override
@@ -700,21 +518,17 @@ public final class MappedFrames implements PageFrames {
     /** Ends refusals: REFUSED frames get their shared mapping back without losing bytes. */
     public void repairRefused() {
         if (texas != null) {
-            long next = texas.counters().nextFrame();
+            long next = texas.framesHandedOut();
             if (next > 0) {
-                arena.repairRefused(0, next);
+                arena.refused().repairRefused(0, next);
             }
-        } else if (reservedUpTo > 0) {
-            arena.repairRefused(0, reservedUpTo);
+        } else if (reservation.reservedUpTo() > 0) {
+            arena.refused().repairRefused(0, reservation.reservedUpTo());
         }
-        if (mapping != null) {
-            for (MappingManager.Descriptor d : mapping.relocatedRuns()) {
-                arena.repairRefused(d.firstFrame(), d.pages());
-            }
-        }
+        relocation.repairRefused();
         for (long f : refused) {
-            if (f >= reservedUpTo && f < arena.frameCount()) {
-                arena.repairRefused(f, 1);
+            if (f >= reservation.reservedUpTo() && f < arena.frameCount()) {
+                arena.refused().repairRefused(f, 1);
             }
         }
         refused.clear();
@@ -734,7 +548,7 @@ public final class MappedFrames implements PageFrames {
      * referred to. At most once.
      */
     public void populateAhead(long pages, String name) {
-        long n = Math.min(Math.min(pages, ArenaPopulator.LIMIT), Math.min(capacity, reservedUpTo));
+        long n = Math.min(Math.min(pages, ArenaPopulator.LIMIT), Math.min(capacity, reservation.reservedUpTo()));
         if (populator == null && texas == null && n > 0) {
             populator = ArenaPopulator.start(arena, n, name);
         }

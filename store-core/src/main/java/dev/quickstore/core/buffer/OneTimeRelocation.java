@@ -12,14 +12,14 @@ import java.util.Set;
  * QS-OR, one-time relocation (White and DeWitt 1994, section 5.5: the client "commits the changed mapping to
  * the database"): every page whose pointers the fault path translated joins a commit in translated form, after
  * which it needs no translation on later loads or opens. Page images leave memory in the current address
- * space (no unswizzling at write-back). Owned by {@link MappedFrames}, which calls it under the store latch.
+ * space (no unswizzling at write-back). Owned by {@link FrameRelocation}, which calls it under the store latch.
  *
  * <p>Invariant: a translated frame that is not {@linkplain #isConverted converted} carries the disk-dirty hold
  * ({@link ReplacementClock#HOLD_WAL}) so the data plane's clock cannot drop it before its commit
- * ({@code MappedFrames.setRelocation}); Java's own evictions convert it first ({@link #beforeEvict}).
+ * ({@link FrameRelocation#setRelocation}); Java's own evictions convert it first ({@link #beforeEvict}).
  */
 final class OneTimeRelocation {
-    private final MappedFrames frames;
+    private final FrameRelocation relocation;
     private final MappedArena arena;
     private final MemorySegment alias;
     private final MappingManager mapping;
@@ -32,8 +32,8 @@ final class OneTimeRelocation {
     private MemorySegment diskImage;
     private long convertedPages;
 
-    OneTimeRelocation(MappedFrames frames, MappedArena arena, MappingManager mapping, int pageSize) {
-        this.frames = frames;
+    OneTimeRelocation(FrameRelocation relocation, MappedArena arena, MappingManager mapping, int pageSize) {
+        this.relocation = relocation;
         this.arena = arena;
         this.alias = arena.alias();
         this.mapping = mapping;
@@ -86,7 +86,7 @@ final class OneTimeRelocation {
      * pointers, and the page is written back with them.
      */
     private void convert(long f) {
-        FrameState s = frames.stableState(f);
+        FrameState s = StableImages.stableState(arena, f);
         if (s == FrameState.CLEAN) {
             MemorySegment cur = alias.asSlice(f * pageSize, pageSize);
             if (diskImage == null) {
@@ -95,8 +95,8 @@ final class OneTimeRelocation {
             MemorySegment disk = diskImage.copyFrom(cur);
             mapping.translate(disk, false);
             if (disk.mismatch(cur) >= 0) {
-                arena.markDirty(f);
-                MemorySegment pre = arena.preimage(f);
+                arena.preimages().markDirty(f);
+                MemorySegment pre = arena.preimages().preimage(f);
                 if (pre.equals(MemorySegment.NULL)) {
                     return; // not dirty after all (not under the store latch): left for the commit
                 }
@@ -104,7 +104,7 @@ final class OneTimeRelocation {
             }
             converting.add(f);
         } else if (s == FrameState.DIRTY) {
-            MemorySegment pre = arena.preimage(f);
+            MemorySegment pre = arena.preimages().preimage(f);
             if (!pre.equals(MemorySegment.NULL)) {
                 mapping.translate(pre, false);
                 converting.add(f);
@@ -119,7 +119,7 @@ final class OneTimeRelocation {
             if (arena.state(f) == FrameState.RESERVED) { // evicted (written back): detach its bitmap now
                 long p = mapping.pageOfFrame(f);
                 if (p >= 0) {
-                    frames.setRelocation(p, new BitSet());
+                    relocation.setRelocation(p, new BitSet());
                 }
                 arena.clock().hold(f, ReplacementClock.HOLD_WAL, false);
                 converted.remove(f);
@@ -135,7 +135,7 @@ final class OneTimeRelocation {
      */
     void aborted() {
         for (long f : converting) {
-            FrameState s = frames.stableState(f);
+            FrameState s = StableImages.stableState(arena, f);
             if (s == FrameState.CLEAN || s == FrameState.DIRTY) {
                 mapping.translate(alias.asSlice(f * pageSize, pageSize), true);
             }

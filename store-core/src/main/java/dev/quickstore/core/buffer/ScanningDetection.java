@@ -61,7 +61,7 @@ public final class ScanningDetection implements WriteBarrier {
     @Override
     public void begin() {
         for (long f : arena.residentFrameList()) {
-            if (arena.state(f) == FrameState.CLEAN && arena.markDirty(f)) {
+            if (arena.state(f) == FrameState.CLEAN && arena.preimages().markDirty(f)) {
                 captured++;
             }
         }

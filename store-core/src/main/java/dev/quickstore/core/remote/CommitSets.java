@@ -54,7 +54,7 @@ final class CommitSets {
         int ps = pageSize;
         PageDiff.Ranges ranges = new PageDiff.Ranges();
         for (long f : dirty) {
-            MemorySegment pre = arena.preimage(f);
+            MemorySegment pre = arena.preimages().preimage(f);
             MemorySegment cur = arena.alias().asSlice(f * ps, ps);
             PageDiff.diff(pre, cur, PageDiff.mergeGap(1), ranges);
             int[] offsets = new int[ranges.count];

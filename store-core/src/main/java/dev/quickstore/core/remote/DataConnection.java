@@ -61,7 +61,7 @@ record DataConnection(Challenge store, long sessionId, MappedArena arena, int so
                     arenaBytes / challenge.pageSize() * challenge.pageSize());
             MappedArena a = MappedArena.open(bytes, challenge.pageSize(), challenge.arenaBase());
             try {
-                int src = a.addSocketSource(socket, timeoutMs);
+                int src = a.sources().addSocketSource(socket, timeoutMs);
                 a.reserve(0, pages, src, 0);
                 a.locking(control.locking);
                 return new DataConnection(challenge, w.sessionId(), a, src, pages);

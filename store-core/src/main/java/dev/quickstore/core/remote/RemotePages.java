@@ -127,7 +127,7 @@ public final class RemotePages implements AutoCloseable {
         if (current != null) {
             throw new StoreException("read(...) while transaction " + current.seq() + " runs: use its view");
         }
-        if (arena.sourceBroken(source)) {
+        if (arena.sources().sourceBroken(source)) {
             throw unavailable(null);
         }
         arena.transaction(true);
@@ -140,8 +140,8 @@ public final class RemotePages implements AutoCloseable {
         try {
             arena.refusals().checkPending();
         } catch (FaultRefusedException e) {
-            arena.repairRefused(0, bound);
-            if (arena.sourceBroken(source)) {
+            arena.refused().repairRefused(0, bound);
+            if (arena.sources().sourceBroken(source)) {
                 throw unavailable(e);
             }
             throw new StoreException("a fault on the page server's store was refused: " + e.getMessage(), e);
@@ -203,7 +203,7 @@ public final class RemotePages implements AutoCloseable {
 
     /** Whether the connection is still usable (no timeout, closed connection or protocol error seen). */
     public boolean connected() {
-        return !arena.sourceBroken(source);
+        return !arena.sources().sourceBroken(source);
     }
 
     /** Pages resident in this client's cache. */
@@ -238,7 +238,7 @@ public final class RemotePages implements AutoCloseable {
         }
         checkConnected();
         applyInvalidations();
-        arena.repairRefused(0, bound);
+        arena.refused().repairRefused(0, bound);
         arena.reprotectAll();
         arena.transaction(true);
         current = new RemoteTransaction(this, nextSeq++);
@@ -246,7 +246,7 @@ public final class RemotePages implements AutoCloseable {
     }
 
     private void checkConnected() {
-        if (arena.sourceBroken(source) || control.broken() != null) {
+        if (arena.sources().sourceBroken(source) || control.broken() != null) {
             throw unavailable(null);
         }
     }
@@ -282,12 +282,12 @@ public final class RemotePages implements AutoCloseable {
 
     /**
      * The storage manager's own access to cached page {@code page} inside a transaction, resolved as a fault
-     * of the view on it would be ({@link MappedArena#touch}): loaded from the server if not cached, its first
-     * access in the transaction recorded (the read set; under page locking, the lock), a write's pre-image
+     * of the view on it would be ({@link dev.quickstore.mmu.FrameLoading#touch}): loaded from the server if not
+     * cached, its first access in the transaction recorded (the read set; under page locking, the lock), a write's pre-image
      * captured. A refusal is queued as a fault's is ({@code arena().refusals()}).
      */
     public void touch(long page, boolean write) {
-        arena.touch(page, write);
+        arena.loading().touch(page, write);
     }
 
     /**
@@ -298,9 +298,9 @@ public final class RemotePages implements AutoCloseable {
      */
     public MemorySegment fetch(long page) {
         try {
-            arena.prefetch(page);
+            arena.loading().prefetch(page);
         } catch (RuntimeException e) {
-            if (arena.sourceBroken(source)) {
+            if (arena.sources().sourceBroken(source)) {
                 throw unavailable(e);
             }
             throw e;
@@ -334,13 +334,13 @@ public final class RemotePages implements AutoCloseable {
         if (current != t) {
             throw new StoreException("transaction " + t.seq() + " is not this client's current transaction");
         }
-        long[] dirty = arena.dirtyFrames();
+        long[] dirty = arena.preimages().dirtyFrames();
         boolean keepWritten = false;
         try {
             try {
                 arena.refusals().checkPending();
             } catch (FaultRefusedException e) {
-                if (arena.sourceBroken(source)) {
+                if (arena.sources().sourceBroken(source)) {
                     throw unavailable(e);
                 }
                 releaseLocks(t);
@@ -380,7 +380,7 @@ public final class RemotePages implements AutoCloseable {
                                     CommitSets.LSN,
                                     f * store.pageSize() + CommitSets.LSN_OFFSET,
                                     applied.pageLsns()[i]);
-                            arena.markClean(f);
+                            arena.preimages().markClean(f);
                         }
                         keepWritten = true;
                         commits++;
@@ -408,7 +408,7 @@ public final class RemotePages implements AutoCloseable {
                     arena.evict(f, 1, true, true);
                 }
             }
-            arena.repairRefused(0, bound);
+            arena.refused().repairRefused(0, bound);
             current = null;
         }
     }
@@ -455,10 +455,10 @@ public final class RemotePages implements AutoCloseable {
         } catch (ServerUnavailableException e) {
             // the server is gone: its locks went with the session
         }
-        for (long f : arena.dirtyFrames()) {
+        for (long f : arena.preimages().dirtyFrames()) {
             arena.evict(f, 1, true, true);
         }
-        arena.repairRefused(0, bound);
+        arena.refused().repairRefused(0, bound);
         current = null;
     }
 

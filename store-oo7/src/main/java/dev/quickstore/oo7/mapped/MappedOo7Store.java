@@ -4,11 +4,8 @@ import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
 import dev.quickstore.core.Store;
-import dev.quickstore.core.Transaction;
-import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
-import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.oo7.Oo7Store;
 import dev.quickstore.oo7.schema.AtomicPart;
 import dev.quickstore.oo7.schema.BaseAssembly;
@@ -25,11 +22,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * The OO7 database in a QuickStore/J {@link PersistentStore}: the objects are the generated implementations
@@ -104,17 +99,9 @@ public final class MappedOo7Store implements Oo7Store {
         Connection.class
     };
 
-    private final Path dir;
-    private final boolean temporary;
-    private final boolean dropCaches;
-    /** Storage-manager options of every opening; null: {@link StoreOptions#defaults()} read at each opening. */
-    private final StoreOptions options;
+    /** Where the store lives and how every opening opens it. */
+    private final StoreOpening opening;
 
-    private final ObjectPadding padding;
-    /** The page server this store is a client of ({@link #connect}), or null: the embedded store in {@link #dir}. */
-    private final String serverUri;
-
-    private final Path serverSecret;
     private PersistentStore db;
     private ObjectTransaction tx;
     private final Oo7Indexes indexes = new Oo7Indexes(this::tx);
@@ -124,34 +111,10 @@ public final class MappedOo7Store implements Oo7Store {
     private long commitNanos;
     private long commits;
 
-    private MappedOo7Store(
-            Path dir,
-            boolean temporary,
-            boolean dropCaches,
-            StoreOptions options,
-            ObjectPadding padding,
-            PersistentStore db) {
-        this(dir, temporary, dropCaches, options, padding, db, null, null);
-    }
-
-    private MappedOo7Store(
-            Path dir,
-            boolean temporary,
-            boolean dropCaches,
-            StoreOptions options,
-            ObjectPadding padding,
-            PersistentStore db,
-            String serverUri,
-            Path serverSecret) {
-        this.serverUri = serverUri;
-        this.serverSecret = serverSecret;
-        this.dir = dir;
-        this.temporary = temporary;
-        this.dropCaches = dropCaches;
-        this.options = options;
-        this.padding = padding;
+    private MappedOo7Store(StoreOpening opening, PersistentStore db) {
+        this.opening = opening;
         this.db = db;
-        db.objectPadding(padding);
+        db.objectPadding(opening.padding());
     }
 
     /** Creates an empty OO7 store in {@code dir} (which must not hold a store): catalog and indexes. */
@@ -200,19 +163,8 @@ public final class MappedOo7Store implements Oo7Store {
     private static MappedOo7Store create(
             Path dir, boolean temporary, boolean dropCaches, StoreOptions options, ObjectPadding padding)
             throws IOException {
-        PersistentStore db = PersistentStore.create(dir, effective(options), TYPES);
-        boolean ok = false;
-        try (ObjectTransaction t = db.begin()) {
-            Transaction st = t.storeTransaction();
-            Oo7Indexes.create(st);
-            t.commit();
-            ok = true;
-        } finally {
-            if (!ok) {
-                db.close();
-            }
-        }
-        return new MappedOo7Store(dir, temporary, dropCaches, options, padding, db);
+        StoreOpening opening = StoreOpening.embedded(dir, temporary, dropCaches, options, padding);
+        return new MappedOo7Store(opening, opening.create());
     }
 
     /** Opens an OO7 store created by {@link #create} (running recovery if needed). */
@@ -236,8 +188,8 @@ public final class MappedOo7Store implements Oo7Store {
     /** {@link #open(Path, boolean, ObjectPadding)} with explicit storage-manager options (null: the defaults). */
     public static MappedOo7Store open(Path dir, boolean dropCaches, StoreOptions options, ObjectPadding padding)
             throws IOException {
-        return new MappedOo7Store(
-                dir, false, dropCaches, options, padding, PersistentStore.open(dir, effective(options), TYPES));
+        StoreOpening opening = StoreOpening.embedded(dir, false, dropCaches, options, padding);
+        return new MappedOo7Store(opening, opening.open());
     }
 
     /**
@@ -247,13 +199,13 @@ public final class MappedOo7Store implements Oo7Store {
      * empty client cache; the server's buffer pool stays as it is); the name is {@code "qs-cs"}.
      */
     public static MappedOo7Store connect(String uri, Path secretFile, ObjectPadding padding) throws IOException {
-        return new MappedOo7Store(
-                null, false, false, null, padding, PersistentStore.connect(uri, secretFile, TYPES), uri, secretFile);
+        StoreOpening opening = StoreOpening.client(uri, secretFile, padding);
+        return new MappedOo7Store(opening, opening.open());
     }
 
     /** Whether this store is a page server's client ({@link #connect}). */
     public boolean isClient() {
-        return serverUri != null;
+        return opening.isClient();
     }
 
     /**
@@ -263,29 +215,12 @@ public final class MappedOo7Store implements Oo7Store {
      */
     @Override
     public String name() {
-        if (serverUri != null) {
-            return padding.isNone() ? "qs-cs" : "qs-b-cs";
-        }
-        if (effective(options).frames() == FramesMode.SOFTWARE) {
-            return "e"; // software persistence: E / EPVM 3.0 (docs/software-mode.md)
-        }
-        String scheme = switch (effective(options).writeDetection()) {
-            case PAGE_PROTECTION -> "";
-            case CARD_MARKING -> "-cards";
-            case OBJECT_MARKING -> "-objects";
-            case REMEMBERED_SETS -> "-remsets";
-            case SCANNING -> "-scan";
-        };
-        return (padding.isNone() ? "qs" : "qs-b") + scheme;
-    }
-
-    private static StoreOptions effective(StoreOptions o) {
-        return o != null ? o : StoreOptions.defaults();
+        return opening.name();
     }
 
     /** The padding of the objects this store creates ({@link ObjectPadding#NONE} unless QS-B). */
     public ObjectPadding padding() {
-        return padding;
+        return opening.padding();
     }
 
     /**
@@ -294,15 +229,12 @@ public final class MappedOo7Store implements Oo7Store {
      * database (White and DeWitt 1994 Table 2 compares these sizes).
      */
     public long databasePages() throws IOException {
-        if (serverUri != null) {
-            return db.storageManager().pageCount();
-        }
-        return VolumeFile.readHeader(dir).pageCount();
+        return opening.databasePages(db);
     }
 
     /** The store's directory. */
     public Path dir() {
-        return dir;
+        return opening.dir();
     }
 
     /** The persistent store underneath (for tests and tools). */
@@ -584,18 +516,12 @@ public final class MappedOo7Store implements Oo7Store {
         try {
             db.close();
             db = null;
-            if (serverUri != null) {
-                lastColdDroppedOsCache = false;
-                db = PersistentStore.connect(serverUri, serverSecret, TYPES); // an empty client cache
-                db.objectPadding(padding);
-                return;
-            }
-            lastColdDroppedOsCache = dropCaches && ColdRun.dropOsCache();
-            db = PersistentStore.open(dir, effective(options), TYPES);
-            db.objectPadding(padding);
+            lastColdDroppedOsCache = opening.dropOsCacheForCold();
+            db = opening.open(); // a client: an empty client cache
+            db.objectPadding(opening.padding());
         } catch (IOException e) {
             closed = true;
-            throw new UncheckedIOException("reopening the OO7 store in " + dir, e);
+            throw new UncheckedIOException("reopening the OO7 store in " + opening.dir(), e);
         }
     }
 
@@ -609,16 +535,12 @@ public final class MappedOo7Store implements Oo7Store {
     @Override
     public long preadNanosOfResidentPages() {
         checkOpen();
-        if (serverUri != null) {
-            return -1; // no volume here: the pages come over the connection
-        }
-        Store s = db.storageManager();
-        return ColdRun.preadNanos(VolumeFile.volumePath(dir), s.residentPages(), s.pageSize());
+        return opening.preadNanosOfResidentPages(db);
     }
 
     private void checkOpen() {
         if (closed || db == null) {
-            throw new IllegalStateException("OO7 store " + (serverUri != null ? serverUri : dir) + " is closed");
+            throw new IllegalStateException("OO7 store " + opening.location() + " is closed");
         }
     }
 
@@ -630,25 +552,9 @@ public final class MappedOo7Store implements Oo7Store {
         closed = true;
         tx = null;
         try {
-            if (db != null) {
-                db.close();
-            }
-            if (temporary) {
-                deleteTree(dir);
-            }
+            opening.close(db);
         } catch (IOException e) {
-            throw new UncheckedIOException("closing the OO7 store in " + dir, e);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
+            throw new UncheckedIOException("closing the OO7 store in " + opening.dir(), e);
         }
     }
 }

@@ -1,0 +1,118 @@
+package dev.quickstore.mmu;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Pre-images and the dirty set of an arena ({@code qs_preimage.c}, the dirty half of {@code qs_frames.c}; White
+ * and DeWitt, "QuickStore", SIGMOD 1994, section 3.3: the copy of a page taken at its first write, which commit
+ * diffs against): the store's own dirtying through the alias view, the pre-images a commit reads, and cleaning
+ * after write-back. Application stores are captured by the fault path (or the {@linkplain CardTable card barrier})
+ * with no Java involved; either way the frame ends DIRTY with a native pre-image. One per {@link MappedArena}
+ * ({@link MappedArena#preimages()}).
+ *
+ * <p>Invariant: a frame has a pre-image exactly while it is DIRTY; cleaning frees it.
+ */
+public final class PreimageCapture {
+    private final MappedArena arena;
+    private final long handle;
+    private final FrameListBuffer frameList;
+    /**
+     * All of the address space, scoped to the arena's views: pre-images are sliced from it ({@code asSlice})
+     * instead of {@code reinterpret}ed one by one, a restricted method whose caller check walks the stack on every
+     * call (1.8% of a one-page durable commit's CPU samples, docs/results.md "Durable commit latency: where the
+     * time goes").
+     */
+    private final MemorySegment addressSpace;
+
+    PreimageCapture(MappedArena arena, long handle, FrameListBuffer frameList, MemorySegment addressSpace) {
+        this.arena = arena;
+        this.handle = handle;
+        this.frameList = frameList;
+        this.addressSpace = addressSpace;
+    }
+
+    /**
+     * The pre-image of a DIRTY frame (its bytes at the first write fault), or empty if it is not
+     * dirty. Valid until the frame is cleaned, evicted or released.
+     */
+    public MemorySegment preimage(long frame) {
+        arena.checkFrame(frame);
+        long addr =
+                Downcall.longValue("qs_preimage_of", () -> (long) NativeCalls.PREIMAGE_OF.invokeExact(handle, frame));
+        return addr == 0 ? MemorySegment.NULL : addressSpace.asSlice(addr, arena.frameSize());
+    }
+
+    /** The indices of all DIRTY frames, ascending. */
+    public long[] dirtyFrames() {
+        return frameList.list(NativeCalls.DIRTY_LIST, "qs_dirty_list");
+    }
+
+    /**
+     * The caller is about to write a resident frame through the {@linkplain MappedArena#alias() alias view}
+     * (which never faults): captures its pre-image exactly as a write fault would and makes the
+     * application view writable. Returns true if captured, false if the frame was DIRTY already.
+     *
+     * @throws ArenaException if the frame is not resident or no pre-image slot could be mapped
+     */
+    public boolean markDirty(long frame) {
+        arena.checkFrame(frame);
+        return Downcall.checkedInt("qs_mark_dirty", () -> "marking frame " + frame + " dirty", () ->
+                        (int) NativeCalls.MARK_DIRTY.invokeExact(handle, frame))
+                == 1;
+    }
+
+    /**
+     * {@link #markDirty} for a frame the application never stores to through the view (the store's B+tree nodes):
+     * captures the pre-image but leaves the view read-only (no {@code mprotect}, ~10 us each); should the
+     * application store to it after all, the fault path opens the view then, and {@link #markDirty} opens it for a
+     * frame reused for objects. Returns true if captured, false if the frame was DIRTY already.
+     *
+     * @throws ArenaException if the frame is not resident or no pre-image slot could be mapped
+     */
+    public boolean markDirtyAliasOnly(long frame) {
+        arena.checkFrame(frame);
+        return Downcall.checkedInt("qs_mark_dirty_alias", () -> "marking frame " + frame + " dirty", () ->
+                        (int) NativeCalls.MARK_DIRTY_ALIAS.invokeExact(handle, frame))
+                == 1;
+    }
+
+    /** After write-back: DIRTY to CLEAN, pre-image freed, writes fault again. Returns whether it was dirty. */
+    public boolean markClean(long frame) {
+        return Downcall.checkedInt("qs_mark_clean", () -> "marking frame " + frame + " clean", () ->
+                        (int) NativeCalls.MARK_CLEAN.invokeExact(handle, frame))
+                == 1;
+    }
+
+    /**
+     * {@link #markClean} for {@code frames[from..from+count)} (ascending), with one {@code mprotect} per run
+     * instead of one per frame (qs_frames.c {@code qs_mark_clean_list}): a run is listed frames and the clean,
+     * read-only frames between them, at most {@code bridge} in a row (their protection is READ already). What a
+     * commit does to the dirty pages it logged. Frames not dirty are left alone. Returns the frames cleaned.
+     *
+     * @throws ArenaException for a frame outside the arena or a list not strictly ascending
+     */
+    public long markCleanList(long[] frames, int from, int count, int bridge) {
+        if (from < 0 || count < 0 || from + count > frames.length || bridge < 0) {
+            throw new IndexOutOfBoundsException(
+                    "frames " + from + "+" + count + " of " + frames.length + ", bridge " + bridge);
+        }
+        if (count > FrameListBuffer.FRAMES) {
+            try (Arena tmp = Arena.ofConfined()) {
+                return markCleanList(tmp.allocate(JAVA_LONG, count), frames, from, count, bridge);
+            }
+        }
+        // the common case (a commit's runs of at most 64 pages): nothing allocated
+        return frameList.withBuffer(list -> markCleanList(list, frames, from, count, bridge));
+    }
+
+    private long markCleanList(MemorySegment list, long[] frames, int from, int count, int bridge) {
+        MemorySegment.copy(frames, from, list, JAVA_LONG, 0, count);
+        return Downcall.checkedLong(
+                "qs_mark_clean_list",
+                () -> "marking " + count + " frames clean from frame " + (count > 0 ? frames[from] : -1),
+                () -> (long) NativeCalls.MARK_CLEAN_LIST.invokeExact(handle, list, (long) count, bridge));
+    }
+}
