@@ -59,7 +59,7 @@ public final class MappedFrames implements PageFrames {
     private final FrameRelocation relocation;
 
     /** Texas mode (null otherwise): frames from the native page-id to frame table, swizzled page images. */
-    private TexasMode texas;
+    private TexasFrames texas;
 
     /** Allocating the memory of the first frames in the background since open ({@link #populateAhead}), or null. */
     private ArenaPopulator populator;
@@ -124,7 +124,7 @@ public final class MappedFrames implements PageFrames {
         try {
             int src = a.sources().addFileSource(volumeFile != null ? volumeFile : Path.of("/dev/null"), 0);
             MappedFrames f = new MappedFrames(a, pageSize, capacity, src);
-            f.texas = new TexasMode(a, src);
+            f.texas = new TexasFrames(a, src);
             f.reserveThrough(Math.max(pages, 1));
             ok = true;
             return f;

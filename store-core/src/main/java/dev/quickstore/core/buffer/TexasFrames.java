@@ -10,14 +10,14 @@ import java.lang.foreign.MemorySegment;
  * swizzled on the way in and unswizzled on the way out once {@link #startSwizzling} ran (after recovery; before,
  * images stay in persistent form, as on disk).
  */
-final class TexasMode {
+final class TexasFrames {
     private final TexasSwizzling texas;
 
     /** Whether the store's own reads and write-backs convert pointers (off during recovery). */
     private boolean swizzling;
 
     /** Enables Texas mode on {@code arena}: pages of {@code source} get frames from frame 0 upwards. */
-    TexasMode(MappedArena arena, int source) {
+    TexasFrames(MappedArena arena, int source) {
         this.texas = arena.texas();
         texas.enable(source, arena.frameCount(), 0);
     }
