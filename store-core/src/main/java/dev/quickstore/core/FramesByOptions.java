@@ -13,6 +13,7 @@ import dev.quickstore.core.buffer.SoftwareFrames;
 import dev.quickstore.core.buffer.WriteBarrier;
 import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.options.FramesMode;
+import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.software.SwizzlingFrames;
@@ -148,6 +149,18 @@ final class FramesByOptions {
                     case SCANNING -> new ScanningDetection(mf);
                     case PAGE_PROTECTION, CARD_MARKING -> cards;
                 };
+    }
+
+    /**
+     * The reference form a new volume is created with for {@code options} (the volume header's pointer format):
+     * OIDs for FramesMode.SOFTWARE, Texas mode's persistent pointers, else virtual addresses.
+     */
+    static int pointerFormat(StoreOptions options) {
+        return options.frames() == FramesMode.SOFTWARE
+                ? VolumeHeader.POINTERS_OID
+                : options.relocation() == Relocation.TEXAS
+                        ? VolumeHeader.POINTERS_TEXAS
+                        : VolumeHeader.POINTERS_VIRTUAL;
     }
 
     /**

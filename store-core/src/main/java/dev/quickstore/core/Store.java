@@ -14,8 +14,6 @@ import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.error.StoreLockedException;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
-import dev.quickstore.core.options.FramesMode;
-import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.recovery.Checkpointer;
@@ -69,7 +67,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * bootstrap, checkpoint, placement) - which is why it stays one class. A store handle is either the embedded
  * store over a directory ({@link #open}, {@link #create}) or a page server's client ({@link #connect}: the same
  * mechanisms over the server's pages, {@link PageServerClient}); a page server applies its clients' commits
- * through {@link #commitPageWrites} ({@link ClientCommits}).
+ * through {@link ServedStore} ({@link ClientCommits}).
  *
  * <p>One transaction at a time per opened store (design notes section 5); it may be used from several
  * threads (every operation takes the store latch). Opening a store held open by another process fails
@@ -365,12 +363,7 @@ public final class Store implements AutoCloseable {
     }
 
     static Store create(FileIO io, Path dir, int pageSize, StoreOptions options) throws IOException {
-        int pointers = options.frames() == FramesMode.SOFTWARE
-                ? VolumeHeader.POINTERS_OID
-                : options.relocation() == Relocation.TEXAS
-                        ? VolumeHeader.POINTERS_TEXAS
-                        : VolumeHeader.POINTERS_VIRTUAL;
-        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize, pointers);
+        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize, FramesByOptions.pointerFormat(options));
         return opened(new Store(dir, options, io));
     }
 
@@ -655,98 +648,6 @@ public final class Store implements AutoCloseable {
             return client.pages().storeId();
         }
         return run(() -> VolumeFile.readHeader(io, dir).creationId());
-    }
-
-    /**
-     * Copies the committed image of page {@code pageId} into {@code dst} with its checksum sealed, as a
-     * volume file would hold it after a checkpoint: what a page server ships to a client's fault path
-     * (which verifies that checksum). Reads through the buffer pool, so a page committed but not yet written
-     * back is served as committed.
-     *
-     * @throws IllegalArgumentException if the page does not exist or {@code dst} is not one page long
-     * @throws StoreException while a transaction runs on this handle (its pages are not committed)
-     */
-    public void readCommittedPage(long pageId, byte[] dst) {
-        if (dst.length != pageSize) {
-            throw new IllegalArgumentException(
-                    "page buffer of " + dst.length + " bytes for " + pageSize + "-byte pages");
-        }
-        run(() -> {
-            ServedPages.readCommitted(this, pageId, dst);
-            return null;
-        });
-    }
-
-    /**
-     * Applies a page-server client's transaction (QuickStore on ESM; issue 12's optimistic protocol): backward
-     * validation - every page the client read or wrote must still be at the version (page LSN) it read -
-     * then its changed ranges are written through the buffer pool as one transaction of this store, logged
-     * as page diffs and made durable before this returns. Nothing is applied when validation fails.
-     *
-     * <p>Conflicts are page-grained: two clients that changed different bytes of one page conflict as well
-     * (the second to commit read the page before the first's commit). Only a page server calls this, on a
-     * store opened with {@link dev.quickstore.core.options.FramesMode#EXPLICIT} (no application view).
-     *
-     * @return the commit record's LSN (0 for a transaction that wrote nothing: validated, nothing logged) and
-     *     each written page's new page LSN, in the order of {@code writes}
-     * @throws dev.quickstore.core.remote.TransactionConflictException naming the pages that changed
-     * @throws IllegalArgumentException for a page outside the store or a range outside its page or over its
-     *     checksum or LSN (which only the server writes)
-     */
-    public dev.quickstore.core.remote.CommitMessages.Applied commitPageWrites(
-            List<dev.quickstore.core.remote.CommitMessages.PageVersion> reads,
-            List<dev.quickstore.core.remote.CommitMessages.PageWrite> writes) {
-        return commitPageWrites(reads, writes, true);
-    }
-
-    /**
-     * {@link #commitPageWrites(List, List)} for group commit: with {@code durable} false the COMMIT record is
-     * not forced here, and the caller must call {@link #forceLog()} before it acknowledges the commit. Later
-     * commits validate against this one's effects either way (they are applied in the buffer pool), so a
-     * group is serialized in the order it was applied; if the force fails, none of them is acknowledged and
-     * the handle is poisoned (recovery decides, from the log, which of them committed).
-     */
-    public dev.quickstore.core.remote.CommitMessages.Applied commitPageWrites(
-            List<dev.quickstore.core.remote.CommitMessages.PageVersion> reads,
-            List<dev.quickstore.core.remote.CommitMessages.PageWrite> writes,
-            boolean durable) {
-        return run(() -> {
-            if (mappedFrames != null) {
-                throw new StoreException(
-                        "store " + dir + ": client commits are applied by a page server (FramesMode.EXPLICIT)");
-            }
-            if (current != null) {
-                throw new StoreException("store " + dir + ": a transaction of this handle is running");
-            }
-            return ClientCommits.apply(this, reads, writes, durable);
-        });
-    }
-
-    /**
-     * Forces the log up to its end: every commit appended so far is durable when this returns. Runs without
-     * the store latch (the log writer has its own lock and one leader per force), so that a page server's page
-     * reads do not wait for the disk; a failure poisons the handle like any failed log write.
-     */
-    public void forceLog() {
-        if (log == null) {
-            throw new StoreException("store " + dir + " is a page server's client: the server forces its log");
-        }
-        latch.lock();
-        try {
-            checkUsable();
-        } finally {
-            latch.unlock();
-        }
-        try {
-            log.flush(log.endLsn());
-        } catch (IOException e) {
-            latch.lock();
-            try {
-                throw poisonedBy(e);
-            } finally {
-                latch.unlock();
-            }
-        }
     }
 
     /** Starts the store's transaction; fails if one is already running. */
