@@ -64,9 +64,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>This class is the facade and the opening order, nothing else: each public operation is a few lines
  * under the latch that delegate to a mechanism package, and the constructor is the one place that states
  * the order of opening (double-write restore, header, frames, control file, log analysis, redo, undo,
- * bootstrap, checkpoint, placement) - which is why it stays one class. A store handle is either the embedded
- * store over a directory ({@link #open}, {@link #create}) or a page server's client ({@link #connect}: the same
- * mechanisms over the server's pages, {@link PageServerClient}); a page server applies its clients' commits
+ * bootstrap, checkpoint, placement) - which is why it stays one class. A step of that order that is more than a
+ * call is its own class: the frames and write detection the options select ({@link FramesByOptions}), redo and
+ * undo with their event and counts ({@link RecoveryAtOpen}). A store handle is either the embedded store over a
+ * directory ({@link #open}, {@link #create}) or a page server's client ({@link #connect}: the same mechanisms over
+ * the server's pages, {@link PageServerClient}); a page server serves its pages and applies its clients' commits
  * through {@link ServedStore} ({@link ClientCommits}).
  *
  * <p>One transaction at a time per opened store (design notes section 5); it may be used from several
