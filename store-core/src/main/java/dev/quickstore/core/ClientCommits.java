@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
- * Applies a page server client's transaction to the server's store ({@link Store#commitPageWrites}; QuickStore on
+ * Applies a page server client's transaction to the server's store ({@link ServedStore#commitPageWrites}; QuickStore on
  * ESM, White and DeWitt 1994 section 4.4; issue 12's optimistic protocol): backward validation - every page the
  * client read or wrote must still be at the version (page LSN) it read - then the changed ranges are written
  * through the buffer pool as one transaction of the store, logged as page diffs like an embedded commit.

@@ -1,10 +1,14 @@
 package dev.quickstore.core;
 
+import dev.quickstore.core.buffer.MappedFrames;
+import dev.quickstore.core.buffer.PageFrames;
+import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.remote.RemotePages;
 import dev.quickstore.core.remote.RemoteTransaction;
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.VolumeHeader;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
@@ -26,9 +30,11 @@ import java.nio.ByteBuffer;
  *       of the view, in C): its first access after each begin's reprotection joins the read set the server
  *       validates at commit (optimistic) or takes the page lock (page locking), as the application's loads do.
  *       </li>
- *   <li><b>Commit</b>: the arena's dirty frames are diffed against their pre-images and shipped with the read
- *       set ({@link RemoteTransaction#commit(long[])}); the server validates, applies, forces its log and
- *       answers. Nothing is logged here: the server's log is the only one.</li>
+ *   <li><b>Frames</b> ({@link #frames}): the cache's arena at the store's preferred base (identity placement),
+ *       unbounded, so that the buffer pool never steals a dirty page ({@link #neverSteals}).</li>
+ *   <li><b>Commit</b> ({@link #commitAtServer}): the arena's dirty frames are diffed against their pre-images and
+ *       shipped with the read set ({@link RemoteTransaction#commit(long[])}); the server validates, applies,
+ *       forces its log and answers. Nothing is logged here: the server's log is the only one.</li>
  *   <li><b>Abort and conflict</b>: changed pages are restored (abort) or dropped (conflict); pages past the
  *       committed count are dropped either way.</li>
  * </ul>
@@ -54,9 +60,33 @@ final class PageServerClient implements FileIO.Handle {
         return pages;
     }
 
-    /** The page count as committed at the server (as far as this client knows). */
-    long committedPages() {
-        return committedPages;
+    /**
+     * The store's frames over the cache's arena (identity placement, unbounded), the pages the server has now
+     * reserved in them.
+     *
+     * @throws StoreException naming the store {@code name} for a Texas store or an arena this process could not
+     *     map at the store's preferred base
+     */
+    MappedFrames frames(String name) {
+        if (pages.header().pointerFormat() == VolumeHeader.POINTERS_TEXAS) {
+            throw new StoreException("page server " + name + " serves a Texas store (persistent pointers swizzled at"
+                    + " fault time); Texas mode runs only on a local volume");
+        }
+        if (!pages.atPreferredBase()) {
+            throw new StoreException("page server " + name + ": this process could not map the store's arena at its"
+                    + " preferred base " + String.format("0x%x", pages.header().preferredArenaBase())
+                    + " (the range is taken); a client needs identity placement (relocation is not supported over"
+                    + " a server)");
+        }
+        MappedFrames mf = new MappedFrames(pages.arena(), pageSize, Integer.MAX_VALUE, pages.pageSource());
+        mf.adoptReserved(pages.pageCount());
+        return mf;
+    }
+
+    /** The buffer pool's stealer: the cache is unbounded, so no dirty page is ever chosen for eviction. */
+    static void neverSteals(long page, MemorySegment preImage, MemorySegment contents) {
+        throw new IllegalStateException("a page server client's cache is unbounded: page " + page
+                + " cannot have been chosen for eviction while dirty");
     }
 
     /** Begins the client transaction: invalidations applied, cache reprotected (see RemotePages.begin). */
@@ -77,12 +107,46 @@ final class PageServerClient implements FileIO.Handle {
     }
 
     /**
+     * Ships store {@code s}'s running transaction {@code t} to the server (the client's commit; latch held): its
+     * page diffs and read set are validated and applied there, durably, before this returns. On any failure the
+     * transaction is aborted here (its changed pages dropped from the cache) and the exception propagates.
+     */
+    void commitAtServer(Store s, Transaction t) {
+        assert s.latch.isHeldByCurrentThread();
+        long t0 = System.nanoTime();
+        PageFrames frames = s.pool.frames();
+        long count = frames.isDirty(0)
+                ? frames.resident(0).get(PageHeader.LONG, VolumeHeader.PAGE_COUNT_OFFSET)
+                : committedPages; // page 0 is not read for it: it would join every read set
+        boolean ok = false;
+        try {
+            commit(count);
+            ok = true;
+        } finally {
+            if (ok) {
+                t.ended(Transaction.State.COMMITTED);
+                s.txns.committedElsewhere();
+            } else {
+                t.ended(Transaction.State.ABORTED);
+                try {
+                    s.txns.abort(); // nothing dirty is left (the client dropped the changed pages); no log
+                } catch (IOException e) {
+                    throw new AssertionError("a client's abort does no I/O", e);
+                }
+            }
+            s.finished(t);
+        }
+        long t1 = System.nanoTime();
+        s.txns.commitFinished(t1 - t0, 0, t1 - t0);
+    }
+
+    /**
      * Ships the transaction to the server. On success the store's new page count becomes the committed one.
      *
      * @throws dev.quickstore.core.remote.TransactionConflictException if validation failed (nothing applied)
      * @throws dev.quickstore.core.remote.ServerUnavailableException if the server is gone or late
      */
-    void commit(long pageCountAfter) {
+    private void commit(long pageCountAfter) {
         RemoteTransaction t = current;
         current = null;
         boolean ok = false;

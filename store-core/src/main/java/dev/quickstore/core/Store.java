@@ -6,32 +6,20 @@ import dev.quickstore.core.buffer.ArenaPlacement;
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.buffer.CardBarrier;
 import dev.quickstore.core.buffer.MappedFrames;
-import dev.quickstore.core.buffer.ObjectMarkingBarrier;
-import dev.quickstore.core.buffer.OffHeapFrames;
-import dev.quickstore.core.buffer.PageFrames;
-import dev.quickstore.core.buffer.PlacementFile;
-import dev.quickstore.core.buffer.RememberedSetBarrier;
 import dev.quickstore.core.buffer.Replacer;
-import dev.quickstore.core.buffer.ScanningDetection;
 import dev.quickstore.core.buffer.SoftwareFrames;
 import dev.quickstore.core.buffer.WriteBarrier;
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
-import dev.quickstore.core.error.StoreFormatException;
 import dev.quickstore.core.error.StoreLockedException;
-import dev.quickstore.core.events.Recorder;
-import dev.quickstore.core.events.RecoveryEvent;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogWriter;
-import dev.quickstore.core.options.FramesMode;
-import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.recovery.Checkpointer;
 import dev.quickstore.core.recovery.Recovery;
 import dev.quickstore.core.remote.RemotePages;
 import dev.quickstore.core.software.Swizzler;
-import dev.quickstore.core.software.SwizzlingFrames;
 import dev.quickstore.core.space.ExtentAllocator;
 import dev.quickstore.core.space.LargeObjects;
 import dev.quickstore.core.space.ObjectAllocator;
@@ -76,10 +64,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>This class is the facade and the opening order, nothing else: each public operation is a few lines
  * under the latch that delegate to a mechanism package, and the constructor is the one place that states
  * the order of opening (double-write restore, header, frames, control file, log analysis, redo, undo,
- * bootstrap, checkpoint, placement) - which is why it stays one class. A store handle is either the embedded
- * store over a directory ({@link #open}, {@link #create}) or a page server's client ({@link #connect}: the same
- * mechanisms over the server's pages, {@link PageServerClient}); a page server applies its clients' commits
- * through {@link #commitPageWrites} ({@link ClientCommits}).
+ * bootstrap, checkpoint, placement) - which is why it stays one class. A step of that order that is more than a
+ * call is its own class: the frames and write detection the options select ({@link FramesByOptions}), redo and
+ * undo with their event and counts ({@link RecoveryAtOpen}). A store handle is either the embedded store over a
+ * directory ({@link #open}, {@link #create}) or a page server's client ({@link #connect}: the same mechanisms over
+ * the server's pages, {@link PageServerClient}); a page server serves its pages and applies its clients' commits
+ * through {@link ServedStore} ({@link ClientCommits}).
  *
  * <p>One transaction at a time per opened store (design notes section 5); it may be used from several
  * threads (every operation takes the store latch). Opening a store held open by another process fails
@@ -108,7 +98,6 @@ public final class Store implements AutoCloseable {
     final Checkpointer checkpointer;
     final RecoveryStats recovery;
     private final MappedFrames mappedFrames; // null in EXPLICIT mode
-    private final CardBarrier cards;
     private final WriteBarrier barrier; // the write-detection scheme: cards, or one built on them (WriteBarrier)
     private final Refusals refusals;
     /** Null for the embedded store; the page server underneath a client ({@link #connect}). */
@@ -136,66 +125,18 @@ public final class Store implements AutoCloseable {
         DoubleWriteBuffer dw = null;
         LogReader reader = null;
         LogWriter lw = null;
-        RecoveryEvent recoveryEvent = null;
         try {
             vol = new Volume(io.open(VolumeFile.volumePath(dir), false), peekPageSize(io, dir));
             dw = new DoubleWriteBuffer(io.open(dir.resolve(VolumeFile.DOUBLE_WRITE_FILE), true), vol.pageSize());
             List<Long> restored = dw.restore(vol);
             VolumeHeader header = VolumeFile.readHeader(io, dir);
-            checkReferenceForm(
+            FramesByOptions.checkReferenceForm(
                     header, options.frames(), VolumeFile.volumePath(dir).toString());
             this.pageSize = header.pageSize();
-            PageFrames frames;
-            PlacementFile placement = null;
-            boolean texas = TexasMode.check(dir, header, options);
-            if (texas) {
-                mf = MappedFrames.openTexas(
-                        io.nativePath(VolumeFile.volumePath(dir)),
-                        pageSize,
-                        options.bufferPoolPages(),
-                        options.arenaBytes(),
-                        Math.max(header.pageCount(), (vol.fileSize() + pageSize - 1) / pageSize));
-                frames = mf;
-                this.addresses = new Addresses(mf.arena().base(), pageSize);
-                this.addresses.texas(mf.texas());
-            } else if (options.frames() == FramesMode.MAPPED) {
-                long pages = Math.max(header.pageCount(), (vol.fileSize() + pageSize - 1) / pageSize);
-                placement = PlacementFile.read(io, dir);
-                mf = MappedFrames.open(
-                        io.nativePath(VolumeFile.volumePath(dir)),
-                        pageSize,
-                        options.bufferPoolPages(),
-                        placement != null ? placement.arenaBase() : header.preferredArenaBase(),
-                        options.arenaBytes(),
-                        pages,
-                        dir.toString());
-                if (options.writeDetection() == WriteDetection.CARD_MARKING) {
-                    if (options.cardBytes() > pageSize || options.cardBytes() < pageSize / 64) {
-                        throw new IllegalArgumentException("cardBytes " + options.cardBytes() + " outside ["
-                                + Math.max(64, pageSize / 64) + ", " + pageSize + "] for " + pageSize
-                                + "-byte pages");
-                    }
-                    mf.arena().cardTable().select(Integer.numberOfTrailingZeros(options.cardBytes()));
-                } else if (options.writeDetection() == WriteDetection.OBJECT_MARKING
-                        || options.writeDetection() == WriteDetection.REMEMBERED_SETS) {
-                    // their barriers capture pre-images through native cards of one page each
-                    mf.arena().cardTable().select(Integer.numberOfTrailingZeros(pageSize));
-                } else if (options.writeDetection() == WriteDetection.SCANNING) {
-                    mf.arena().cardTable().selectScanning();
-                }
-                frames = mf;
-                this.addresses = new Addresses(mf.arena().base(), pageSize);
-            } else if (options.frames() == FramesMode.SOFTWARE) {
-                frames = new SoftwareFrames(new SwizzlingFrames(pageSize, options.bufferPoolPages()));
-                this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
-            } else {
-                frames = new OffHeapFrames(pageSize, options.bufferPoolPages());
-                this.addresses = new Addresses(header.preferredArenaBase(), pageSize);
-            }
-            if (Recorder.initialized() && RecoveryEvent.enabled()) {
-                recoveryEvent = new RecoveryEvent(); // timed: analysis, redo, undo
-                recoveryEvent.begin();
-            }
+            FramesByOptions frames = FramesByOptions.open(io, dir, header, vol, options);
+            mf = frames.mapped;
+            this.addresses = frames.addresses;
+            RecoveryAtOpen recovering = RecoveryAtOpen.start(); // timed: analysis, redo, undo
             Path ctlPath = dir.resolve(VolumeFile.CONTROL_FILE);
             Path logDir = dir.resolve(VolumeFile.LOG_DIR);
             ControlFile ctl = ControlFile.openOrCreate(io, dir, options.logSegmentBytes());
@@ -209,39 +150,19 @@ public final class Store implements AutoCloseable {
             this.log = lw;
             this.logReader = reader;
             this.mappedFrames = mf;
-            this.cards = new CardBarrier(mf, dir, pageSize);
-            this.barrier = mf == null
-                    ? cards
-                    : switch (options.writeDetection()) {
-                        case OBJECT_MARKING -> new ObjectMarkingBarrier(mf, cards);
-                        case REMEMBERED_SETS -> new RememberedSetBarrier(mf, cards);
-                        case SCANNING -> new ScanningDetection(mf);
-                        case PAGE_PROTECTION, CARD_MARKING -> cards;
-                    };
+            this.barrier = FramesByOptions.barrier(mf, new CardBarrier(mf, dir, pageSize), options.writeDetection());
             this.refusals = new Refusals(mf, addresses, dir, null);
             this.pool = new BufferPool(
-                    frames,
+                    frames.frames,
                     vol,
                     dw,
                     lw,
-                    Replacer.of(mf != null ? options.replacement() : Replacement.STORE_CLOCK, frames),
+                    Replacer.of(mf != null ? options.replacement() : Replacement.STORE_CLOCK, frames.frames),
                     dir.toString());
             this.txns = new TransactionManager(pool, lw, reader, analysis.maxTxnId + 1, options.commitLogging());
             pool.setStealer(txns);
             txns.writeBarrier(barrier);
-            long redone = Recovery.redo(reader, analysis, pool);
-            pool.unpinAll();
-            int losers = Recovery.undo(reader, analysis, pool, lw);
-            pool.unpinAll();
-            this.recovery = new RecoveryStats(analysis.records, redone, losers, restored);
-            if (recoveryEvent != null && recoveryEvent.shouldCommit()) {
-                recoveryEvent.store = dir.toString();
-                recoveryEvent.recordsScanned = analysis.records;
-                recoveryEvent.recordsRedone = redone;
-                recoveryEvent.losersUndone = losers;
-                recoveryEvent.tornPagesRestored = restored.size();
-                recoveryEvent.commit();
-            }
+            this.recovery = recovering.redoAndUndo(dir, reader, analysis, pool, lw, restored);
             this.extents = new ExtentAllocator(pool, pageSize, header.extentPages());
             this.objects = new ObjectAllocator(pool, extents, addresses, header.extentPages());
             this.largeObjects = new LargeObjects(pool, extents, addresses);
@@ -259,23 +180,23 @@ public final class Store implements AutoCloseable {
                 pool.unpinAll();
             }
             checkpointer.checkpoint();
-            if (texas) {
+            if (frames.texas) {
                 // recovery and bootstrap worked on persistent-form images; from here on the store's own reads
                 // swizzle and its write-backs unswizzle, so the pool starts empty (everything is clean now)
                 pool.unpinAll();
                 pool.evictAll();
                 mf.startSwizzling();
             } else if (mf != null
-                    && (mf.movedArena() || (options.relocateFraction() > 0 && !created) || placement != null)) {
+                    && (mf.movedArena() || (options.relocateFraction() > 0 && !created) || frames.placement != null)) {
                 relocatedPages = new ArenaPlacement(dir, io, volume, pool, mf, addresses)
                         .place(
                                 options.relocation(),
                                 options.relocateFraction(),
                                 header.preferredArenaBase(),
-                                placement,
+                                frames.placement,
                                 extents.pageCount());
             }
-            if (mf != null && !texas) {
+            if (mf != null && !frames.texas) {
                 mf.populateAhead(extents.pageCount(), dir.toString()); // the cold faults' memory, allocated ahead
             }
             ok = true;
@@ -302,34 +223,19 @@ public final class Store implements AutoCloseable {
         this.options = options;
         this.fileLock = () -> {};
         RemotePages remote = client.pages();
-        if (remote.header().pointerFormat() == VolumeHeader.POINTERS_TEXAS) {
-            throw new StoreException("page server " + name + " serves a Texas store (persistent pointers swizzled at"
-                    + " fault time); Texas mode runs only on a local volume");
-        }
-        if (!remote.atPreferredBase()) {
-            throw new StoreException("page server " + name + ": this process could not map the store's arena at its"
-                    + " preferred base " + String.format("0x%x", remote.header().preferredArenaBase())
-                    + " (the range is taken); a client needs identity placement (relocation is not supported over"
-                    + " a server)");
-        }
+        MappedFrames mf = client.frames(name); // refuses a Texas store and an arena away from its preferred base
         this.pageSize = remote.pageSize();
-        MappedFrames mf = new MappedFrames(remote.arena(), pageSize, Integer.MAX_VALUE, remote.pageSource());
-        mf.adoptReserved(remote.pageCount());
         this.mappedFrames = mf;
         this.addresses = new Addresses(remote.arenaBase(), pageSize);
         this.volume = new Volume(client, pageSize);
         this.dwb = null;
         this.log = null;
         this.logReader = null;
-        this.cards = new CardBarrier(mf, dir, pageSize);
-        this.barrier = cards;
+        this.barrier = new CardBarrier(mf, dir, pageSize);
         this.refusals = new Refusals(mf, addresses, dir, remote);
         this.pool = new BufferPool(mf, volume, null, null, Replacer.of(Replacement.STORE_CLOCK, mf), name);
         this.txns = new TransactionManager(pool, null, null, 1);
-        pool.setStealer((page, pre, cur) -> {
-            throw new IllegalStateException("a page server client's cache is unbounded: page " + page
-                    + " cannot have been chosen for eviction while dirty");
-        });
+        pool.setStealer(PageServerClient::neverSteals);
         pool.setFixObserver((page, forWrite) -> {
             client.touch(page, forWrite);
             if (hasPendingRefusal()) {
@@ -437,26 +343,6 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    /**
-     * A volume whose references are OIDs (pointer format {@value VolumeHeader#POINTERS_OID}) opens only with
-     * FramesMode.SOFTWARE, one whose references are virtual addresses only with the hardware modes.
-     */
-    static void checkReferenceForm(VolumeHeader header, FramesMode mode, String file) {
-        if (header.softwareReferences() == (mode == FramesMode.SOFTWARE)) {
-            return;
-        }
-        String expected = mode == FramesMode.SOFTWARE
-                ? VolumeHeader.POINTERS_OID + " (FramesMode.SOFTWARE: references are OIDs)"
-                : "not " + VolumeHeader.POINTERS_OID + " (FramesMode." + mode + ": references are not OIDs)";
-        String actual = header.softwareReferences()
-                ? header.pointerFormat() + " (a FramesMode.SOFTWARE store: references are OIDs); open it with"
-                        + " FramesMode.SOFTWARE (-Dqs.frames=SOFTWARE)"
-                : header.pointerFormat() + " (" + VolumeHeader.pointerFormatName(header.pointerFormat())
-                        + ": a FramesMode.MAPPED/EXPLICIT store); open it with FramesMode.MAPPED or EXPLICIT";
-        throw new StoreFormatException(
-                file, 0, VolumeHeader.POINTER_FORMAT_OFFSET, "volume mode (pointer format)", expected, actual);
-    }
-
     private static int peekPageSize(FileIO io, Path dir) throws IOException {
         try (FileIO.Handle h = io.open(VolumeFile.volumePath(dir), false)) {
             byte[] prefix = new byte[VolumeHeader.SIZE];
@@ -479,12 +365,7 @@ public final class Store implements AutoCloseable {
     }
 
     static Store create(FileIO io, Path dir, int pageSize, StoreOptions options) throws IOException {
-        int pointers = options.frames() == FramesMode.SOFTWARE
-                ? VolumeHeader.POINTERS_OID
-                : options.relocation() == Relocation.TEXAS
-                        ? VolumeHeader.POINTERS_TEXAS
-                        : VolumeHeader.POINTERS_VIRTUAL;
-        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize, pointers);
+        VolumeFile.create(LocatingFileIO.of(io), dir, pageSize, FramesByOptions.pointerFormat(options));
         return opened(new Store(dir, options, io));
     }
 
@@ -616,28 +497,7 @@ public final class Store implements AutoCloseable {
                     + ": there is no software residency check; open it with FramesMode.SOFTWARE");
         }
         if (swizzler == null) {
-            SwizzlingFrames frames = software.swizzling();
-            swizzler = new Swizzler(frames, new Swizzler.PageAccess() {
-                @Override
-                public long read(long pageId) {
-                    return run(() -> {
-                        pool.fix(pageId);
-                        return frames.frameOffset(pageId);
-                    });
-                }
-
-                @Override
-                public void writing(long pageId) {
-                    run(() -> {
-                        if (current == null) {
-                            throw new StoreException("store " + dir + ": a write to page " + pageId
-                                    + " outside a transaction (begin one first)");
-                        }
-                        pool.fixForWrite(pageId);
-                        return null;
-                    });
-                }
-            });
+            swizzler = new Swizzler(software.swizzling(), new SwizzlerAccess(this, software.swizzling()));
         }
         return swizzler;
     }
@@ -792,114 +652,6 @@ public final class Store implements AutoCloseable {
         return run(() -> VolumeFile.readHeader(io, dir).creationId());
     }
 
-    /**
-     * Copies the committed image of page {@code pageId} into {@code dst} with its checksum sealed, as a
-     * volume file would hold it after a checkpoint: what a page server ships to a client's fault path
-     * (which verifies that checksum). Reads through the buffer pool, so a page committed but not yet written
-     * back is served as committed.
-     *
-     * @throws IllegalArgumentException if the page does not exist or {@code dst} is not one page long
-     * @throws StoreException while a transaction runs on this handle (its pages are not committed)
-     */
-    public void readCommittedPage(long pageId, byte[] dst) {
-        if (dst.length != pageSize) {
-            throw new IllegalArgumentException(
-                    "page buffer of " + dst.length + " bytes for " + pageSize + "-byte pages");
-        }
-        run(() -> {
-            if (current != null) {
-                throw new StoreException("store " + dir + ": committed pages are not served while a transaction runs");
-            }
-            long count = extents.pageCount();
-            if (pageId < 0 || pageId >= count) {
-                throw new IllegalArgumentException(
-                        "page " + pageId + " does not exist in " + dir + " (pages 0.." + (count - 1) + ")");
-            }
-            MemorySegment out = MemorySegment.ofArray(dst);
-            out.copyFrom(pool.fix(pageId));
-            if (pool.frames() instanceof SoftwareFrames software) {
-                software.toDisk(out); // references as stored: OIDs, never swizzled pointers
-            }
-            dev.quickstore.core.page.PageHeader.prepareForWrite(out, pageId);
-            return null;
-        });
-    }
-
-    /**
-     * Applies a page-server client's transaction (QuickStore on ESM; issue 12's optimistic protocol): backward
-     * validation - every page the client read or wrote must still be at the version (page LSN) it read -
-     * then its changed ranges are written through the buffer pool as one transaction of this store, logged
-     * as page diffs and made durable before this returns. Nothing is applied when validation fails.
-     *
-     * <p>Conflicts are page-grained: two clients that changed different bytes of one page conflict as well
-     * (the second to commit read the page before the first's commit). Only a page server calls this, on a
-     * store opened with {@link dev.quickstore.core.options.FramesMode#EXPLICIT} (no application view).
-     *
-     * @return the commit record's LSN (0 for a transaction that wrote nothing: validated, nothing logged) and
-     *     each written page's new page LSN, in the order of {@code writes}
-     * @throws dev.quickstore.core.remote.TransactionConflictException naming the pages that changed
-     * @throws IllegalArgumentException for a page outside the store or a range outside its page or over its
-     *     checksum or LSN (which only the server writes)
-     */
-    public dev.quickstore.core.remote.CommitMessages.Applied commitPageWrites(
-            List<dev.quickstore.core.remote.CommitMessages.PageVersion> reads,
-            List<dev.quickstore.core.remote.CommitMessages.PageWrite> writes) {
-        return commitPageWrites(reads, writes, true);
-    }
-
-    /**
-     * {@link #commitPageWrites(List, List)} for group commit: with {@code durable} false the COMMIT record is
-     * not forced here, and the caller must call {@link #forceLog()} before it acknowledges the commit. Later
-     * commits validate against this one's effects either way (they are applied in the buffer pool), so a
-     * group is serialized in the order it was applied; if the force fails, none of them is acknowledged and
-     * the handle is poisoned (recovery decides, from the log, which of them committed).
-     */
-    public dev.quickstore.core.remote.CommitMessages.Applied commitPageWrites(
-            List<dev.quickstore.core.remote.CommitMessages.PageVersion> reads,
-            List<dev.quickstore.core.remote.CommitMessages.PageWrite> writes,
-            boolean durable) {
-        return run(() -> {
-            if (mappedFrames != null) {
-                throw new StoreException(
-                        "store " + dir + ": client commits are applied by a page server (FramesMode.EXPLICIT)");
-            }
-            if (current != null) {
-                throw new StoreException("store " + dir + ": a transaction of this handle is running");
-            }
-            return ClientCommits.apply(this, reads, writes, durable);
-        });
-    }
-
-    /**
-     * Forces the log up to its end: every commit appended so far is durable when this returns. Runs without
-     * the store latch (the log writer has its own lock and one leader per force), so that a page server's page
-     * reads do not wait for the disk; a failure poisons the handle like any failed log write.
-     */
-    public void forceLog() {
-        if (log == null) {
-            throw new StoreException("store " + dir + " is a page server's client: the server forces its log");
-        }
-        latch.lock();
-        try {
-            checkUsable();
-        } finally {
-            latch.unlock();
-        }
-        try {
-            log.flush(log.endLsn());
-        } catch (IOException e) {
-            latch.lock();
-            try {
-                poison = e;
-            } finally {
-                latch.unlock();
-            }
-            throw new StoreException(
-                    "I/O failure in store " + dir + "; the handle is now unusable, reopen the store to recover: " + e,
-                    e);
-        }
-    }
-
     /** Starts the store's transaction; fails if one is already running. */
     public Transaction begin() {
         latch.lock();
@@ -926,6 +678,11 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /** The running transaction, null between transactions (latch held). */
+    Transaction running() {
+        return current;
+    }
+
     void finished(Transaction t) {
         assert latch.isHeldByCurrentThread();
         if (current == t) {
@@ -937,40 +694,6 @@ public final class Store implements AutoCloseable {
         }
         objects.reset();
         extents.reset();
-    }
-
-    /**
-     * Ships the running transaction to the page server (a client's commit; latch held): its page diffs and read
-     * set are validated and applied there, durably, before this returns. On any failure the transaction is
-     * aborted here (its changed pages dropped from the cache) and the exception propagates.
-     */
-    void commitAtServer(Transaction t) {
-        assert latch.isHeldByCurrentThread();
-        long t0 = System.nanoTime();
-        PageFrames frames = pool.frames();
-        long count = frames.isDirty(0)
-                ? frames.resident(0).get(dev.quickstore.core.page.PageHeader.LONG, VolumeHeader.PAGE_COUNT_OFFSET)
-                : client.committedPages(); // page 0 is not read for it: it would join every read set
-        boolean ok = false;
-        try {
-            client.commit(count);
-            ok = true;
-        } finally {
-            if (ok) {
-                t.ended(Transaction.State.COMMITTED);
-                txns.committedElsewhere();
-            } else {
-                t.ended(Transaction.State.ABORTED);
-                try {
-                    txns.abort(); // nothing dirty is left (the client dropped the changed pages); no log
-                } catch (IOException e) {
-                    throw new AssertionError("a client's abort does no I/O", e);
-                }
-            }
-            finished(t);
-        }
-        long t1 = System.nanoTime();
-        txns.commitFinished(t1 - t0, 0, t1 - t0);
     }
 
     /**

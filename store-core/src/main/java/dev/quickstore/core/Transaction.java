@@ -345,7 +345,7 @@ public final class Transaction implements AutoCloseable {
                         "transaction " + id + " failed earlier and was aborted instead of committed", doomedBy);
             }
             if (store.client != null) {
-                store.commitAtServer(this); // validated, applied and logged by the page server
+                store.client.commitAtServer(store, this); // validated, applied and logged by the page server
                 return null;
             }
             state = State.COMMITTED;

@@ -1,5 +1,6 @@
 package dev.quickstore.replication;
 
+import dev.quickstore.core.ServedStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
@@ -115,7 +116,7 @@ public final class ReplicaStore implements AutoCloseable {
      */
     public synchronized Object apply(CommitMessages.Commit c) {
         try {
-            return store().commitPageWrites(c.reads(), c.writes(), false);
+            return ServedStore.of(store()).commitPageWrites(c.reads(), c.writes(), false);
         } catch (TransactionConflictException | IllegalArgumentException e) {
             return e;
         }
@@ -162,8 +163,9 @@ public final class ReplicaStore implements AutoCloseable {
         }
         byte[] page = new byte[s.pageSize()];
         long n = s.pageCount();
+        ServedStore served = ServedStore.of(s);
         for (long p = 0; p < n; p++) {
-            s.readCommittedPage(p, page);
+            served.readCommittedPage(p, page);
             md.update(page);
         }
         return ReplicaSnapshot.hex(md.digest());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.ServedStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.remote.CommitMessages;
@@ -48,7 +49,7 @@ class ReplicaStoreTest {
 
     private long lsnOf(ReplicaStore r, long page) {
         byte[] b = new byte[r.store().pageSize()];
-        r.store().readCommittedPage(page, b);
+        ServedStore.of(r.store()).readCommittedPage(page, b);
         return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong(PageHeader.LSN);
     }
 

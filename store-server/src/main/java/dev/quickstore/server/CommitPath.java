@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * How the page server makes a client's commit durable: the seam between the sessions (which receive COMMIT
  * frames and answer them) and what validates, applies and forces. A single server uses {@link GroupCommitPath}
- * (validation and application through {@code Store.commitPageWrites} on one commit thread, one log force per
+ * (validation and application through {@code ServedStore.commitPageWrites} on one commit thread, one log force per
  * group: the page server as it always was); a replica of a Raft group uses the replicated path of
  * store-replication, which acknowledges a commit only once its log entry is committed by the group's majority.
  *

@@ -1,5 +1,6 @@
 package dev.quickstore.server;
 
+import dev.quickstore.core.ServedStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.remote.CommitMessages;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import java.util.function.Consumer;
 /**
  * The single server's commit path: group commit on one commit thread. The thread takes the commits queued
  * meanwhile (at most {@value #GROUP}), validates and applies each in order through {@link
- * Store#commitPageWrites(List, List, boolean)} (a later one validates against the earlier ones' effects), forces
+ * ServedStore#commitPageWrites(List, List, boolean)} (a later one validates against the earlier ones' effects), forces
  * the log once, and only then completes each commit's future (in order). If the force fails, no commit of the
  * group is acknowledged (each completes with the failure; the store's handle is poisoned and recovery decides
  * which of them committed).
@@ -25,7 +26,7 @@ public final class GroupCommitPath implements CommitPath {
 
     private record Queued(CommitMessages.Commit commit, CompletableFuture<CommitMessages.Applied> done) {}
 
-    private final Store store;
+    private final ServedStore store;
     private final Consumer<String> log;
     private final LinkedBlockingQueue<Queued> pending = new LinkedBlockingQueue<>();
     private final AtomicLong logForces = new AtomicLong();
@@ -34,7 +35,7 @@ public final class GroupCommitPath implements CommitPath {
 
     /** A path over {@code store}, logging one line per failure to {@code log}; its thread starts at once. */
     public GroupCommitPath(Store store, Consumer<String> log) {
-        this.store = store;
+        this.store = ServedStore.of(store);
         this.log = log;
         this.committer = Thread.ofPlatform().daemon().name("qs-commit").start(this::commitLoop);
     }

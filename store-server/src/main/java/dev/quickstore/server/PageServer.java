@@ -1,5 +1,6 @@
 package dev.quickstore.server;
 
+import dev.quickstore.core.ServedStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.options.FramesMode;
@@ -475,7 +476,7 @@ public final class PageServer implements AutoCloseable {
     int readPage(long page, byte[] dst) {
         try {
             long t0 = System.nanoTime();
-            store().readCommittedPage(page, dst);
+            ServedStore.of(store()).readCommittedPage(page, dst);
             readNanos.addAndGet(System.nanoTime() - t0);
             pagesServed.incrementAndGet();
             return PageWire.OK;

@@ -2,6 +2,7 @@ package dev.quickstore.jmh.software;
 
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import dev.quickstore.core.ServedStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.options.FramesMode;
@@ -122,7 +123,7 @@ public class ResidencyCheckBenchmark {
         byte[] page = new byte[store.pageSize()];
         for (int i = 0; i < objects; i++) {
             long rel = refs[i] - store.arenaBase();
-            store.readCommittedPage(rel / store.pageSize(), page);
+            ServedStore.of(store).readCommittedPage(rel / store.pageSize(), page);
             int slot = SlottedPage.slotAt(MemorySegment.ofArray(page), (int) (rel % store.pageSize()));
             oids[i] = Oid.of(rel / store.pageSize(), slot, TAG);
         }

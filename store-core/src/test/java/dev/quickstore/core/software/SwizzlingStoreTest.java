@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.quickstore.core.ServedStore;
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
 import dev.quickstore.core.error.StoreException;
@@ -66,7 +67,7 @@ class SwizzlingStoreTest {
             for (int i = 0; i < N; i++) {
                 long rel = refs[i] - s.arenaBase();
                 long pageId = rel / s.pageSize();
-                s.readCommittedPage(pageId, page);
+                ServedStore.of(s).readCommittedPage(pageId, page);
                 int slot = SlottedPage.slotAt(MemorySegment.ofArray(page), (int) (rel % s.pageSize()));
                 oids[i] = Oid.of(pageId, slot, TAG);
             }
@@ -290,7 +291,7 @@ class SwizzlingStoreTest {
             int refs = 0;
             for (long i = 0; i < N; i++) {
                 long oid = oids[(int) i];
-                s.readCommittedPage(Oid.page(oid), page);
+                ServedStore.of(s).readCommittedPage(Oid.page(oid), page);
                 MemorySegment p = MemorySegment.ofArray(page);
                 int off = SlottedPage.slotOffset(p, Oid.slot(oid));
                 assertEquals(
@@ -383,7 +384,7 @@ class SwizzlingStoreTest {
     static long firstObjectOid(Store s) {
         byte[] page = new byte[s.pageSize()];
         for (long p = 1; ; p++) {
-            s.readCommittedPage(p, page);
+            ServedStore.of(s).readCommittedPage(p, page);
             MemorySegment m = MemorySegment.ofArray(page);
             if (PageHeader.type(m) == PageHeader.SLOTTED && SlottedPage.slotCount(m) > 0) {
                 int off = SlottedPage.slotOffset(m, 0);

@@ -1,0 +1,162 @@
+package dev.quickstore.core.btree;
+
+import dev.quickstore.core.page.PageHeader;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The nodes of one B+tree: its leaf and inner pages as sorted arrays of fixed-width entries, in the layout
+ * {@link BPlusTree} documents (a leaf entry is {@code key (K) ++ value (8, big-endian)}, an inner item the same
+ * entry as separator followed by its right child). This class is the search within one node - {@link #route} (the
+ * child to follow) and {@link #lowerBound} (the first entry not below a given one), by an encoded entry compared as
+ * an unsigned byte string or by a numeric key's order bits compared in place ({@link #routeNumeric}, {@link
+ * #lowerBoundNumeric}: two loads per probe) - and the insertion and removal of an entry at a position.
+ *
+ * <p>Invariants: a node's entries ascend strictly (as unsigned byte strings); a leaf holds at most {@link
+ * #leafCapacity} entries and an inner node at most {@link #innerCapacity} items; a removed entry's bytes are zeroed.
+ */
+final class Nodes {
+    /** An entry's key or value as stored: big-endian, so that unsigned comparison is the key order. */
+    static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    /** The key length K. */
+    final int keyLength;
+    /** A leaf entry's width, K + 8 (an inner item is one more child, 8 bytes, wide). */
+    final int entry;
+
+    final int leafCapacity;
+    final int innerCapacity;
+
+    Nodes(int pageSize, int keyLength) {
+        this.keyLength = keyLength;
+        this.entry = keyLength + 8;
+        this.leafCapacity = (pageSize - BPlusTree.BODY) / entry;
+        this.innerCapacity = (pageSize - BPlusTree.BODY) / (entry + 8);
+    }
+
+    static int count(MemorySegment p) {
+        return Short.toUnsignedInt(p.get(PageHeader.SHORT, BPlusTree.COUNT));
+    }
+
+    static void setCount(MemorySegment p, int n) {
+        p.set(PageHeader.SHORT, BPlusTree.COUNT, (short) n);
+    }
+
+    /** Child {@code i} of inner node {@code p} (child 0 is the link, child i+1 follows separator i). */
+    long child(MemorySegment p, int i) {
+        return i == 0
+                ? p.get(PageHeader.LONG, BPlusTree.LINK)
+                : p.get(PageHeader.LONG, BPlusTree.BODY + (long) (i - 1) * (entry + 8) + entry);
+    }
+
+    /** Compares leaf entry {@code i} of {@code p} with the encoded entry {@code e}. */
+    int cmpLeaf(MemorySegment p, int i, byte[] e) {
+        return compare(p, BPlusTree.BODY + (long) i * entry, MemorySegment.ofArray(e));
+    }
+
+    /** Compares the entry at {@code off} with {@code e} (a heap segment wrapped once per search, not per probe). */
+    int compare(MemorySegment p, long off, MemorySegment e) {
+        long m = MemorySegment.mismatch(p, off, off + entry, e, 0, entry);
+        if (m < 0) {
+            return 0;
+        }
+        return Integer.compare(
+                Byte.toUnsignedInt(p.get(ValueLayout.JAVA_BYTE, off + m)),
+                Byte.toUnsignedInt(e.get(ValueLayout.JAVA_BYTE, m)));
+    }
+
+    /** Index of the child to follow for entry e: number of separators &lt;= e. */
+    int route(MemorySegment p, byte[] e) {
+        MemorySegment es = MemorySegment.ofArray(e);
+        int lo = 0;
+        int hi = count(p);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(p, BPlusTree.BODY + (long) mid * (entry + 8), es) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** First position in a leaf whose entry is &gt;= e. */
+    int lowerBound(MemorySegment p, byte[] e) {
+        MemorySegment es = MemorySegment.ofArray(e);
+        int lo = 0;
+        int hi = count(p);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(p, BPlusTree.BODY + (long) mid * entry, es) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Inserts {@code bytes} (one entry of {@code width}) at position {@code pos} of the {@code n} entries. */
+    static void insertAt(MemorySegment p, int body, int width, int pos, int n, byte[] bytes) {
+        long at = body + (long) pos * width;
+        MemorySegment.copy(p, at, p, at + width, (long) (n - pos) * width);
+        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, p, at, bytes.length);
+    }
+
+    /** Removes leaf entry {@code pos}, zeroing the freed last slot. */
+    void removeAt(MemorySegment p, int pos) {
+        int n = count(p);
+        long at = BPlusTree.BODY + (long) pos * entry;
+        MemorySegment.copy(p, at + entry, p, at, (long) (n - pos - 1) * entry);
+        p.asSlice(BPlusTree.BODY + (long) (n - 1) * entry, entry).fill((byte) 0);
+        setCount(p, n - 1);
+    }
+
+    // ---- numeric keys (INT, LONG): the key's order bits compared in place
+
+    /** The order bits of the key of the entry at {@code off}. */
+    long bitsAt(MemorySegment p, long off) {
+        return keyLength == 8 ? p.get(BE_LONG, off) : Integer.toUnsignedLong(p.get(BE_INT, off));
+    }
+
+    /** Compares the entry at {@code off} with (key bits, value), as {@link #compare} does with the encoded entry. */
+    int compareNumeric(MemorySegment p, long off, long bits, long value) {
+        int c = Long.compareUnsigned(bitsAt(p, off), bits);
+        return c != 0 ? c : Long.compareUnsigned(p.get(BE_LONG, off + keyLength), value);
+    }
+
+    /** {@link #route} for the entry (key bits, value). */
+    int routeNumeric(MemorySegment p, long bits, long value) {
+        int lo = 0;
+        int hi = count(p);
+        long w = entry + 8;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareNumeric(p, BPlusTree.BODY + mid * w, bits, value) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** {@link #lowerBound} for the entry (key bits, value). */
+    int lowerBoundNumeric(MemorySegment p, long bits, long value) {
+        int lo = 0;
+        int hi = count(p);
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareNumeric(p, BPlusTree.BODY + (long) mid * entry, bits, value) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+}

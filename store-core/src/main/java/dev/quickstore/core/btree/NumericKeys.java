@@ -1,0 +1,269 @@
+package dev.quickstore.core.btree;
+
+import static dev.quickstore.core.btree.BPlusTree.BODY;
+import static dev.quickstore.core.btree.BPlusTree.LINK;
+import static dev.quickstore.core.btree.Nodes.BE_INT;
+import static dev.quickstore.core.btree.Nodes.BE_LONG;
+import static dev.quickstore.core.btree.Nodes.count;
+import static dev.quickstore.core.btree.Nodes.setCount;
+
+import dev.quickstore.core.buffer.BufferPool;
+import dev.quickstore.core.error.DuplicateKeyException;
+import dev.quickstore.core.index.KeyType;
+import dev.quickstore.core.index.NumericEntryVisitor;
+import dev.quickstore.core.page.PageHeader;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One B+tree's paths for INT and LONG keys without allocation (issue 13; {@link BPlusTree}'s "Numeric keys
+ * without allocation"): lookup, range scan, insert and delete work on the key's <em>order bits</em> (the {@link
+ * KeyType} encoding - sign bit flipped, big-endian - read as an unsigned number, {@link #keyBits}) and compare
+ * them with the entries in place ({@link Nodes#compareNumeric}): no key object, no encoded byte array, no heap
+ * segment. The tree, its entries and their encoding are the same as the {@code Object}-keyed paths', so both work
+ * on one tree; a leaf split goes through the encoded entry ({@link NodeSplits}).
+ *
+ * <p>Invariant: {@link Long#compareUnsigned} of two keys' order bits is the order of the keys, and of their
+ * encoded entries' key bytes. The meta page is fixed once per descent (root and height together).
+ */
+final class NumericKeys {
+    private final BPlusTree tree;
+    private final BufferPool pool;
+    private final Nodes nodes;
+    private final NodeSplits splits;
+    private final long metaPage;
+    private final KeyType keyType;
+    private final int keyLength;
+    private final int entry;
+
+    NumericKeys(BPlusTree tree, BufferPool pool, Nodes nodes, NodeSplits splits) {
+        this.tree = tree;
+        this.pool = pool;
+        this.nodes = nodes;
+        this.splits = splits;
+        this.metaPage = tree.metaPage;
+        this.keyType = tree.keyType;
+        this.keyLength = nodes.keyLength;
+        this.entry = nodes.entry;
+    }
+
+    private void checkNumeric() {
+        if (!tree.numeric()) {
+            throw new IllegalArgumentException("a STRING index has no numeric keys");
+        }
+    }
+
+    /** Whether {@code key} is a key of this tree's type (an INT tree holds only int values). */
+    private boolean representable(long key) {
+        return keyType == KeyType.LONG || (key >= Integer.MIN_VALUE && key <= Integer.MAX_VALUE);
+    }
+
+    /**
+     * The order bits of a numeric key: the {@link KeyType} encoding (sign bit flipped, big-endian) read as an
+     * unsigned number, so that {@link Long#compareUnsigned} of two keys' bits is their order.
+     */
+    long keyBits(long key) {
+        return keyType == KeyType.INT ? (key ^ Integer.MIN_VALUE) & 0xFFFF_FFFFL : key ^ Long.MIN_VALUE;
+    }
+
+    private long keyOfBits(long bits) {
+        return keyType == KeyType.INT ? (int) bits ^ Integer.MIN_VALUE : bits ^ Long.MIN_VALUE;
+    }
+
+    /** The leaf that holds (bits, value) or would: one fix of the meta page and one per level. */
+    private long leafNumeric(long bits, long value) throws IOException {
+        MemorySegment m = pool.fix(metaPage);
+        long page = m.get(PageHeader.LONG, BPlusTree.META_ROOT);
+        int h = m.get(PageHeader.INT, BPlusTree.META_HEIGHT);
+        for (int level = 1; level < h; level++) {
+            MemorySegment p = pool.fix(page);
+            page = nodes.child(p, nodes.routeNumeric(p, bits, value));
+        }
+        return page;
+    }
+
+    /** As {@link #leafNumeric}, remembering the pages from the root down (for splits). */
+    private long[] pathNumeric(long bits, long value) throws IOException {
+        MemorySegment m = pool.fix(metaPage);
+        long page = m.get(PageHeader.LONG, BPlusTree.META_ROOT);
+        int h = m.get(PageHeader.INT, BPlusTree.META_HEIGHT);
+        long[] path = new long[h];
+        for (int level = 0; level < h; level++) {
+            path[level] = page;
+            if (level < h - 1) {
+                MemorySegment p = pool.fix(page);
+                page = nodes.child(p, nodes.routeNumeric(p, bits, value));
+            }
+        }
+        return path;
+    }
+
+    /** {@link BPlusTree#lookupFirst}. */
+    long lookupFirst(long key, long absent) throws IOException {
+        checkNumeric();
+        if (!representable(key)) {
+            return absent;
+        }
+        return first(keyBits(key), absent, false);
+    }
+
+    /**
+     * The first entry with key {@code bits}: its value, or with {@code presence} 1, and {@code absent} if there
+     * is none. Leaves may be empty (deletion does not rebalance), so the entry may start a later leaf.
+     */
+    private long first(long bits, long absent, boolean presence) throws IOException {
+        MemorySegment p = pool.fix(leafNumeric(bits, 0));
+        int pos = nodes.lowerBoundNumeric(p, bits, 0);
+        while (pos >= count(p)) {
+            long next = PageHeader.aux(p);
+            if (next == 0) {
+                return absent;
+            }
+            p = pool.fix(next);
+            pos = 0;
+        }
+        long off = BODY + (long) pos * entry;
+        if (nodes.bitsAt(p, off) != bits) {
+            return absent;
+        }
+        return presence ? 1 : p.get(BE_LONG, off + keyLength);
+    }
+
+    /** {@link BPlusTree#scanNumeric}. */
+    void scanNumeric(long lo, long hi, NumericEntryVisitor visitor) throws IOException {
+        checkNumeric();
+        if (keyType == KeyType.INT) {
+            lo = Math.max(lo, Integer.MIN_VALUE);
+            hi = Math.min(hi, Integer.MAX_VALUE);
+        }
+        if (lo > hi) {
+            return;
+        }
+        long loBits = keyBits(lo);
+        long hiBits = keyBits(hi);
+        long leaf = leafNumeric(loBits, 0);
+        MemorySegment p = pool.fix(leaf);
+        int pos = nodes.lowerBoundNumeric(p, loBits, 0);
+        while (true) {
+            while (pos < count(p)) {
+                long off = BODY + (long) pos * entry;
+                long bits = nodes.bitsAt(p, off);
+                if (Long.compareUnsigned(bits, hiBits) > 0) {
+                    return;
+                }
+                if (!visitor.visit(keyOfBits(bits), p.get(BE_LONG, off + keyLength))) {
+                    return;
+                }
+                pos++;
+            }
+            long next = PageHeader.aux(p);
+            pool.unpin(leaf);
+            if (next == 0) {
+                return;
+            }
+            leaf = next;
+            p = pool.fix(leaf);
+            pos = 0;
+        }
+    }
+
+    /** {@link BPlusTree#insertNumeric}. */
+    boolean insertNumeric(long key, long value) throws IOException {
+        checkNumeric();
+        if (!representable(key)) {
+            throw new IllegalArgumentException("INT index key " + key + " is outside the int range");
+        }
+        long bits = keyBits(key);
+        long[] path = pathNumeric(bits, value);
+        long leaf = path[path.length - 1];
+        MemorySegment p = pool.fix(leaf);
+        int pos = nodes.lowerBoundNumeric(p, bits, value);
+        if (pos < count(p) && nodes.compareNumeric(p, BODY + (long) pos * entry, bits, value) == 0) {
+            return false;
+        }
+        if (tree.unique && keyAround(p, pos, bits)) {
+            throw new DuplicateKeyException(
+                    "unique index already maps key " + key + " to " + String.format("0x%x", first(bits, 0, false)));
+        }
+        p = pool.fixForStoreWrite(leaf);
+        int n = count(p);
+        if (n < nodes.leafCapacity) {
+            long at = BODY + (long) pos * entry;
+            MemorySegment.copy(p, at, p, at + entry, (long) (n - pos) * entry);
+            if (keyLength == 8) {
+                p.set(BE_LONG, at, bits);
+            } else {
+                p.set(BE_INT, at, (int) bits);
+            }
+            p.set(BE_LONG, at + keyLength, value);
+            setCount(p, n + 1);
+        } else {
+            splits.splitLeafAndInsert(path, leaf, p, pos, tree.composite(tree.encodeKey(boxed(key)), value));
+        }
+        tree.addSize(1);
+        return true;
+    }
+
+    /**
+     * Whether an entry with key {@code bits} lies next to position {@code pos} of leaf {@code p}, where an entry
+     * (bits, value) not in the tree would be inserted: the unique check of {@link #insertNumeric} on the insert's own
+     * descent (before issue #20 it descended a second time from the root). Entries of one key are adjacent and
+     * ordered by value, so another value of the key is the entry at {@code pos} or the one before it; at either end
+     * of the leaf that neighbour is the first entry of the next non-empty leaf or the last of the previous one
+     * (leaves may be empty: deletion does not rebalance).
+     */
+    private boolean keyAround(MemorySegment p, int pos, long bits) throws IOException {
+        int n = count(p);
+        if (pos < n) {
+            if (nodes.bitsAt(p, BODY + (long) pos * entry) == bits) {
+                return true;
+            }
+        } else {
+            for (long next = PageHeader.aux(p); next != 0; ) {
+                MemorySegment q = pool.fix(next);
+                if (count(q) > 0) {
+                    if (nodes.bitsAt(q, BODY) == bits) {
+                        return true;
+                    }
+                    break;
+                }
+                next = PageHeader.aux(q);
+            }
+        }
+        if (pos > 0) {
+            return nodes.bitsAt(p, BODY + (long) (pos - 1) * entry) == bits;
+        }
+        for (long prev = p.get(PageHeader.LONG, LINK); prev != 0; ) {
+            MemorySegment q = pool.fix(prev);
+            int c = count(q);
+            if (c > 0) {
+                return nodes.bitsAt(q, BODY + (long) (c - 1) * entry) == bits;
+            }
+            prev = q.get(PageHeader.LONG, LINK);
+        }
+        return false;
+    }
+
+    private Object boxed(long key) {
+        return keyType == KeyType.INT ? (Object) (int) key : (Object) key;
+    }
+
+    /** {@link BPlusTree#deleteNumeric}. */
+    boolean deleteNumeric(long key, long value) throws IOException {
+        checkNumeric();
+        if (!representable(key)) {
+            return false;
+        }
+        long bits = keyBits(key);
+        long leaf = leafNumeric(bits, value);
+        MemorySegment p = pool.fix(leaf);
+        int pos = nodes.lowerBoundNumeric(p, bits, value);
+        if (pos >= count(p) || nodes.compareNumeric(p, BODY + (long) pos * entry, bits, value) != 0) {
+            return false;
+        }
+        p = pool.fixForStoreWrite(leaf);
+        nodes.removeAt(p, pos);
+        tree.addSize(-1);
+        return true;
+    }
+}
