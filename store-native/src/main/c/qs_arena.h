@@ -210,7 +210,7 @@ struct qs_arena {
      * RESERVED frames holding the following pages of the same file source, with one read and one mprotect;
      * 0 or 1 = off */
     _Atomic uint32_t readahead;
-    /* write-ahead (qs_fault.c): a write fault on a CLEAN frame whose predecessor is DIRTY also makes up to
+    /* write-ahead (qs_fault.c): a write fault on a CLEAN frame one of whose two predecessors is DIRTY also makes up to
      * `writeahead` following CLEAN, readable frames writable (a pre-image each, one mprotect for the run);
      * 0 = off (the arena's default; the embedded store sets it, never a page-server client) */
     _Atomic uint32_t writeahead;

@@ -64,8 +64,8 @@ static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reaso
  * together onto neighbouring pages (White and DeWitt 1994, section 5.2), so a transaction that writes a run of
  * them takes one write fault per page, each a signal, a pre-image and an mprotect - and on more than one CPU
  * an mprotect that adds write access to a present page flushes the other CPUs' TLBs by inter-processor
- * interrupt (docs/results.md, "Write-ahead"). When the faulting frame's predecessor is DIRTY (the
- * transaction is writing a stream of frames), the fault also claims up to `writeahead` frames after it that
+ * interrupt (docs/results.md, "Write-ahead"). When one of the two frames before the faulting one is DIRTY
+ * (the transaction is writing a stream of frames), the fault also claims up to `writeahead` frames after it that
  * are CLEAN and readable, captures their pre-images and makes the whole run writable with one mprotect;
  * they are DIRTY from then on, and a frame the transaction does not write costs its commit an empty diff (no
  * log record). Rules: the run ends at the first frame that is not CLEAN and readable or cannot be claimed
@@ -79,7 +79,10 @@ static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
     if (max == 0 || i == 0 || (a->clean_prot & PROT_WRITE) || a->preimage_on_load
         || atomic_load_explicit(&a->locking, memory_order_relaxed))
         return 0;
-    if (atomic_load_explicit(&qs_frame_at(a, i - 1)->state, memory_order_acquire) != QS_DIRTY) return 0;
+    /* a stream: the frame before, or the one before it (a cluster written every other page), is DIRTY */
+    if (atomic_load_explicit(&qs_frame_at(a, i - 1)->state, memory_order_acquire) != QS_DIRTY
+        && (i < 2 || atomic_load_explicit(&qs_frame_at(a, i - 2)->state, memory_order_acquire) != QS_DIRTY))
+        return 0;
     uint64_t n = 0;
     for (uint64_t j = i + 1; j < a->nframes && n < max; j++, n++) {
         struct qs_frame *g = qs_frame_at(a, j);

@@ -297,14 +297,20 @@ int main(void) {
     wr(30, 3, 1); wr(31, 3, 1); /* 32 claimed, 33 is PROTNONE */
     CHECK(st(32) == QS_DIRTY && st(33) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 6,
           "the run ends at a reprotected frame");
-    uint64_t wl[16];
-    int64_t nd = qs_dirty_list(A, 0, wl, 16);
-    CHECK(nd == 12, "dirty: 10..15, 25..27, 30..32 and no other (%ld)", (long)nd);
+    wr(35, 3, 1); /* alone (34 is CLEAN, 33 reprotected) */
+    CHECK(st(36) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 6, "35 alone");
+    wr(37, 3, 1); /* 36 is CLEAN but 35 is DIRTY: every other page is a stream too; 41 is not resident */
+    CHECK(st(36) == QS_CLEAN && st(38) == QS_DIRTY && st(40) == QS_DIRTY && st(41) == QS_RESERVED
+              && qs_test_counter(A, QS_C_WRITEAHEAD) == 9,
+          "two frames back: 38..40 claimed");
+    uint64_t wl[32];
+    int64_t nd = qs_dirty_list(A, 0, wl, 32);
+    CHECK(nd == 17, "dirty: 10..15, 25..27, 30..32, 35, 37..40 and no other (%ld)", (long)nd);
     CHECK(qs_mark_clean_list(A, wl, (uint64_t)nd, 16) == nd && st(12) == QS_CLEAN && qs_preimage_of(A, 12) == 0,
           "claimed frames end like written ones");
     qs_arena_set_writeahead(A, 0);
     wr(10, 3, 1); wr(11, 3, 1);
-    CHECK(st(12) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 6, "0 turns it off");
+    CHECK(st(12) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 9, "0 turns it off");
     qs_arena_close(A);
     CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for write-ahead under cards");
     src = qs_source_open_file(A, path, 0);

@@ -37,7 +37,7 @@ public final class FrameLoading {
 
     /**
      * Write-ahead in the fault path ({@code qs_fault.c}; docs/native.md "Write-ahead"): a write fault on a clean
-     * frame whose predecessor is dirty (a stream of writes) also makes up to {@code frames} following clean,
+     * frame one of whose two predecessors is dirty (a stream of writes) also makes up to {@code frames} following clean,
      * readable frames writable, each with its pre-image, in one {@code mprotect}; they are dirty from then on, and
      * one the transaction does not write costs its commit an empty diff. Off under card marking, scanning and
      * page locking. Only for an embedded store that logs page diffs: a page-server client would ship every dirty
