@@ -77,6 +77,7 @@ int qs_socket_recv(int fd, void *p, uint64_t n, uint32_t timeout_ms);
 int qs_socket_close(int fd);
 void qs_arena_set_locking(struct qs_arena *a, int on); /* page locks from the fault path (ABI 7) */
 int qs_arena_set_readahead(struct qs_arena *a, uint32_t frames); /* clustered read-ahead, 0..64 frames (qs_readahead.c) */
+int qs_arena_set_writeahead(struct qs_arena *a, uint32_t frames); /* write-ahead of a stream of writes, 0..64 frames (qs_fault.c) */
 uint32_t qs_crc32c(const void *p, uint64_t n);
 uint32_t qs_crc32c_impl(const void *p, uint64_t n, int impl); /* 0 table, 1 default dispatch, 2 SSE4.2 one stream */
 int qs_crc32c_has_hw(void); /* 0 table only, 1 SSE4.2, 2 SSE4.2 + PCLMUL (three streams) */

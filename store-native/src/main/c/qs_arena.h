@@ -143,6 +143,7 @@ enum qs_counter {
     QS_C_CLOCK_RUNS,        /* mprotect calls of the classic hand (one per run of cleared frames)     */
     QS_C_CLOCK_FAILS,       /* sweeps that found no evictable frame (all dirty, held or transient)    */
     QS_C_READAHEAD,         /* frames installed by read-ahead next to a faulting frame (qs_readahead.c) */
+    QS_C_WRITEAHEAD,        /* frames made writable by write-ahead next to a write fault (qs_fault.c)    */
     QS_C_COUNT
 };
 
@@ -209,6 +210,11 @@ struct qs_arena {
      * RESERVED frames holding the following pages of the same file source, with one read and one mprotect;
      * 0 or 1 = off */
     _Atomic uint32_t readahead;
+    /* write-ahead (qs_fault.c): a write fault on a CLEAN frame one of whose two predecessors is DIRTY also makes up to
+     * `writeahead` following CLEAN, readable frames writable (a pre-image each, one mprotect for the run);
+     * 0 = off (the arena's default; the embedded store sets it, never a page-server client) */
+    _Atomic uint32_t writeahead;
+#define QS_WRITEAHEAD_MAX 64
 
     struct qs_frame *frames;    /* nframes descriptors, mmap'ed                          */
     uint8_t *ptrmaps;           /* nframes * (frame_size / 64) bytes of pointer bitmaps  */

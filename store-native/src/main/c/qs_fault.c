@@ -60,14 +60,72 @@ static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reaso
     return 1;
 }
 
+/* Write-ahead: the write-fault counterpart of read-ahead (qs_readahead.c). QuickStore clusters objects used
+ * together onto neighbouring pages (White and DeWitt 1994, section 5.2), so a transaction that writes a run of
+ * them takes one write fault per page, each a signal, a pre-image and an mprotect - and on more than one CPU
+ * an mprotect that adds write access to a present page flushes the other CPUs' TLBs by inter-processor
+ * interrupt (docs/results.md, "Write-ahead"). When one of the two frames before the faulting one is DIRTY
+ * (the transaction is writing a stream of frames), the fault also claims up to `writeahead` frames after it that
+ * are CLEAN and readable, captures their pre-images and makes the whole run writable with one mprotect;
+ * they are DIRTY from then on, and a frame the transaction does not write costs its commit an empty diff (no
+ * log record). Rules: the run ends at the first frame that is not CLEAN and readable or cannot be claimed
+ * (CAS to BUSY; never waited for) or whose pre-image cannot be taken; never under card marking (a clean
+ * frame is writable), scanning (pre-images at load) or page locking (each page's lock is the server's
+ * business). Java sets `writeahead` for embedded stores that log page diffs only: a page-server client
+ * ships every DIRTY page as written, and full-page logging would log every claimed page whole.
+ * [signal-safe] Returns how many frames after i it claimed (held BUSY, pre-images taken). */
+static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
+    uint32_t max = atomic_load_explicit(&a->writeahead, memory_order_relaxed);
+    if (max == 0 || i == 0 || (a->clean_prot & PROT_WRITE) || a->preimage_on_load
+        || atomic_load_explicit(&a->locking, memory_order_relaxed))
+        return 0;
+    /* a stream: the frame before, or the one before it (a cluster written every other page), is DIRTY */
+    if (atomic_load_explicit(&qs_frame_at(a, i - 1)->state, memory_order_acquire) != QS_DIRTY
+        && (i < 2 || atomic_load_explicit(&qs_frame_at(a, i - 2)->state, memory_order_acquire) != QS_DIRTY))
+        return 0;
+    uint64_t n = 0;
+    for (uint64_t j = i + 1; j < a->nframes && n < max; j++, n++) {
+        struct qs_frame *g = qs_frame_at(a, j);
+        uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
+        if (s != QS_CLEAN || (atomic_load(&g->flags) & QS_F_PROTNONE)) break;
+        if (!atomic_compare_exchange_strong(&g->state, &s, QS_BUSY)) break;
+        if ((atomic_load(&g->flags) & QS_F_PROTNONE) || qs_preimage_capture(a, j) != 0) {
+            qs_frame_unlock(g, QS_CLEAN);
+            break;
+        }
+    }
+    return n;
+}
+
+/* Selects write-ahead: a write fault that continues a stream makes up to `frames` following frames writable
+ * with it; 0 turns it off. -EINVAL above QS_WRITEAHEAD_MAX. Takes effect at the next fault. */
+QS_EXPORT int qs_arena_set_writeahead(struct qs_arena *a, uint32_t frames) {
+    if (frames > QS_WRITEAHEAD_MAX) return -EINVAL;
+    atomic_store(&a->writeahead, frames);
+    return 0;
+}
+
 /* Captures the pre-image (frame i held BUSY/LOADING), enables writes and publishes DIRTY. */
 static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint64_t addr) {
     struct qs_frame *f = qs_frame_at(a, i);
     if (qs_preimage_capture(a, i) != 0) return refuse(a, i, prior, QS_R_PREIMAGE, 12 /* ENOMEM */, addr, 1);
-    int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
-    if (e) {
-        qs_preimage_free(a, f);
-        return refuse(a, i, prior, QS_R_VMA_LIMIT, e, addr, 1);
+    uint64_t ahead = prior == QS_CLEAN ? claim_write_ahead(a, i) : 0;
+    if (ahead > 0 && mprotect(qs_app_addr(a, i), (size_t)(ahead + 1) << a->frame_shift, PROT_READ | PROT_WRITE) == 0) {
+        for (uint64_t j = i + 1; j <= i + ahead; j++) {
+            qs_frame_unlock(qs_frame_at(a, j), QS_DIRTY);
+            qs_dirty_note(a, j);
+        }
+        qs_count(a, QS_C_WRITEAHEAD, ahead);
+    } else { /* no write-ahead, or its mprotect failed (the VMA limit): the frame alone, as before */
+        for (uint64_t j = i + 1; j <= i + ahead; j++) {
+            qs_preimage_free(a, qs_frame_at(a, j));
+            qs_frame_unlock(qs_frame_at(a, j), QS_CLEAN);
+        }
+        int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
+        if (e) {
+            qs_preimage_free(a, f);
+            return refuse(a, i, prior, QS_R_VMA_LIMIT, e, addr, 1);
+        }
     }
     atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
     atomic_fetch_or(&f->flags, QS_F_REF);

@@ -264,6 +264,66 @@ int main(void) {
 
     qs_arena_close(A);
 
+    /* write-ahead (qs_fault.c): a write fault whose predecessor frame is DIRTY also makes the following CLEAN,
+     * readable frames writable (pre-image each); a lone write fault does not; the run ends at a frame that is not
+     * resident, at one reprotected by the clock, and at the limit; card marking never writes ahead */
+    CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for write-ahead");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve for write-ahead");
+    CHECK(qs_arena_set_writeahead(A, 65) == -EINVAL && qs_arena_set_writeahead(A, 4) == 0, "write-ahead 0..64");
+    qs_arena_set_txn(A, 1);
+    for (uint64_t f = 10; f <= 40; f++) if (f != 28) sink = rd(f, 1); /* CLEAN and readable; 28 stays RESERVED */
+    wr(10, 3, 1000);
+    CHECK(st(10) == QS_DIRTY && st(11) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 0,
+          "a write fault after a clean frame claims nothing");
+    wr(11, 3, 1001); /* 10 is DIRTY: 12..15 become writable with 11 */
+    CHECK(qs_test_counter(A, QS_C_WRITEAHEAD) == 4 && qs_test_counter(A, QS_C_WRITE_FAULTS) == 2, "four claimed");
+    for (uint64_t f = 12; f <= 15; f++) {
+        uint8_t *page = malloc(FS);
+        qs_test_fill_page(page, FS, f);
+        CHECK(st(f) == QS_DIRTY && qs_preimage_of(A, f) && memcmp((const void *)qs_preimage_of(A, f), page, FS) == 0,
+              "claimed frame %lu is DIRTY with its whole page as pre-image", (unsigned long)f);
+        free(page);
+    }
+    CHECK(st(16) == QS_CLEAN, "at most four");
+    for (uint64_t f = 12; f <= 15; f++) wr(f, 5, f);
+    CHECK(qs_test_counter(A, QS_C_WRITE_FAULTS) == 2, "writes to claimed frames take no fault");
+    CHECK(rd(12, 5) == 12 && rd(15, 5) == 15 && rd(14, 6) == qs_test_word(14, 6), "claimed frames hold the writes");
+    wr(25, 3, 1); /* alone */
+    wr(26, 3, 1); /* 27 claimed, then 28 is not resident: the run ends */
+    CHECK(st(27) == QS_DIRTY && st(28) == QS_RESERVED && qs_test_counter(A, QS_C_WRITEAHEAD) == 5,
+          "the run ends at a frame that is not resident");
+    CHECK(qs_reprotect_range(A, 33, 34) >= 0 && (fl(33) & QS_F_PROTNONE), "frame 33 reprotected by the clock");
+    wr(30, 3, 1); wr(31, 3, 1); /* 32 claimed, 33 is PROTNONE */
+    CHECK(st(32) == QS_DIRTY && st(33) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 6,
+          "the run ends at a reprotected frame");
+    wr(35, 3, 1); /* alone (34 is CLEAN, 33 reprotected) */
+    CHECK(st(36) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 6, "35 alone");
+    wr(37, 3, 1); /* 36 is CLEAN but 35 is DIRTY: every other page is a stream too; 41 is not resident */
+    CHECK(st(36) == QS_CLEAN && st(38) == QS_DIRTY && st(40) == QS_DIRTY && st(41) == QS_RESERVED
+              && qs_test_counter(A, QS_C_WRITEAHEAD) == 9,
+          "two frames back: 38..40 claimed");
+    uint64_t wl[32];
+    int64_t nd = qs_dirty_list(A, 0, wl, 32);
+    CHECK(nd == 17, "dirty: 10..15, 25..27, 30..32, 35, 37..40 and no other (%ld)", (long)nd);
+    CHECK(qs_mark_clean_list(A, wl, (uint64_t)nd, 16) == nd && st(12) == QS_CLEAN && qs_preimage_of(A, 12) == 0,
+          "claimed frames end like written ones");
+    qs_arena_set_writeahead(A, 0);
+    wr(10, 3, 1); wr(11, 3, 1);
+    CHECK(st(12) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 9, "0 turns it off");
+    qs_arena_close(A);
+    CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for write-ahead under cards");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve under cards");
+    CHECK(qs_arena_set_write_detection(A, 9 /* cards of 512 bytes */) == 0 && qs_arena_set_writeahead(A, 4) == 0,
+          "cards");
+    qs_arena_set_txn(A, 1);
+    for (uint64_t f = 0; f < 8; f++) sink = rd(f, 1);
+    wr(1, 3, 1); wr(2, 3, 1);
+    CHECK(qs_test_counter(A, QS_C_WRITEAHEAD) == 0 && qs_test_counter(A, QS_C_WRITE_FAULTS) == 0,
+          "card marking: no write faults, nothing claimed");
+    qs_arena_close(A);
+
     /* scanning (pre-image at load): a read fault in a transaction makes the frame DIRTY; the dirty summary lists it */
     CHECK(qs_arena_open(8192ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for scanning");
     CHECK(qs_arena_set_write_detection(A, 0x100u /* QS_WD_PREIMAGE_ON_LOAD */) == 0, "scanning");

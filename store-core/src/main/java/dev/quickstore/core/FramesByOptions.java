@@ -12,6 +12,7 @@ import dev.quickstore.core.buffer.ScanningDetection;
 import dev.quickstore.core.buffer.SoftwareFrames;
 import dev.quickstore.core.buffer.WriteBarrier;
 import dev.quickstore.core.error.StoreFormatException;
+import dev.quickstore.core.options.CommitLogging;
 import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.options.StoreOptions;
@@ -119,7 +120,7 @@ final class FramesByOptions {
         }
     }
 
-    /** The mapped arena's card table as the write detection needs it (MAPPED mode). */
+    /** The mapped arena's card table as the write detection needs it, and write-ahead (MAPPED mode). */
     private static void selectCards(MappedFrames mf, StoreOptions options, int pageSize) {
         if (options.writeDetection() == WriteDetection.CARD_MARKING) {
             if (options.cardBytes() > pageSize || options.cardBytes() < pageSize / 64) {
@@ -133,6 +134,11 @@ final class FramesByOptions {
             mf.arena().cardTable().select(Integer.numberOfTrailingZeros(pageSize));
         } else if (options.writeDetection() == WriteDetection.SCANNING) {
             mf.arena().cardTable().selectScanning();
+        }
+        if (options.commitLogging() == CommitLogging.PAGE_DIFFS) {
+            // write-ahead (page protection only, native checks): a claimed page left alone costs an empty diff;
+            // full-page logging would log it whole, and a page-server client never comes through here
+            mf.writeAhead(MappedFrames.WRITE_AHEAD_FRAMES);
         }
     }
 

@@ -25,6 +25,8 @@ package dev.quickstore.mmu;
  *     next 64 over-budget loads then overcommit without sweeping unless Java cleans or releases a frame
  * @param readAheadFrames frames loaded by read-ahead next to a faulting frame ({@link FrameLoading#readAhead}); not
  *     counted in {@code readFaults}
+ * @param writeAheadFrames frames made writable by write-ahead next to a write fault ({@link FrameLoading#writeAhead});
+ *     not counted in {@code writeFaults}
  */
 public record FaultCounters(
         long readFaults,
@@ -45,14 +47,15 @@ public record FaultCounters(
         long clockReprotected,
         long clockRuns,
         long clockFails,
-        long readAheadFrames) {
+        long readAheadFrames,
+        long writeAheadFrames) {
 
     // qs_counter in C, including the forwarded counter 13 (reported by SignalHandler.forwarded)
-    static final int COUNT = 20;
+    static final int COUNT = 21;
 
     static FaultCounters of(long[] c) {
         return new FaultCounters(
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[14], c[15], c[16],
-                c[17], c[18], c[19]);
+                c[17], c[18], c[19], c[20]);
     }
 }

@@ -36,6 +36,22 @@ public final class FrameLoading {
     }
 
     /**
+     * Write-ahead in the fault path ({@code qs_fault.c}; docs/native.md "Write-ahead"): a write fault on a clean
+     * frame one of whose two predecessors is dirty (a stream of writes) also makes up to {@code frames} following clean,
+     * readable frames writable, each with its pre-image, in one {@code mprotect}; they are dirty from then on, and
+     * one the transaction does not write costs its commit an empty diff. Off under card marking, scanning and
+     * page locking. Only for an embedded store that logs page diffs: a page-server client would ship every dirty
+     * page as written. 0 turns it off (the arena's default).
+     *
+     * @param frames the most frames one write fault makes writable besides its own, 0..64
+     */
+    public void writeAhead(int frames) {
+        Downcall.checkedInt(
+                "qs_arena_set_writeahead", () -> "setting write-ahead to " + frames + " frames (0..64)", () ->
+                        (int) NativeCalls.ARENA_SET_WRITEAHEAD.invokeExact(handle, frames));
+    }
+
+    /**
      * The store's own access to frame {@code frame} (through the alias), resolved exactly as an application
      * fault on it would be (qs_fault.c {@code qs_touch}): a reserved frame is loaded from its source, a
      * reprotected one takes its reference fault (under page locking: its lock), a write captures the pre-image.

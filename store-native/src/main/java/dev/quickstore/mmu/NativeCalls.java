@@ -42,6 +42,8 @@ final class NativeCalls {
             h("qs_arena_set_verify", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
     static final MethodHandle ARENA_SET_READAHEAD =
             h("qs_arena_set_readahead", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT), CRITICAL);
+    static final MethodHandle ARENA_SET_WRITEAHEAD =
+            h("qs_arena_set_writeahead", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT), CRITICAL);
     static final MethodHandle ARENA_SET_LOCKING =
             h("qs_arena_set_locking", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT), CRITICAL);
     static final MethodHandle ARENA_SET_TXN =

@@ -85,6 +85,18 @@ public final class MappedFrames implements PageFrames {
     public static final int READ_AHEAD_FRAMES = Integer.getInteger("qs.readAhead", 0);
 
     /**
+     * Frames a write fault that continues a stream of writes makes writable besides its own ({@link
+     * dev.quickstore.mmu.FrameLoading#writeAhead}); system property {@code qs.writeAhead}, 0 = off, default 8 (docs/results.md,
+     * "Write-ahead"). Set by {@link #writeAhead} for embedded stores that log page diffs.
+     */
+    public static final int WRITE_AHEAD_FRAMES = Integer.getInteger("qs.writeAhead", 8);
+
+    /** Selects write-ahead ({@link dev.quickstore.mmu.FrameLoading#writeAhead}): 0 = off, the arena's default. */
+    public void writeAhead(int frames) {
+        arena.loading().writeAhead(frames);
+    }
+
+    /**
      * Maps the arena at {@code base} and reserves the volume's first {@code pages} frames.
      *
      * @param volumeFile the volume as a file the native library can open, or {@code null} when the store

@@ -46,6 +46,7 @@ final class StoreCounters {
         "commitCards",
         "cardMarks",
         "readAheadFrames",
+        "writeAheadFrames",
         "handlerNanos",
         "minorFaults",
         "threadCpuNanos"
@@ -106,6 +107,7 @@ final class StoreCounters {
             k.cards(),
             db.storageManager().cardMarks(),
             f == null ? 0 : f.readAheadFrames(),
+            f == null ? 0 : f.writeAheadFrames(),
             f == null ? 0 : f.handlerNanos(),
             0, // minorFaults: the calling thread's, not the arena's (below)
             0 // threadCpuNanos: likewise
