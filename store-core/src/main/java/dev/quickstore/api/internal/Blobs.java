@@ -2,6 +2,7 @@ package dev.quickstore.api.internal;
 
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -43,6 +44,11 @@ public final class Blobs {
     static final byte LATIN1 = 2;
     static final byte UTF16 = 3;
     private static final int LARGE_HEAD_DATA = 48;
+    /** Offsets in a large object's head page (core.space.LargeObjects; docs/formats.md "Large objects"). */
+    private static final int LARGE_HEAD_LENGTH = 32;
+
+    private static final int LARGE_HEAD_RUN_PAGES = 40;
+    private static final ValueLayout.OfLong LE_LONG = JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int PAGE_HEADER = 32;
 
     private Blobs() {}
@@ -144,9 +150,6 @@ public final class Blobs {
      * <p>Invariant (asserted): the new byte length fits the slot, so every byte written lies in the blob.
      */
     static boolean spliceInPlace(Session s, long a, int heldLength, dev.quickstore.api.Splice splice) {
-        if (isLarge(a)) {
-            return false;
-        }
         boolean utf16 = kind(a) == UTF16;
         int shift = utf16 ? 1 : 0;
         int oldChars = length(a) >> shift;
@@ -167,6 +170,9 @@ public final class Blobs {
         int end = splice.end() << shift;
         int oldBytes = oldChars << shift;
         int newBytes = oldBytes - (end - start) + data.length;
+        if (isLarge(a)) {
+            return spliceLarge(a, start, end, data, oldBytes, newBytes);
+        }
         if (newBytes > oldBytes && HEADER + (long) newBytes > s.slotSize(a)) {
             return false; // (a text that does not grow fits the slot that holds it)
         }
@@ -186,6 +192,44 @@ public final class Blobs {
             seg.asSlice(data0 + newBytes, oldBytes - newBytes).fill((byte) 0);
         }
         seg.set(LE_INT, off, newBytes);
+        return true;
+    }
+
+    /**
+     * {@link #spliceInPlace} of a large blob (a text longer than a small object: OO7 medium's documents), if the new
+     * text fits the pages of its run: the bytes after the edit move by the length change, the replacement is
+     * written, a shrunk tail is zeroed, and the blob's length (and the large object's, if it grew) is updated, all
+     * through the view as {@link #copy} writes (so the write detection sees them); the run keeps its pages. Without
+     * this, every edit of a large text freed its run and allocated a new one (docs/results.md, "Write-ahead",
+     * medium T5). Returns false, changing nothing, when the new text does not fit the run.
+     */
+    private static boolean spliceLarge(long a, int start, int end, byte[] data, int oldBytes, int newBytes) {
+        MemorySegment seg = View.segment();
+        long head = a - View.base() - LARGE_HEAD_DATA; // view offset of the run's head page
+        int ps = View.pageSize();
+        int runPages = seg.get(LE_INT, head + LARGE_HEAD_RUN_PAGES);
+        long capacity = (ps - LARGE_HEAD_DATA) + (long) (runPages - 1) * (ps - PAGE_HEADER);
+        if (runPages < 1 || HEADER + (long) newBytes > capacity) {
+            return false; // (a copying view holds no run header: EXPLICIT frames edit a copy, as before)
+        }
+        int tail = oldBytes - end;
+        int to = start + data.length;
+        if (to != end && tail > 0) {
+            byte[] moved = new byte[tail];
+            copy(a, true, HEADER + end, moved, false);
+            copy(a, true, HEADER + to, moved, true);
+        }
+        copy(a, true, HEADER + start, data, true);
+        if (oldBytes > newBytes) {
+            copy(a, true, HEADER + newBytes, new byte[oldBytes - newBytes], true);
+        }
+        View.markRange(a, HEADER);
+        seg.set(LE_INT, a - View.base(), newBytes);
+        long size = seg.get(LE_LONG, head + LARGE_HEAD_LENGTH);
+        if (HEADER + (long) newBytes > size) {
+            View.markRange(View.base() + head + LARGE_HEAD_LENGTH, 8);
+            seg.set(LE_LONG, head + LARGE_HEAD_LENGTH, HEADER + (long) newBytes);
+        }
         return true;
     }
 
