@@ -44,9 +44,8 @@ public final class Blobs {
     static final byte LATIN1 = 2;
     static final byte UTF16 = 3;
     private static final int LARGE_HEAD_DATA = 48;
-    /** Offsets in a large object's head page (core.space.LargeObjects; docs/formats.md "Large objects"). */
+    // a large object's size and run length in its head page (core.space.LargeObjects; docs/formats.md)
     private static final int LARGE_HEAD_LENGTH = 32;
-
     private static final int LARGE_HEAD_RUN_PAGES = 40;
     private static final ValueLayout.OfLong LE_LONG = JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int PAGE_HEADER = 32;
@@ -138,16 +137,18 @@ public final class Blobs {
     }
 
     /**
-     * Applies {@code splice}, a {@link Splice} of the text stored in the small blob at {@code a} (which had
+     * Applies {@code splice}, a {@link Splice} of the text stored in the blob at {@code a} (which had
      * {@code heldLength} characters when the caller's view of it was made), to the stored bytes: the tail after
      * the replaced range moves by the length difference (one overlapping {@code MemorySegment.copy}, memmove
      * semantics), the replacement is written over the range, the length updated and the bytes the text no
      * longer uses zeroed. Only the header and the bytes from the replaced range on are marked written, so a
-     * commit diffs and logs the changed part of the page (class comment). Returns false, changing nothing,
-     * when it does not apply: a large blob, a length that is no longer the view's, a replacement that the
-     * blob's encoding cannot hold (a character beyond U+00FF in ISO-8859-1), or a result longer than the slot.
+     * commit diffs and logs the changed part of the page (class comment). A large blob is edited across its
+     * run's pages ({@link #spliceLarge}). Returns false, changing nothing, when it does not apply: a length that
+     * is no longer the view's, a replacement that the blob's encoding cannot hold (a character beyond U+00FF in
+     * ISO-8859-1), or a result longer than the slot (a large blob: than its run).
      *
-     * <p>Invariant (asserted): the new byte length fits the slot, so every byte written lies in the blob.
+     * <p>Invariant (asserted): the new byte length is the splice's; a small blob's fits its slot, so every byte
+     * written lies in the blob.
      */
     static boolean spliceInPlace(Session s, long a, int heldLength, dev.quickstore.api.Splice splice) {
         boolean utf16 = kind(a) == UTF16;
@@ -170,13 +171,13 @@ public final class Blobs {
         int end = splice.end() << shift;
         int oldBytes = oldChars << shift;
         int newBytes = oldBytes - (end - start) + data.length;
+        assert newBytes == splice.length() << shift : "splice length";
         if (isLarge(a)) {
             return spliceLarge(a, start, end, data, oldBytes, newBytes);
         }
         if (newBytes > oldBytes && HEADER + (long) newBytes > s.slotSize(a)) {
             return false; // (a text that does not grow fits the slot that holds it)
         }
-        assert newBytes == splice.length() << shift : "splice length";
         MemorySegment seg = View.segment();
         long off = a - View.base();
         long data0 = off + HEADER;
