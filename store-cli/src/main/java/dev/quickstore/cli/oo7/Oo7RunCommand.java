@@ -50,8 +50,11 @@ import picocli.CommandLine.Spec;
                     + " restarts its storage and reloads the graph;"
                     + " --cold process: a fresh JVM per operation opens the built directory) and hot, after"
                     + " the mapped stores.",
-            "Protocol: cold rounds (mapped stores and peers; --cold), warm-up rounds alternating between heap"
-                    + " and the first mapped store (or peer), then measured hot rounds. Every operation also"
+            "Protocol: warm-up rounds alternating between heap and the first mapped store (or peer), so that"
+                    + " the code is compiled; then cold rounds (mapped stores and peers; --cold), each store's"
+                    + " followed by one unmeasured round that caches its pages again; then measured hot rounds."
+                    + " Cold in-process is cold caches with compiled code, as the paper's cold runs;"
+                    + " --cold process measures a cold JVM too. Every operation also"
                     + " reports the commit time and the peak heap (peakHeapKiB: the heap pools' peaks from begin"
                     + " to the end of the commit, whole JVM). One mapped store is open at a time"
                     + " (one arena per process): the second one runs its warm-up and hot rounds after the"
@@ -371,18 +374,18 @@ final class Oo7RunCommand implements Callable<Integer> {
             }
             out.printf(
                     Locale.ROOT,
-                    "seed %d, T2 %s, Q4 %d, SM1 %d; %d cold (%s), %d warm-up, %d hot rounds%s%n",
+                    "seed %d, T2 %s, Q4 %d, SM1 %d; %d warm-up, %d cold (%s), %d hot rounds%s%n",
                     seedValue,
                     params.t2Update().name().toLowerCase(Locale.ROOT),
                     params.q4Lookups(),
                     params.sm1Size(),
+                    warmup,
                     coldMode == Oo7Command.ColdMode.NONE ? 0 : reps,
                     switch (coldMode) {
                         case IN_PROCESS -> "store reopened in this process";
                         case PROCESS -> "a fresh JVM per operation";
                         case NONE -> "none";
                     },
-                    warmup,
                     reps,
                     storeOptions.isEmpty() ? "" : "; qs options " + storeOptions);
             out.flush();
