@@ -264,6 +264,11 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
     void *alias = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, a->memfd, 0);
     if (alias == MAP_FAILED) { err = errno; goto fail; }
     a->alias = alias;
+    void *sc = mmap(NULL, (size_t)QS_SCRATCH * frame_size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (sc == MAP_FAILED) { err = errno; goto fail; }
+    a->scratch = sc;
+    atomic_store(&a->scratch_free, (uint32_t)((1ull << QS_SCRATCH) - 1));
     void *fr = mmap(NULL, a->nframes * sizeof(struct qs_frame), PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (fr == MAP_FAILED) { err = errno; goto fail; }
@@ -291,6 +296,7 @@ fail:
     if (a->dirty_groups) munmap((void *)a->dirty_groups, qs_dirty_words(a->nframes) * sizeof(uint64_t));
     if (a->ptrmaps) munmap(a->ptrmaps, a->nframes * (frame_size / 64));
     if (a->frames) munmap(a->frames, a->nframes * sizeof(struct qs_frame));
+    if (a->scratch) munmap(a->scratch, (size_t)QS_SCRATCH * frame_size);
     if (a->alias) munmap(a->alias, size);
     if (a->app) munmap(a->app, size);
     if (a->memfd >= 0) close(a->memfd);
@@ -317,6 +323,7 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
     munmap((void *)a->dirty_groups, qs_dirty_words(a->nframes) * sizeof(uint64_t));
     munmap(a->ptrmaps, a->nframes * (a->frame_size / 64));
     munmap(a->frames, a->nframes * sizeof(struct qs_frame));
+    munmap(a->scratch, (size_t)QS_SCRATCH * a->frame_size);
     munmap(a->alias, a->size);
     munmap(a->app, a->size);
     close(a->memfd);

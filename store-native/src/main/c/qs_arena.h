@@ -180,6 +180,7 @@ struct qs_preimages {
 #define QS_MODE_BARE 1
 
 #define QS_VMA_RESERVE 32
+#define QS_SCRATCH 16 /* buffers of loads by pwrite (struct qs_arena.scratch); at most 32 */
 
 struct qs_arena {
     /* geometry */
@@ -190,6 +191,12 @@ struct qs_arena {
     uint32_t frame_size;
     uint32_t frame_shift;
     int memfd;
+    /* loads through a buffer (qs_source.c, qs_load_frame_locked): a file page is read into one of QS_SCRATCH
+     * frame-sized buffers, checked there, and written into the memfd with pwrite, so the load takes no minor
+     * faults on the alias view; a load that finds no buffer free reads into the alias as before */
+    uint8_t *scratch;
+    _Atomic uint32_t scratch_free; /* bit k set: buffer k is free */
+    _Atomic uint32_t allocating;   /* qs_allocate calls in fallocate (they hold the inode lock pwrite takes) */
     int at_preferred;           /* 1 if placed at the requested base address             */
     int mode;
     _Atomic int verify;         /* verify CRC32C on load                                 */

@@ -178,8 +178,12 @@ QS_EXPORT int64_t qs_populate(struct qs_arena *a, uint64_t first, uint64_t n) {
  * allocation at open (ArenaPopulator); changes no bytes and no states. Returns n or -errno. */
 QS_EXPORT int64_t qs_allocate(struct qs_arena *a, uint64_t first, uint64_t n) {
     if (!range_ok(a, first, n)) return -ERANGE;
-    if (fallocate(a->memfd, 0, (off_t)(first << a->frame_shift), (off_t)(n << a->frame_shift)) != 0) return -errno;
-    return (int64_t)n;
+    /* fallocate holds the memfd's inode lock for the whole run, which a load by pwrite needs too: while this
+     * runs, loads read into the alias view instead (qs_source.c) */
+    atomic_fetch_add_explicit(&a->allocating, 1, memory_order_acq_rel);
+    int rc = fallocate(a->memfd, 0, (off_t)(first << a->frame_shift), (off_t)(n << a->frame_shift)) != 0 ? -errno : 0;
+    atomic_fetch_sub_explicit(&a->allocating, 1, memory_order_acq_rel);
+    return rc < 0 ? rc : (int64_t)n;
 }
 
 /* Resets REFUSED frames: the scratch page is replaced by the shared view again and the frame goes

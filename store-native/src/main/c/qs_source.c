@@ -83,6 +83,55 @@ QS_EXPORT int qs_source_open_file(struct qs_arena *a, const char *path, uint64_t
  * [signal-safe] */
 int qs_load_frame(struct qs_arena *a, uint64_t i, int *err) { return qs_load_frame_locked(a, i, 0, err); }
 
+/* [signal-safe] A free load buffer (its index), or -1 when all QS_SCRATCH are in use. */
+static int scratch_claim(struct qs_arena *a) {
+    uint32_t free = atomic_load_explicit(&a->scratch_free, memory_order_acquire);
+    while (free != 0) {
+        int k = __builtin_ctz(free);
+        if (atomic_compare_exchange_weak_explicit(&a->scratch_free, &free, free & ~(1u << k), memory_order_acquire,
+                                                  memory_order_acquire))
+            return k;
+    }
+    return -1;
+}
+
+static void scratch_release(struct qs_arena *a, int k) {
+    atomic_fetch_or_explicit(&a->scratch_free, 1u << k, memory_order_release);
+}
+
+/* [signal-safe] pwrite len bytes into the memfd at off; 0 or -errno. */
+static int memfd_write(struct qs_arena *a, const uint8_t *p, size_t len, off_t off) {
+    size_t done = 0;
+    while (done < len) {
+        ssize_t r = pwrite(a->memfd, p + done, len - done, off + (off_t)done);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return -errno;
+        }
+        done += (size_t)r;
+    }
+    return 0;
+}
+
+/* [signal-safe] The load of frame i from the file source s through load buffer k: pread into the buffer, the
+ * checksum checked there, then pwrite into the frame's memfd bytes. It takes no page faults on the alias view
+ * (a pread into the alias fills two page-table entries per 8 KiB frame; docs/native.md "Loads through a
+ * buffer"). Same results as qs_source_read + qs_finish_load for a frame that is neither relocated nor under
+ * Texas; a page that fails its checksum is written into the frame too (as there), then refused. */
+static int load_through_buffer(struct qs_arena *a, uint64_t i, struct qs_source *s, int k, int *err) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint8_t *buf = a->scratch + ((uint64_t)k << a->frame_shift);
+    int rc = file_read_page(s, f->page_no, buf, a->frame_size);
+    if (rc < 0) { *err = -rc; return QS_R_IO; }
+    qs_count(a, QS_C_BYTES_READ, a->frame_size);
+    int bad = atomic_load_explicit(&a->verify, memory_order_relaxed) && !qs_page_verify(buf, a->frame_size);
+    rc = memfd_write(a, buf, a->frame_size, (off_t)(i << a->frame_shift));
+    if (rc < 0) { *err = -rc; return QS_R_IO; }
+    if (bad) { *err = 0; return QS_R_CHECKSUM; }
+    atomic_fetch_add_explicit(&f->loads, 1, memory_order_relaxed);
+    return 0;
+}
+
 /* As qs_load_frame, asking the source for a page lock of `mode` with the page when the arena locks and the
  * source can (a page server under locking); a refused lock is QS_R_LOCK. [signal-safe] */
 int qs_load_frame_locked(struct qs_arena *a, uint64_t i, int mode, int *err) {
@@ -91,10 +140,21 @@ int qs_load_frame_locked(struct qs_arena *a, uint64_t i, int mode, int *err) {
     struct qs_source *s = &a->sources[f->source];
     int rc;
     if (mode != 0 && atomic_load_explicit(&a->locking, memory_order_acquire) && s->ops != NULL &&
-        s->ops->read_page_locked != NULL)
+        s->ops->read_page_locked != NULL) {
         rc = s->ops->read_page_locked(s, f->page_no, mode, dst, a->frame_size);
-    else
+    } else if (s->ops == &file_ops && !(atomic_load_explicit(&f->flags, memory_order_relaxed) & QS_F_RELOCATED) &&
+               atomic_load_explicit(&a->texas, memory_order_acquire) == NULL &&
+               atomic_load_explicit(&a->allocating, memory_order_acquire) == 0) {
+        int k = scratch_claim(a);
+        if (k >= 0) {
+            rc = load_through_buffer(a, i, s, k, err);
+            scratch_release(a, k);
+            return rc;
+        }
         rc = qs_source_read(a, f, dst);
+    } else {
+        rc = qs_source_read(a, f, dst);
+    }
     if (rc == -EDEADLK || rc == -EBUSY) { *err = -rc; return QS_R_LOCK; }
     if (rc < 0) { *err = -rc; return QS_R_IO; }
     return qs_finish_load(a, i, err);

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #define FS 8192u
 #define NPAGES 256u
@@ -71,6 +72,32 @@ int main(void) {
     CHECK(rd(3, 8) == qs_test_word(3, 8), "no second fault");
     CHECK(qs_test_counter(A, QS_C_READ_FAULTS) == 1, "still one read fault");
     CHECK(qs_test_counter(A, QS_C_BYTES_READ) == FS, "bytes read");
+
+    /* loads through a buffer (qs_source.c): pread into a load buffer, pwrite into the frame's memory; the alias
+     * path when no buffer is free or while qs_allocate runs. Same bytes either way; the buffer path takes no page
+     * faults on the alias view (a pread into the alias takes one per 4 KiB page it fills). */
+    {
+        uint64_t *alias3 = (uint64_t *)(qs_arena_alias(A) + 3 * FS);
+        CHECK(alias3[7] == qs_test_word(3, 7) && alias3[FS / 8 - 1] == qs_test_word(3, FS / 8 - 1), "alias holds the page");
+        CHECK(atomic_load(&A->scratch_free) == (uint32_t)((1ull << QS_SCRATCH) - 1), "every load buffer released");
+        struct rusage u0, u1, u2;
+        getrusage(RUSAGE_THREAD, &u0);
+        CHECK(rd(20, 9) == qs_test_word(20, 9), "load through a buffer");
+        getrusage(RUSAGE_THREAD, &u1);
+        atomic_store(&A->scratch_free, 0); /* every buffer taken: the alias path */
+        CHECK(rd(21, 9) == qs_test_word(21, 9), "load into the alias");
+        getrusage(RUSAGE_THREAD, &u2);
+        atomic_store(&A->scratch_free, (uint32_t)((1ull << QS_SCRATCH) - 1));
+        long mf_buffer = u1.ru_minflt - u0.ru_minflt, mf_alias = u2.ru_minflt - u1.ru_minflt;
+        CHECK(mf_buffer < mf_alias && mf_alias >= 2, "minor faults: buffer %ld, alias %ld", mf_buffer, mf_alias);
+        atomic_store(&A->allocating, 1); /* as while ArenaPopulator's fallocate runs: the alias path */
+        CHECK(rd(22, FS / 8 - 1) == qs_test_word(22, FS / 8 - 1), "load while allocating");
+        atomic_store(&A->allocating, 0);
+        for (uint64_t f = 20; f <= 22; f++)
+            for (uint64_t k = 1; k < FS / 8; k++) CHECK(rd(f, k) == qs_test_word(f, k), "frame %lu word %lu", (unsigned long)f, (unsigned long)k);
+        CHECK(atomic_load(&A->scratch_free) == (uint32_t)((1ull << QS_SCRATCH) - 1), "buffers free after the loads");
+        CHECK(qs_evict(A, 20, 3, 0) == 3 && st(20) == QS_RESERVED, "evict them again");
+    }
 
     /* write fault on a clean frame, and on a reserved frame (read+write) */
     wr(3, 7, 42);
