@@ -72,7 +72,7 @@ class CommitCleanPointTest {
     void aStoreRacingWithCommitIsLoggedByTheNextTransactionOnly() throws Exception {
         FaultInjectingFileIO fs = new FaultInjectingFileIO();
         Store.create(fs, DIR, 8192, OPTS).close();
-        Store store = Store.open(fs, DIR, OPTS);
+        Store store = openMapped(fs);
         long ref = allocate(store, 1)[0];
         MappedFrames frames = store.mappedFramesForTest();
         boolean[] raced = {false};
@@ -105,6 +105,25 @@ class CommitCleanPointTest {
                 tx.commit();
             }
         }
+        closeCrashed(store);
+    }
+
+    /** Releases a store whose files died with a power cut (its arena would be in later tests' way). */
+    private static void closeCrashed(Store s) {
+        try {
+            s.close();
+        } catch (java.io.IOException e) {
+            // the checkpoint of close fails on the dead files; the arena is released all the same
+        }
+    }
+
+    /** Opens the store at its preferred base: commit hands pre-images over only with identity placement. */
+    private static Store openMapped(FaultInjectingFileIO fs) throws java.io.IOException {
+        Store s = Store.open(fs, DIR, OPTS);
+        assertTrue(
+                s.mappedFramesForTest().detachLimit() > 0,
+                "identity placement (is a store of an earlier test still mapped at the preferred base?)");
+        return s;
     }
 
     /**
@@ -117,7 +136,7 @@ class CommitCleanPointTest {
         SplittableRandom rnd = new SplittableRandom(seed.value());
         FaultInjectingFileIO fs = new FaultInjectingFileIO();
         Store.create(fs, DIR, 8192, OPTS).close();
-        Store store = Store.open(fs, DIR, OPTS);
+        Store store = openMapped(fs);
         long[] refs = allocate(store, 300);
         long[][] model = new long[refs.length][WORDS];
         MappedFrames frames = store.mappedFramesForTest();
@@ -173,5 +192,6 @@ class CommitCleanPointTest {
         try (Store s = Store.open(fs, DIR, OPTS)) {
             check(s, refs, s.arenaBase() - base, model, "after recovery");
         }
+        closeCrashed(store);
     }
 }
