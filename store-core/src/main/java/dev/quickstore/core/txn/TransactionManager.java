@@ -60,9 +60,8 @@ public final class TransactionManager implements BufferPool.Stealer {
     private final CommitLogging commitLogging;
 
     private MemorySegment[] preCopies;
-    /** Per page of the batch being logged: its dirty cards, whether it is new (sized for the largest batch). */
+    // per page of the batch being logged (grown to the largest batch): its dirty cards, whether it is a new page
     private long[] cards = new long[RUN];
-
     private boolean[] fresh = new boolean[RUN];
     private MemorySegment curCopy;
     private long firstLsn;
@@ -74,8 +73,7 @@ public final class TransactionManager implements BufferPool.Stealer {
     private long newPageRecords;
     // commit-path counters (cumulative, System.nanoTime; see CommitStats)
     private long commits;
-    private long
-            commitPreimageNanos; // copying the pre-image and converting it to disk form (or detaching/releasing it)
+    private long commitPreimageNanos; // copying pre-images to disk form, or releasing the detached ones
     private long commitReprotectNanos; // ending the page's dirty state (write-protecting the frame again)
     private long commitStableNanos; // taking the stable image (disk form) of the current page
     private long commitDiffNanos; // PageDiff.diff plus LogRecord encoding of the REDO records
