@@ -46,6 +46,11 @@ uint64_t qs_preimage_of(struct qs_arena *a, uint64_t i);
 int qs_mark_clean(struct qs_arena *a, uint64_t i);
 /* commit's reprotection: one mprotect per run of listed frames and read-only frames between them (ABI 8) */
 int64_t qs_mark_clean_list(struct qs_arena *a, const uint64_t *frames, uint64_t n, uint32_t bridge);
+/* the same, handing each cleaned frame's pre-image slot to the caller instead of freeing it; released with
+ * qs_preimage_release_list (ABI 13) */
+int64_t qs_mark_clean_list_detach(struct qs_arena *a, const uint64_t *frames, uint64_t n, uint32_t bridge,
+                                  uint64_t *slots, uint64_t *addrs);
+int64_t qs_preimage_release_list(struct qs_arena *a, const uint64_t *slots, uint64_t n);
 int qs_prefetch(struct qs_arena *a, uint64_t i, int *err);
 /* the store's own access to frame i, resolved exactly as an application fault on it would be (ABI 8) */
 int qs_touch(struct qs_arena *a, uint64_t i, int is_write);

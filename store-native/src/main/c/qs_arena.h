@@ -350,6 +350,10 @@ void qs_texas_destroy(struct qs_arena *a);
 /* preimages */
 int qs_preimage_capture(struct qs_arena *a, uint64_t i);
 void qs_preimage_free(struct qs_arena *a, struct qs_frame *f);
+/* ends the frame's ownership of its pre-image without freeing the slot (qs_mark_clean_list_detach): returns the
+ * slot (0 = none); the bytes stay in use until qs_preimage_release */
+uint32_t qs_preimage_detach(struct qs_arena *a, struct qs_frame *f);
+void qs_preimage_release(struct qs_arena *a, uint32_t slot1);
 void *qs_preimage_addr(struct qs_arena *a, uint32_t slot1);
 void qs_preimage_destroy(struct qs_arena *a);
 /* cards: clears the card bytes of frame i (no-op without a card table) [signal-safe] */

@@ -285,24 +285,45 @@ QS_EXPORT int qs_mark_clean(struct qs_arena *a, uint64_t i) {
     return 1;
 }
 
+/* Where a clean list puts the pre-images of the frames it cleans: NULL = freed (qs_mark_clean_list), else
+ * detached and handed to the caller (qs_mark_clean_list_detach): slots[k] and addrs[k] for listed frame k. */
+struct detach_out {
+    uint64_t *slots;
+    uint64_t *addrs;
+};
+
+/* Ends the dirty period of DIRTY frame f (held BUSY, k-th in the list): its pre-image is freed or, with out,
+ * detached into out->slots[k] / out->addrs[k]. The caller unlocks it CLEAN. */
+static void end_dirty(struct qs_arena *a, struct qs_frame *f, const struct detach_out *out, uint64_t k) {
+    if (out == NULL) {
+        qs_preimage_free(a, f);
+    } else {
+        uint32_t slot1 = qs_preimage_detach(a, f);
+        out->slots[k] = slot1;
+        out->addrs[k] = slot1 ? (uint64_t)qs_preimage_addr(a, slot1) : 0;
+    }
+    atomic_fetch_and(&f->flags, ~QS_F_VIEW_RO);
+}
+
 /* Ends a run [lo, lo+n) of frames held BUSY by the caller - the DIRTY frames being cleaned and the CLEAN,
  * read-only frames between them (bridges, already PROT_READ) - with one mprotect(READ) for the whole run
  * (per frame, collapsing protection islands, if the kernel is out of mappings); then each DIRTY frame is
- * CLEAN with its pre-image freed and each bridge is CLEAN as before. On failure the DIRTY frames stay DIRTY.
+ * CLEAN with its pre-image freed (or detached: the run's DIRTY frames are listed frames k0, k0+1, ... in
+ * order) and each bridge is CLEAN as before. On failure the DIRTY frames stay DIRTY.
  * Returns the DIRTY frames cleaned, or -errno. */
-static int64_t clean_run(struct qs_arena *a, uint64_t lo, uint64_t n) {
+static int64_t clean_run(struct qs_arena *a, uint64_t lo, uint64_t n, const struct detach_out *out, uint64_t k0) {
     int e = mprotect(qs_app_addr(a, lo), n << a->frame_shift, PROT_READ) == 0 ? 0 : errno;
     if (e == ENOMEM) {
         e = 0;
         for (uint64_t j = lo; j < lo + n && e == 0; j++) e = qs_protect_frame(a, j, PROT_READ);
     }
     int64_t cleaned = 0;
+    uint64_t k = k0;
     for (uint64_t j = lo; j < lo + n; j++) {
         struct qs_frame *f = qs_frame_at(a, j);
         if (f->prior_state != QS_DIRTY) { qs_frame_unlock(f, QS_CLEAN); continue; } /* a bridge */
-        if (e) { qs_frame_unlock(f, QS_DIRTY); qs_dirty_note(a, j); continue; }
-        qs_preimage_free(a, f);
-        atomic_fetch_and(&f->flags, ~QS_F_VIEW_RO);
+        if (e) { qs_frame_unlock(f, QS_DIRTY); qs_dirty_note(a, j); k++; continue; }
+        end_dirty(a, f, out, k++);
         qs_frame_unlock(f, QS_CLEAN);
         cleaned++;
     }
@@ -324,19 +345,22 @@ static int lock_bridge(struct qs_arena *a, uint64_t i) {
     return 1;
 }
 
-/* qs_mark_clean for the listed frames (ascending; commit ends the dirty state of the pages it logged; ABI
- * 8), with one mprotect per run instead of one per frame: a run is a sequence of listed DIRTY frames and
- * the CLEAN read-only frames between them (at most `bridge` in a row), whose protection READ already is.
- * Frames not DIRTY when reached are left alone; a run is ended (its frames released) before waiting for a
- * frame in a transient state, so the caller never holds one frame while waiting for another. Returns the
- * number of frames cleaned, or -errno (earlier runs are clean; the rest stays DIRTY). */
-QS_EXPORT int64_t qs_mark_clean_list(struct qs_arena *a, const uint64_t *frames, uint64_t n, uint32_t bridge) {
+/* The body of qs_mark_clean_list and qs_mark_clean_list_detach (see there); out = NULL frees the pre-images. */
+static int64_t clean_list(struct qs_arena *a, const uint64_t *frames, uint64_t n, uint32_t bridge,
+                          const struct detach_out *out) {
     int64_t cleaned = 0;
-    uint64_t lo = 0, len = 0; /* the run held: [lo, lo+len) */
+    uint64_t lo = 0, len = 0, lo_k = 0; /* the run held: [lo, lo+len), its first frame listed at lo_k */
+#define QS_END_RUN()                                               \
+    do {                                                           \
+        int64_t c_ = clean_run(a, lo, len, out, lo_k);             \
+        if (c_ < 0) return c_;                                     \
+        cleaned += c_;                                             \
+        len = 0;                                                   \
+    } while (0)
     for (uint64_t k = 0; k < n; k++) {
         uint64_t i = frames[k];
         if (i >= a->nframes || (k > 0 && i <= frames[k - 1])) {
-            if (len > 0) { int64_t c = clean_run(a, lo, len); if (c < 0) return c; cleaned += c; }
+            if (len > 0) QS_END_RUN();
             return -EINVAL;
         }
         /* extend the run to i across bridges, or end it */
@@ -349,41 +373,61 @@ QS_EXPORT int64_t qs_mark_clean_list(struct qs_arena *a, const uint64_t *frames,
             }
             if (!joined) {
                 for (uint64_t u = end; u < b; u++) qs_frame_unlock(qs_frame_at(a, u), QS_CLEAN);
-                int64_t c = clean_run(a, lo, len);
-                if (c < 0) return c;
-                cleaned += c;
-                len = 0;
+                QS_END_RUN();
             } else {
                 len = i - lo;
             }
         }
         struct qs_frame *f = qs_frame_at(a, i);
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
-        if (len > 0 && (qs_state(s) == QS_BUSY || qs_state(s) == QS_LOADING)) {
-            int64_t c = clean_run(a, lo, len); /* release before waiting */
-            if (c < 0) return c;
-            cleaned += c;
-            len = 0;
-        }
+        if (len > 0 && (qs_state(s) == QS_BUSY || qs_state(s) == QS_LOADING)) QS_END_RUN(); /* release before waiting */
         uint32_t was = qs_frame_lock(a, f);
         if (was != QS_DIRTY || (atomic_load(&f->flags) & QS_F_PROTNONE) || (a->clean_prot & PROT_WRITE)) {
             if (was == QS_DIRTY) { /* reprotected by the clock, or card marking: no mprotect (qs_mark_clean) */
-                qs_preimage_free(a, f);
-                atomic_fetch_and(&f->flags, ~QS_F_VIEW_RO);
+                end_dirty(a, f, out, k);
                 qs_frame_unlock(f, QS_CLEAN);
                 cleaned++;
             } else {
                 qs_frame_unlock(f, was);
             }
-            if (len > 0) { int64_t c = clean_run(a, lo, len); if (c < 0) return c; cleaned += c; len = 0; }
+            if (len > 0) QS_END_RUN();
             continue;
         }
         f->prior_state = QS_DIRTY;
-        if (len == 0) lo = i;
+        if (len == 0) { lo = i; lo_k = k; }
         len = i - lo + 1;
     }
-    if (len > 0) { int64_t c = clean_run(a, lo, len); if (c < 0) return c; cleaned += c; }
+    if (len > 0) QS_END_RUN();
+#undef QS_END_RUN
     return cleaned;
+}
+
+/* qs_mark_clean for the listed frames (ascending; commit ends the dirty state of the pages it logged; ABI
+ * 8), with one mprotect per run instead of one per frame: a run is a sequence of listed DIRTY frames and
+ * the CLEAN read-only frames between them (at most `bridge` in a row), whose protection READ already is.
+ * Frames not DIRTY when reached are left alone; a run is ended (its frames released) before waiting for a
+ * frame in a transient state, so the caller never holds one frame while waiting for another. Returns the
+ * number of frames cleaned, or -errno (earlier runs are clean; the rest stays DIRTY). */
+QS_EXPORT int64_t qs_mark_clean_list(struct qs_arena *a, const uint64_t *frames, uint64_t n, uint32_t bridge) {
+    return clean_list(a, frames, n, bridge, NULL);
+}
+
+/* qs_mark_clean_list that DETACHES each cleaned frame's pre-image instead of freeing it (ABI 13): slots[k]
+ * receives the slot of listed frame k (0 when it had none or was not cleaned) and addrs[k] its address, so a
+ * commit diffs each page against its pre-image in place after the clean point instead of copying it first. A
+ * detached slot belongs to the caller: the frame's slot field is 0, so a write fault after the clean point
+ * captures a fresh slot (the image at the clean point) and never reuses a detached one; its bytes stay intact
+ * and counted in the pre-image budget until qs_preimage_release_list. Both arrays are zeroed first, so after
+ * an error (-errno or -EINVAL) the caller still releases the non-zero entries: the frames of earlier runs were
+ * cleaned. Returns the number of frames cleaned, or -errno. */
+QS_EXPORT int64_t qs_mark_clean_list_detach(struct qs_arena *a, const uint64_t *frames, uint64_t n, uint32_t bridge,
+                                            uint64_t *slots, uint64_t *addrs) {
+    if (n == 0) return 0;
+    if (slots == NULL || addrs == NULL) return -EINVAL;
+    memset(slots, 0, n * sizeof *slots);
+    memset(addrs, 0, n * sizeof *addrs);
+    struct detach_out out = { slots, addrs };
+    return clean_list(a, frames, n, bridge, &out);
 }
 
 /* Loads a reserved frame ahead of use (Texas: prefetching / reserving one step ahead) and makes it

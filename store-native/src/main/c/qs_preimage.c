@@ -9,6 +9,9 @@
  * arena->pressure so Java's cleaner catches up. [signal-safe]
  */
 #include "qs_arena.h"
+#include "qs_export.h"
+
+#include <errno.h>
 
 #include <string.h>
 #include <sys/mman.h>
@@ -101,16 +104,42 @@ int qs_preimage_capture(struct qs_arena *a, uint64_t i) {
     return 0;
 }
 
-void qs_preimage_free(struct qs_arena *a, struct qs_frame *f) {
+uint32_t qs_preimage_detach(struct qs_arena *a, struct qs_frame *f) {
     uint32_t slot1 = f->preimage_slot;
-    if (!slot1) return;
+    if (!slot1) return 0;
     /* a frame leaves DIRTY exactly here: its cards are clean again (card marking) */
     qs_cards_clear(a, (uint64_t)(f - a->frames));
     atomic_fetch_and(&f->flags, ~QS_F_WHOLE);
-    f->preimage_slot = 0;
+    f->preimage_slot = 0; /* a later capture for this frame pops a fresh slot: this one is not on the free stack */
+    return slot1;
+}
+
+void qs_preimage_release(struct qs_arena *a, uint32_t slot1) {
     /* the slot's pages stay mapped and populated: the next capture must not take kernel faults */
     atomic_fetch_sub(&a->pre.used_bytes, a->frame_size);
     push_free(a, slot1);
+}
+
+void qs_preimage_free(struct qs_arena *a, struct qs_frame *f) {
+    uint32_t slot1 = qs_preimage_detach(a, f);
+    if (slot1) qs_preimage_release(a, slot1);
+}
+
+/* Releases slots detached by qs_mark_clean_list_detach (ABI 13): each non-zero entry of slots[0..n) goes back to
+ * the free stack and out of the pre-image bytes in use. Entries must be slots that call detached and that were
+ * not released yet (a slot released twice would be handed to two frames). Returns the slots released, or -EINVAL
+ * (nothing released) if an entry is not a slot of this arena. */
+QS_EXPORT int64_t qs_preimage_release_list(struct qs_arena *a, const uint64_t *slots, uint64_t n) {
+    uint64_t limit = (uint64_t)atomic_load(&a->pre.nchunks) * QS_PRE_CHUNK_SLOTS;
+    for (uint64_t k = 0; k < n; k++)
+        if (slots[k] > limit) return -EINVAL;
+    int64_t released = 0;
+    for (uint64_t k = 0; k < n; k++) {
+        if (slots[k] == 0) continue;
+        qs_preimage_release(a, (uint32_t)slots[k]);
+        released++;
+    }
+    return released;
 }
 
 void qs_preimage_destroy(struct qs_arena *a) {

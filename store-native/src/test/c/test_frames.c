@@ -351,6 +351,90 @@ int main(void) {
           "card marking: no write faults, nothing claimed");
     qs_arena_close(A);
 
+    /* commit's clean list that detaches the pre-images (ABI 13): the slots stay the caller's until released, a
+     * write after the clean point gets a fresh slot holding the image at the clean point */
+    CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for detach");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve for detach");
+    qs_arena_set_txn(A, 1);
+    {
+        uint8_t *orig = malloc(FS);
+        for (uint64_t f = 0; f < 12; f++) sink = rd(f, 1);
+        wr(1, 7, 101); wr(2, 7, 102); wr(4, 7, 104); wr(6, 7, 106); /* 3 and 5 stay CLEAN: bridges */
+        CHECK(qs_reprotect_range(A, 6, 7) >= 0 && st(6) == QS_DIRTY && (fl(6) & QS_F_PROTNONE),
+              "frame 6 DIRTY and reprotected by the clock");
+        CHECK(atomic_load(&A->pre.used_bytes) == 4ull * FS, "four pre-images in use");
+        uint64_t pre1 = qs_preimage_of(A, 1);
+        uint64_t list[5] = { 1, 2, 4, 6, 8 }, slots[5] = { 9, 9, 9, 9, 9 }, addrs[5] = { 9, 9, 9, 9, 9 };
+        CHECK(qs_mark_clean_list_detach(A, list, 5, 16, slots, addrs) == 4, "four cleaned");
+        for (int k = 0; k < 4; k++) {
+            uint64_t f = list[k];
+            qs_test_fill_page(orig, FS, f);
+            CHECK(slots[k] != 0 && addrs[k] == (uint64_t)qs_preimage_addr(A, (uint32_t)slots[k])
+                      && memcmp((const void *)addrs[k], orig, FS) == 0,
+                  "frame %lu's detached slot holds the page as loaded", (unsigned long)f);
+            CHECK(st(f) == QS_CLEAN && qs_preimage_of(A, f) == 0 && rd(f, 7) == 100 + f,
+                  "frame %lu CLEAN without a slot, its bytes kept", (unsigned long)f);
+        }
+        CHECK(addrs[0] == pre1, "the slot is the frame's pre-image, not a copy");
+        CHECK(slots[4] == 0 && addrs[4] == 0, "a listed frame that was not dirty gets no slot");
+        CHECK(atomic_load(&A->pre.used_bytes) == 4ull * FS, "detached slots stay counted until released");
+        uint64_t wf = qs_test_counter(A, QS_C_WRITE_FAULTS);
+        wr(1, 8, 201); /* after the clean point: a write fault and a fresh slot */
+        wr(6, 8, 206); /* the PROTNONE case: reference + write fault */
+        CHECK(qs_test_counter(A, QS_C_WRITE_FAULTS) >= wf + 2 && st(1) == QS_DIRTY && st(6) == QS_DIRTY,
+              "writes after the clean point fault");
+        for (int k = 0; k < 4; k += 3) {
+            uint64_t f = list[k];
+            const uint64_t *np = (const uint64_t *)qs_preimage_of(A, f);
+            CHECK(np != NULL && (uint64_t)np != addrs[0] && (uint64_t)np != addrs[1] && (uint64_t)np != addrs[2]
+                      && (uint64_t)np != addrs[3],
+                  "frame %lu's new pre-image is a fresh slot", (unsigned long)f);
+            CHECK(np[7] == 100 + f && np[8] == qs_test_word(f, 8), "frame %lu's new pre-image = image at the clean point",
+                  (unsigned long)f);
+            qs_test_fill_page(orig, FS, f);
+            CHECK(memcmp((const void *)addrs[k], orig, FS) == 0, "frame %lu's detached slot is intact", (unsigned long)f);
+        }
+        CHECK(atomic_load(&A->pre.used_bytes) == 6ull * FS, "two fresh slots beside the four detached");
+        uint64_t bad = 1ull << 40;
+        CHECK(qs_preimage_release_list(A, &bad, 1) == -EINVAL, "not a slot");
+        CHECK(qs_preimage_release_list(A, slots, 5) == 4, "four released");
+        CHECK(atomic_load(&A->pre.used_bytes) == 2ull * FS, "released slots leave the budget");
+        uint64_t rest[2] = { 1, 6 };
+        CHECK(qs_mark_clean_list(A, rest, 2, 16) == 2 && atomic_load(&A->pre.used_bytes) == 0,
+              "the old call still frees; accounting back to zero");
+        /* an invalid list: the runs before the error are clean and their slots handed over */
+        wr(20, 1, 1); wr(21, 1, 1);
+        uint64_t badlist[3] = { 20, 21, 21 }, s3[3], a3[3];
+        CHECK(qs_mark_clean_list_detach(A, badlist, 3, 16, s3, a3) == -EINVAL && st(20) == QS_CLEAN && s3[0] && s3[1]
+                  && s3[2] == 0,
+              "earlier runs cleaned and reported on -EINVAL");
+        CHECK(qs_preimage_release_list(A, s3, 3) == 2 && atomic_load(&A->pre.used_bytes) == 0, "released after the error");
+        free(orig);
+    }
+    qs_arena_close(A);
+    /* card marking: a clean frame stays writable; detaching needs no mprotect */
+    CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for detach under cards");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve for detach under cards");
+    CHECK(qs_arena_set_write_detection(A, 9) == 0, "cards");
+    qs_arena_set_txn(A, 1);
+    {
+        sink = rd(3, 1);
+        CHECK(qs_mark_card(A, 3ull * FS + 56) == 1, "barrier");
+        wr(3, 7, 33);
+        uint64_t l1[1] = { 3 }, s1[1], a1[1];
+        CHECK(qs_mark_clean_list_detach(A, l1, 1, 16, s1, a1) == 1 && s1[0] && st(3) == QS_CLEAN
+                  && ((const uint64_t *)a1[0])[7] == qs_test_word(3, 7),
+              "card-marked frame detached with its pre-image");
+        CHECK(((uint8_t *)qs_arena_cards(A))[(3ull * FS + 56) >> 9] == 0, "its cards are clean again");
+        CHECK(qs_mark_card(A, 3ull * FS + 64) == 1 && qs_preimage_of(A, 3) != a1[0]
+                  && ((const uint64_t *)qs_preimage_of(A, 3))[7] == 33,
+              "the next barrier takes a fresh slot with the image at the clean point");
+        CHECK(qs_preimage_release_list(A, s1, 1) == 1 && atomic_load(&A->pre.used_bytes) == FS, "one left in use");
+    }
+    qs_arena_close(A);
+
     /* scanning (pre-image at load): a read fault in a transaction makes the frame DIRTY; the dirty summary lists it */
     CHECK(qs_arena_open(8192ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for scanning");
     CHECK(qs_arena_set_write_detection(A, 0x100u /* QS_WD_PREIMAGE_ON_LOAD */) == 0, "scanning");

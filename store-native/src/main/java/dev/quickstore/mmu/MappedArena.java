@@ -88,8 +88,9 @@ public final class MappedArena implements AutoCloseable {
         this.sources = new PageSources(handle);
         this.loading = new FrameLoading(this, handle);
         this.frameList = new FrameListBuffer(handle, views);
+        MemorySegment addressSpace = MemorySegment.NULL.reinterpret(Long.MAX_VALUE, views, null);
         this.preimages = new PreimageCapture(
-                this, handle, frameList, MemorySegment.NULL.reinterpret(Long.MAX_VALUE, views, null));
+                this, handle, frameList, addressSpace, new DetachedPreimages(this, handle, views, addressSpace));
         this.refused = new RefusedFrames(handle);
     }
 

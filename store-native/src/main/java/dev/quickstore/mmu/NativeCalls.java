@@ -79,6 +79,11 @@ final class NativeCalls {
     static final MethodHandle MARK_CLEAN = h("qs_mark_clean", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
     static final MethodHandle MARK_CLEAN_LIST =
             h("qs_mark_clean_list", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT));
+    static final MethodHandle MARK_CLEAN_LIST_DETACH = h(
+            "qs_mark_clean_list_detach",
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
+    static final MethodHandle PREIMAGE_RELEASE_LIST =
+            h("qs_preimage_release_list", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, JAVA_LONG), CRITICAL);
     static final MethodHandle TOUCH = h("qs_touch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT));
     static final MethodHandle PREFETCH =
             h("qs_prefetch", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));

@@ -13,7 +13,8 @@ import java.lang.foreign.MemorySegment;
  * with no Java involved; either way the frame ends DIRTY with a native pre-image. One per {@link MappedArena}
  * ({@link MappedArena#preimages()}).
  *
- * <p>Invariant: a frame has a pre-image exactly while it is DIRTY; cleaning frees it.
+ * <p>Invariant: a frame has a pre-image exactly while it is DIRTY; cleaning frees it, or hands it to {@link
+ * DetachedPreimages} (which frees it on release).
  */
 public final class PreimageCapture {
     private final MappedArena arena;
@@ -27,7 +28,15 @@ public final class PreimageCapture {
      */
     private final MemorySegment addressSpace;
 
-    PreimageCapture(MappedArena arena, long handle, FrameListBuffer frameList, MemorySegment addressSpace) {
+    private final DetachedPreimages detached;
+
+    PreimageCapture(
+            MappedArena arena,
+            long handle,
+            FrameListBuffer frameList,
+            MemorySegment addressSpace,
+            DetachedPreimages detached) {
+        this.detached = detached;
         this.arena = arena;
         this.handle = handle;
         this.frameList = frameList;
@@ -43,6 +52,14 @@ public final class PreimageCapture {
         long addr =
                 Downcall.longValue("qs_preimage_of", () -> (long) NativeCalls.PREIMAGE_OF.invokeExact(handle, frame));
         return addr == 0 ? MemorySegment.NULL : addressSpace.asSlice(addr, arena.frameSize());
+    }
+
+    /**
+     * The arena's holder of pre-images detached by a clean list: what a commit that diffs after the clean point
+     * uses instead of copying each pre-image before {@link #markCleanList}.
+     */
+    public DetachedPreimages detached() {
+        return detached;
     }
 
     /** The indices of all DIRTY frames, ascending. */

@@ -2,6 +2,8 @@ package dev.quickstore.core.buffer;
 
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.Volume;
+import dev.quickstore.mmu.ArenaException;
+import dev.quickstore.mmu.DetachedPreimages;
 import dev.quickstore.mmu.FrameState;
 import dev.quickstore.mmu.MappedArena;
 import dev.quickstore.mmu.TexasSwizzling;
@@ -55,6 +57,10 @@ public final class MappedFrames implements PageFrames {
 
     /** The frames reserved for the volume's pages: {@code [0, reservation.reservedUpTo())}. */
     private final FrameReservation reservation;
+
+    private volatile Runnable cleanPointHook;
+    private boolean racePending; // cleanPointHook runs at the next liveImage
+
     /** Where pages live and which frames translate pointers under QS-CR/QS-OR relocation (identity otherwise). */
     private final FrameRelocation relocation;
 
@@ -409,6 +415,38 @@ public final class MappedFrames implements PageFrames {
         arena.preimages().markCleanList(pages, from, count, BRIDGE);
     }
 
+    /** Identity placement (frames are pages, images are their disk form): pre-images can be handed over. */
+    @Override
+    public int detachLimit() {
+        return !relocation.relocated() && texas == null ? DetachedPreimages.MAX : 0;
+    }
+
+    /** One {@code mprotect} per run of nearby frames, as {@link #clearDirty(long[], int, int)}, keeping the slots. */
+    @Override
+    public DetachedPreimages clearDirtyDetaching(long[] pages, int from, int count) {
+        if (count <= 0 || count > detachLimit()) {
+            throw new IllegalArgumentException(count + " pages, limit " + detachLimit());
+        }
+        DetachedPreimages d = arena.preimages().detached();
+        try {
+            d.detachClean(pages, from, count, BRIDGE);
+        } catch (ArenaException e) {
+            d.release(); // the runs cleaned before the failure handed their slots over too
+            throw e;
+        }
+        racePending = cleanPointHook != null;
+        return d;
+    }
+
+    /**
+     * Tests only: after each {@link #clearDirtyDetaching} clean point, {@code hook} runs once when the caller first
+     * asks for a page's {@link #liveImage} (after the clean point, before the first diff), so that a test can make
+     * a store race with commit deterministically (null = none).
+     */
+    public void afterCleanPointForTest(Runnable hook) {
+        this.cleanPointHook = hook;
+    }
+
     /** Evicts one page chosen by the data plane's clock; returns it, or -1 if none is evictable. */
     long clockEvict() {
         long f = arena.clock().evictOne();
@@ -453,6 +491,11 @@ public final class MappedFrames implements PageFrames {
     /** The alias slice when pages are stored as mapped (no relocation, no swizzling): no conversion to disk form. */
     @Override
     public MemorySegment liveImage(long pageId) {
+        Runnable hook = cleanPointHook;
+        if (racePending && hook != null) {
+            racePending = false;
+            hook.run();
+        }
         return !relocation.relocated() && texas == null ? slice(pageId) : null;
     }
 

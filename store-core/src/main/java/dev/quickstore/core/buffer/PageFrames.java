@@ -1,5 +1,6 @@
 package dev.quickstore.core.buffer;
 
+import dev.quickstore.mmu.DetachedPreimages;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -88,6 +89,26 @@ public interface PageFrames extends AutoCloseable {
         for (int k = from; k < from + count; k++) {
             clearDirty(pages[k]);
         }
+    }
+
+    /**
+     * How many pages one {@link #clearDirtyDetaching} may clean; 0 when this implementation cannot hand pre-images
+     * over (the caller copies each pre-image, converted {@link #toDisk}, before {@link #clearDirty}).
+     */
+    default int detachLimit() {
+        return 0;
+    }
+
+    /**
+     * {@link #clearDirty(long[], int, int)} that hands the pages' pre-images over instead of dropping them: {@code
+     * preimage(k)} of the result is the pre-image of {@code pages[from + k]} (already its disk form: offered only
+     * where {@link #toDisk} is the identity), valid until the caller releases the result, which it must do (also
+     * when it fails). A store after the clean point starts a new dirty period with a new pre-image and never
+     * touches a handed-over one. Only when {@code 0 < count <= }{@link #detachLimit()}.
+     */
+    default DetachedPreimages clearDirtyDetaching(long[] pages, int from, int count) {
+        throw new UnsupportedOperationException(
+                "pre-images are not handed over by " + getClass().getSimpleName());
     }
 
     /** The dirty pages, in ascending page id order. */

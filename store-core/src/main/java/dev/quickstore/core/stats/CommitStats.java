@@ -10,8 +10,10 @@ package dev.quickstore.core.stats;
  * @param pages transaction-dirty pages examined at commit
  * @param redoRecords REDO records written at commit
  * @param redoBytes bytes of those records
- * @param preimageNanos per dirty page: copying the pre-image and converting it to disk form
- * @param reprotectNanos per dirty page: ending the dirty state (write-protecting the frame again)
+ * @param preimageNanos per dirty page: copying the pre-image and converting it to disk form, or, where commit diffs
+ *     against the pre-images the clean call hands over (identity placement), reading the cards and releasing them
+ * @param reprotectNanos per dirty page: ending the dirty state (write-protecting the frame again; the call that hands
+ *     the pre-images over)
  * @param stableNanos per dirty page: taking the stable (disk-form) image of the current page
  * @param diffNanos page diffing and REDO record encoding
  * @param appendNanos appending the records to the log buffer (including writes of full buffers)

@@ -15,6 +15,7 @@ import dev.quickstore.core.log.PageDiff;
 import dev.quickstore.core.options.CommitLogging;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.stats.CommitStats;
+import dev.quickstore.mmu.DetachedPreimages;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 
@@ -59,8 +60,9 @@ public final class TransactionManager implements BufferPool.Stealer {
     private final CommitLogging commitLogging;
 
     private MemorySegment[] preCopies;
-    private final long[] cards = new long[RUN];
-    private final boolean[] fresh = new boolean[RUN];
+    // per page of the batch being logged (grown to the largest batch): its dirty cards, whether it is a new page
+    private long[] cards = new long[RUN];
+    private boolean[] fresh = new boolean[RUN];
     private MemorySegment curCopy;
     private long firstLsn;
     private long lastLsn;
@@ -71,7 +73,7 @@ public final class TransactionManager implements BufferPool.Stealer {
     private long newPageRecords;
     // commit-path counters (cumulative, System.nanoTime; see CommitStats)
     private long commits;
-    private long commitPreimageNanos; // copying the pre-image and converting it to disk form
+    private long commitPreimageNanos; // copying pre-images to disk form, or releasing the detached ones
     private long commitReprotectNanos; // ending the page's dirty state (write-protecting the frame again)
     private long commitStableNanos; // taking the stable image (disk form) of the current page
     private long commitDiffNanos; // PageDiff.diff plus LogRecord encoding of the REDO records
@@ -224,11 +226,14 @@ public final class TransactionManager implements BufferPool.Stealer {
     }
 
     /**
-     * Logs the transaction's changes and makes its COMMIT durable. Per {@value #RUN} dirty pages: copy their
-     * pre-images, end their dirty state together (with store-native they are write-protected again with one
-     * {@code mprotect} per run of nearby frames, so a later store faults and starts a new dirty period), then diff each
-     * page's {@linkplain PageFrames#stableImage stable image}: exactly the bytes up to the clean point are
-     * logged, never a store that raced with commit.
+     * Logs the transaction's changes and makes its COMMIT durable. Where the frames hand pre-images over ({@link
+     * PageFrames#detachLimit}: store-native with identity placement) and pages are diffed, the dirty state of all
+     * dirty pages (up to that limit at once) ends with one call, which keeps their pre-images, and each page is
+     * diffed against its pre-image in place, which is released after its records are appended. Otherwise, per
+     * {@value #RUN} dirty pages: copy their pre-images, then end their dirty state together. Either way, with
+     * store-native the pages are write-protected again with one {@code mprotect} per run of nearby frames, so a
+     * later store faults and starts a new dirty period, and each page's {@linkplain PageFrames#stableImage stable
+     * image} is diffed: exactly the bytes up to the clean point are logged, never a store that raced with commit.
      */
     public void commit() throws IOException {
         commit(true);
@@ -251,80 +256,22 @@ public final class TransactionManager implements BufferPool.Stealer {
         }
         PageFrames frames = pool.frames();
         int ps = pool.pageSize();
-        if (preCopies == null) {
-            preCopies = new MemorySegment[RUN];
-            for (int k = 0; k < RUN; k++) {
-                preCopies[k] = MemorySegment.ofArray(new byte[ps]);
-            }
+        if (curCopy == null) {
             curCopy = MemorySegment.ofArray(new byte[ps]);
         }
-        long[] cards = this.cards; // per batch of RUN pages, reused: a commit allocates no arrays of its own
-        boolean[] fresh = this.fresh;
-        long t0 = System.nanoTime();
         int cardBytes = frames.cardBytes();
         long[] dirty = frames.dirtyPages();
+        int detach = commitLogging == CommitLogging.PAGE_DIFFS ? frames.detachLimit() : 0;
         for (int i = 0; i < dirty.length; ) {
-            // up to RUN dirty pages: pre-images first, then their dirty state ends at once (with store-native one
-            // mprotect per run of nearby frames), then each page's stable image is diffed and logged
-            int n = Math.min(RUN, dirty.length - i);
-            for (int k = 0; k < n; k++) {
-                long p = dirty[i + k];
-                // a page allocated in this transaction is logged as its difference from zeros (NEW_PAGE)
-                fresh[k] = commitLogging == CommitLogging.PAGE_DIFFS && pool.isNewPage(p);
-                if (commitLogging == CommitLogging.PAGE_DIFFS && !fresh[k]) { // full pages: no diff, no pre-image copy
-                    frames.toDisk(preCopies[k].copyFrom(frames.preImage(p))); // both sides of the diff in disk form
-                }
-                cards[k] = frames.dirtyCards(p); // card marking: read before the dirty state ends
-                if (cards[k] != -1L) {
-                    commitCardPages++;
-                    commitCards += Long.bitCount(cards[k]);
-                }
-            }
-            for (int k = 0; k < n; k++) {
-                pool.holdForLogging(dirty[i + k], true); // clean from here until logged (BufferPool)
-            }
-            long ta = System.nanoTime();
-            frames.clearDirty(dirty, i, n);
-            long tb = System.nanoTime();
-            commitPreimageNanos += ta - t0;
-            commitReprotectNanos += tb - ta;
-            t0 = tb;
-            for (int k = 0; k < n; k++) {
-                long p = dirty[i + k];
-                // the page in place when no conversion is needed (no 8 KiB copy): diffed and encoded, then kept
-                // only if no store reached it meanwhile; otherwise the stable image (copy, or the new pre-image)
-                MemorySegment live = frames.liveImage(p);
-                MemorySegment cur = live != null ? live : frames.stableImage(p, curCopy);
-                long t1 = System.nanoTime();
-                commitStableNanos += t1 - t0;
-                commitPages++;
-                byte type = fresh[k] ? LogRecord.NEW_PAGE : LogRecord.REDO;
-                byte[] rec = changes(p, k, cur, cards[k], cardBytes, ps);
-                if (live != null && !frames.cleanSinceCleared(p)) {
-                    // a store after the clean point: the bytes read may include it
-                    rec = changes(p, k, frames.stableImage(p, curCopy), cards[k], cardBytes, ps);
-                }
-                if (type == LogRecord.NEW_PAGE) {
-                    newPageRecords++;
-                }
-                if (rec != null) {
-                    long t2 = System.nanoTime();
-                    commitDiffNanos += t2 - t1;
-                    long lsn = appendForTxn(rec);
-                    redoBytes += rec.length;
-                    redoRecords++;
-                    PageHeader.setLsn(frames.resident(p), lsn);
-                    pool.noteLogged(p, lsn);
-                    t0 = System.nanoTime();
-                    commitAppendNanos += t0 - t2;
-                } else {
-                    t0 = System.nanoTime();
-                    commitDiffNanos += t0 - t1;
-                }
-                pool.holdForLogging(p, false);
+            int n = Math.min(detach > 0 ? detach : RUN, dirty.length - i);
+            if (detach > 0) {
+                logDetached(frames, dirty, i, n, cardBytes, ps);
+            } else {
+                logCopied(frames, dirty, i, n, cardBytes, ps);
             }
             i += n;
         }
+        long t0 = System.nanoTime();
         if (lastLsn != 0) {
             long lsn = appendForTxn(LogRecord.encodeCommit(txnId, lastLsn, System.currentTimeMillis()));
             CrashPoints.reach(CrashPoints.Point.COMMIT_LOGGED);
@@ -350,11 +297,125 @@ public final class TransactionManager implements BufferPool.Stealer {
         }
     }
 
+    /** Reads the cards of {@code dirty[i..i+n)}, notes which are new pages, and holds them for logging. */
+    private void prepareBatch(PageFrames frames, long[] dirty, int i, int n) {
+        if (cards.length < n) {
+            cards = new long[n];
+            fresh = new boolean[n];
+        }
+        for (int k = 0; k < n; k++) {
+            long p = dirty[i + k];
+            // a page allocated in this transaction is logged as its difference from zeros (NEW_PAGE)
+            fresh[k] = commitLogging == CommitLogging.PAGE_DIFFS && pool.isNewPage(p);
+            cards[k] = frames.dirtyCards(p); // card marking: read before the dirty state ends
+            if (cards[k] != -1L) {
+                commitCardPages++;
+                commitCards += Long.bitCount(cards[k]);
+            }
+        }
+        for (int k = 0; k < n; k++) {
+            pool.holdForLogging(dirty[i + k], true); // clean from here until logged (BufferPool)
+        }
+    }
+
     /**
-     * The REDO (or NEW_PAGE) record of dirty page {@code p} (batch index {@code k}) whose image at the clean point
-     * is {@code cur}, or null when nothing changed. Writes {@link #ranges}.
+     * Logs dirty pages {@code dirty[i..i+n)} whose pre-images the frames hand over: their dirty state ends with one
+     * call that detaches the pre-images, each page is diffed against its own in place, and all are released once
+     * the records are appended (or the commit fails).
      */
-    private byte[] changes(long p, int k, MemorySegment cur, long cardMask, int cardBytes, int ps) {
+    private void logDetached(PageFrames frames, long[] dirty, int i, int n, int cardBytes, int ps) throws IOException {
+        long t0 = System.nanoTime();
+        prepareBatch(frames, dirty, i, n);
+        long ta = System.nanoTime();
+        DetachedPreimages pre = frames.clearDirtyDetaching(dirty, i, n);
+        long tb = System.nanoTime();
+        commitPreimageNanos += ta - t0;
+        commitReprotectNanos += tb - ta;
+        try {
+            for (int k = 0; k < n; k++) {
+                MemorySegment before = fresh[k] ? null : pre.preimage(k);
+                if (before != null && before.equals(MemorySegment.NULL)) {
+                    throw new IllegalStateException("dirty page " + dirty[i + k] + " had no pre-image at commit");
+                }
+                logPage(frames, dirty[i + k], k, before, cardBytes, ps);
+            }
+        } finally {
+            long tr = System.nanoTime();
+            pre.release();
+            commitPreimageNanos += System.nanoTime() - tr;
+        }
+    }
+
+    /**
+     * Logs dirty pages {@code dirty[i..i+n)} ({@code n <= RUN}) by copying their pre-images (disk form) to the heap
+     * first, then ending their dirty state together: frames that cannot hand pre-images over (relocated,
+     * swizzled, without native frames) and full-page logging (no pre-image at all).
+     */
+    private void logCopied(PageFrames frames, long[] dirty, int i, int n, int cardBytes, int ps) throws IOException {
+        if (preCopies == null) {
+            preCopies = new MemorySegment[RUN];
+            for (int k = 0; k < RUN; k++) {
+                preCopies[k] = MemorySegment.ofArray(new byte[ps]);
+            }
+        }
+        long t0 = System.nanoTime();
+        for (int k = 0; k < n; k++) {
+            long p = dirty[i + k];
+            if (commitLogging == CommitLogging.PAGE_DIFFS && !pool.isNewPage(p)) { // full pages: no diff, no copy
+                frames.toDisk(preCopies[k].copyFrom(frames.preImage(p))); // both sides of the diff in disk form
+            }
+        }
+        prepareBatch(frames, dirty, i, n);
+        long ta = System.nanoTime();
+        frames.clearDirty(dirty, i, n);
+        long tb = System.nanoTime();
+        commitPreimageNanos += ta - t0;
+        commitReprotectNanos += tb - ta;
+        for (int k = 0; k < n; k++) {
+            logPage(frames, dirty[i + k], k, preCopies[k], cardBytes, ps);
+        }
+    }
+
+    /**
+     * Diffs page {@code p} (batch index {@code k}), whose dirty state ended, against {@code pre} (its pre-image in
+     * disk form; unused for a new page or full-page logging) and appends its record. The page in place when no
+     * conversion is needed (no 8 KiB copy): diffed and encoded, then kept only if no store reached it meanwhile;
+     * otherwise the stable image (a copy, or the new pre-image a store after the clean point captured).
+     */
+    private void logPage(PageFrames frames, long p, int k, MemorySegment pre, int cardBytes, int ps)
+            throws IOException {
+        long t0 = System.nanoTime();
+        MemorySegment live = frames.liveImage(p);
+        MemorySegment cur = live != null ? live : frames.stableImage(p, curCopy);
+        long t1 = System.nanoTime();
+        commitStableNanos += t1 - t0;
+        commitPages++;
+        byte[] rec = changes(p, k, pre, cur, cards[k], cardBytes, ps);
+        if (live != null && !frames.cleanSinceCleared(p)) {
+            // a store after the clean point: the bytes read may include it
+            rec = changes(p, k, pre, frames.stableImage(p, curCopy), cards[k], cardBytes, ps);
+        }
+        if (fresh[k]) {
+            newPageRecords++;
+        }
+        long t2 = System.nanoTime();
+        commitDiffNanos += t2 - t1;
+        if (rec != null) {
+            long lsn = appendForTxn(rec);
+            redoBytes += rec.length;
+            redoRecords++;
+            PageHeader.setLsn(frames.resident(p), lsn);
+            pool.noteLogged(p, lsn);
+            commitAppendNanos += System.nanoTime() - t2;
+        }
+        pool.holdForLogging(p, false);
+    }
+
+    /**
+     * The REDO (or NEW_PAGE) record of dirty page {@code p} (batch index {@code k}) whose pre-image is {@code pre}
+     * and whose image at the clean point is {@code cur}, or null when nothing changed. Writes {@link #ranges}.
+     */
+    private byte[] changes(long p, int k, MemorySegment pre, MemorySegment cur, long cardMask, int cardBytes, int ps) {
         byte type = LogRecord.REDO;
         if (commitLogging == CommitLogging.FULL_PAGES) {
             ranges.count = 0;
@@ -364,9 +425,9 @@ public final class TransactionManager implements BufferPool.Stealer {
             type = LogRecord.NEW_PAGE;
         } else if (cardMask != -1L && barrier != null && barrier.regions(p, regions)) {
             // object marking, remembered sets: only the marked objects or recorded words
-            PageDiff.diffRegions(preCopies[k], cur, regions, PageDiff.mergeGap(1), ranges);
+            PageDiff.diffRegions(pre, cur, regions, PageDiff.mergeGap(1), ranges);
         } else {
-            PageDiff.diffCards(preCopies[k], cur, cardMask, cardBytes, PageDiff.mergeGap(1), ranges);
+            PageDiff.diffCards(pre, cur, cardMask, cardBytes, PageDiff.mergeGap(1), ranges);
         }
         if (ranges.count == 0 && !fresh[k]) { // a new page is logged even if all zero: redo zeroes it
             return null;
