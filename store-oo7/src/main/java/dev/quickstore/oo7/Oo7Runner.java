@@ -20,9 +20,10 @@ import java.util.Set;
  * such as {@code T5DO, T5UNDO} and {@code SM1, SM2} therefore leave the database as they found it.
  *
  * <ol>
- *   <li>Warm-up: {@code warmups} unmeasured rounds (this fills caches and lets the JIT compile the code).
+ *   <li>Warm-up: {@code warmups} unmeasured rounds (this fills caches and lets the JIT compile the code); with a
+ *       cold phase, all but the last of them here.
  *   <li>Cold (only if {@link Oo7Store#supportsCold()}): {@code repetitions} rounds, with {@link
- *       Oo7Store#makeCold()} before every operation, then one unmeasured round that caches the pages again.
+ *       Oo7Store#makeCold()} before every operation, then the last warm-up round, which caches the pages again.
  *   <li>Hot: {@code repetitions} measured rounds in the same process.
  * </ol>
  *
@@ -84,9 +85,9 @@ public final class Oo7Runner {
      * Runs the protocol on several stores in one process, so that their ratios are taken in one run (design
      * notes section 8): warm-up rounds that alternate between the stores (every store's classes pass through
      * the shared OO7 code before anything is measured, so no store is measured with call-site profiles the
-     * other has not seen), then the cold phase of every store that supports one (each followed by one
-     * unmeasured round that caches its pages again), then the hot phase of each store in turn. Returns each
-     * store's results (cold, if any, then hot) by {@link Oo7Store#name()}, in order.
+     * other has not seen), then the cold phase of every store that supports one, then the last warm-up round
+     * (which caches the pages again), then the hot phase of each store in turn. Returns each store's results
+     * (cold, if any, then hot) by {@link Oo7Store#name()}, in order.
      */
     public static Map<String, List<Oo7Result>> runAll(List<Oo7Operations> systems, Options options) {
         return runAll(systems, options, true);
@@ -104,28 +105,33 @@ public final class Oo7Runner {
                         "two stores named " + ops.store().name());
             }
         }
-        for (int w = 0; w < options.warmups(); w++) {
-            for (Oo7Operations ops : systems) {
-                round(ops, options);
-            }
-        }
+        boolean anyCold = cold && systems.stream().anyMatch(o -> o.store().supportsCold());
+        // with a cold phase, the last warm-up round comes after it: the last cold operation reopened the store,
+        // and that round caches the pages again (the number of rounds, and so the random choices and T2's swaps,
+        // stay those of the earlier protocol: cold rounds, then every warm-up round)
+        int beforeCold = anyCold ? Math.max(0, options.warmups() - 1) : options.warmups();
+        warmUp(systems, options, beforeCold);
         for (Oo7Operations ops : systems) {
             if (cold && ops.store().supportsCold()) {
                 results.get(ops.store().name())
                         .addAll(phase(ops, options, Oo7Result.Phase.COLD, options.repetitions()));
-                round(ops, options); // the last cold operation reopened the store: cache the pages again
             }
         }
+        warmUp(systems, options, options.warmups() - beforeCold);
         for (Oo7Operations ops : systems) {
             results.get(ops.store().name()).addAll(phase(ops, options, Oo7Result.Phase.HOT, options.repetitions()));
         }
         return results;
     }
 
-    /** One unmeasured round: every operation once, in order, each in its own transaction. */
-    private static void round(Oo7Operations ops, Options options) {
-        for (Oo7Operation op : options.operations()) {
-            ops.run(op);
+    /** {@code rounds} unmeasured rounds, alternating between the stores: every operation once, in order. */
+    private static void warmUp(List<Oo7Operations> systems, Options options, int rounds) {
+        for (int w = 0; w < rounds; w++) {
+            for (Oo7Operations ops : systems) {
+                for (Oo7Operation op : options.operations()) {
+                    ops.run(op);
+                }
+            }
         }
     }
 

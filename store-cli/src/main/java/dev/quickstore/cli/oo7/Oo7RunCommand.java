@@ -51,8 +51,8 @@ import picocli.CommandLine.Spec;
                     + " --cold process: a fresh JVM per operation opens the built directory) and hot, after"
                     + " the mapped stores.",
             "Protocol: warm-up rounds alternating between heap and the first mapped store (or peer), so that"
-                    + " the code is compiled; then cold rounds (mapped stores and peers; --cold), each store's"
-                    + " followed by one unmeasured round that caches its pages again; then measured hot rounds."
+                    + " the code is compiled; then cold rounds (mapped stores and peers; --cold), then the last"
+                    + " warm-up round, which caches the pages again; then measured hot rounds."
                     + " Cold in-process is cold caches with compiled code, as the paper's cold runs;"
                     + " --cold process measures a cold JVM too. Every operation also"
                     + " reports the commit time and the peak heap (peakHeapKiB: the heap pools' peaks from begin"
