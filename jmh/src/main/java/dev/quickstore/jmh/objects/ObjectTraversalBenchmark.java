@@ -35,6 +35,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code persistentTreeCursor} walk them through the generated cursors ({@code PNodeCursor}, {@code PTreeCursor};
  * docs/object-api.md, "Cursors"): the allocation-free navigation form.
  *
+ * <p>The floor's variants (docs/results.md, "Reference following: the floor"): {@code persistentListFlatView}
+ * walks the list through {@code FlatView}'s checked loads; {@code ...Unchecked} read through a global segment
+ * without {@code FlatView}'s range compare; {@code persistentTreeCheckOnly} keeps the compare per load but not the
+ * {@code + delta}, {@code persistentTreeDeltaOnly} the reverse, {@code persistentTreeCheckConstant} compares
+ * against JIT-time constant bounds, {@code persistentTreeCheckPerNode} compares once per node (its 24 bytes).
+ * Vary {@code n} ({@code -p n=255,4095,100000}) to go from an L1-resident structure to one in L3: the default
+ * buffer pool (32 MiB) does not hold both structures at {@code n = 1,000,000}, whose walks then fault.
+ *
  * <p>The persistent objects are read through the application view the object API is bound to (the mapped
  * arena, default options; all pages resident after the setup's traversal, as in a hot run).
  */
@@ -85,6 +93,11 @@ public class ObjectTraversalBenchmark {
             build.commit();
         }
         tx = store.begin();
+        if (View.segment().address() != View.base()) {
+            throw new IllegalStateException("the unchecked walks assume the mapped view (segment at its base)");
+        }
+        viewLo = View.base();
+        viewLimit = View.segment().byteSize();
         plist = tx.root("list", PNode.class);
         ptree = tx.root("tree", PTree.class);
         hlist = new HeapNode();
@@ -101,7 +114,14 @@ public class ObjectTraversalBenchmark {
                 || persistentListCursor() != heapList()
                 || persistentTreeCursor() != heapTree()
                 || persistentTreeCursorWalk() != heapTree()
-                || persistentTreeAddresses() != heapTree()) {
+                || persistentTreeAddresses() != heapTree()
+                || persistentListUnchecked() != heapList()
+                || persistentTreeUnchecked() != heapTree()
+                || persistentTreeCheckOnly() != heapTree()
+                || persistentTreeDeltaOnly() != heapTree()
+                || persistentTreeCheckPerNode() != heapTree()
+                || persistentTreeCheckConstant() != heapTree()
+                || persistentListFlatView() != heapList()) {
             throw new IllegalStateException("persistent and heap structures differ");
         }
     }
@@ -214,6 +234,133 @@ public class ObjectTraversalBenchmark {
     @Benchmark
     public long persistentTreeAddresses() {
         return sumAt(tx.addressOf(ptree));
+    }
+
+    /**
+     * Every address, global scope, no range compare: what a load costs without {@code FlatView}'s bound (valid
+     * here because the mapped view's segment starts at its arena base, {@code delta == 0}; checked in the setup).
+     */
+    @SuppressWarnings("restricted")
+    private static final MemorySegment RAW = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    /** The list by raw addresses through {@link #RAW}: the loads alone, no range compare. */
+    @Benchmark
+    public long persistentListUnchecked() {
+        long sum = 0;
+        for (long a = tx.addressOf(plist); a != 0; a = RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, a + 8)) {
+            sum += RAW.get(ValueLayout.JAVA_INT_UNALIGNED, a + 4);
+        }
+        return sum;
+    }
+
+    /** The tree by raw addresses through {@link #RAW}, recursively: the loads alone, no range compare. */
+    @Benchmark
+    public long persistentTreeUnchecked() {
+        return sumRaw(tx.addressOf(ptree));
+    }
+
+    private static long sumRaw(long a) {
+        return a == 0
+                ? 0
+                : RAW.get(ValueLayout.JAVA_INT_UNALIGNED, a + 4)
+                        + sumRaw(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, a + 8))
+                        + sumRaw(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, a + 16));
+    }
+
+    /** The view's first arena address and length, for the jmh-local range compare of the two variants below. */
+    private static long viewLo;
+
+    private static long viewLimit;
+
+    /** Always 0 (the mapped view's {@code FlatView} delta), but a plain static, as in {@code FlatView}. */
+    private static long viewDelta;
+
+    /** The tree through {@link #RAW} with {@code FlatView}'s range compare but without its {@code + delta}. */
+    @Benchmark
+    public long persistentTreeCheckOnly() {
+        return sumCheckOnly(tx.addressOf(ptree));
+    }
+
+    private static long checked(long a, int size) {
+        if (Long.compareUnsigned(a - viewLo, viewLimit - size) > 0) {
+            throw new IndexOutOfBoundsException(Long.toHexString(a));
+        }
+        return a;
+    }
+
+    private static long sumCheckOnly(long a) {
+        return a == 0
+                ? 0
+                : RAW.get(ValueLayout.JAVA_INT_UNALIGNED, checked(a + 4, 4))
+                        + sumCheckOnly(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, checked(a + 8, 8)))
+                        + sumCheckOnly(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, checked(a + 16, 8)));
+    }
+
+    /** The tree through {@link #RAW} with one range compare per node (the node's 24 bytes) instead of per load. */
+    @Benchmark
+    public long persistentTreeCheckPerNode() {
+        return sumCheckPerNode(tx.addressOf(ptree));
+    }
+
+    private static long sumCheckPerNode(long a) {
+        if (a == 0) {
+            return 0;
+        }
+        long p = checked(a, 24);
+        return RAW.get(ValueLayout.JAVA_INT_UNALIGNED, p + 4)
+                + sumCheckPerNode(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, p + 8))
+                + sumCheckPerNode(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, p + 16));
+    }
+
+    /** The view's bounds as JIT-time constants (initialised on first use, after the setup bound the store). */
+    private static final class ConstantBounds {
+        static final long LO = viewLo;
+        static final long LIMIT = viewLimit;
+    }
+
+    /** The tree through {@link #RAW} with the range compare per load against constant bounds (no static loads). */
+    @Benchmark
+    public long persistentTreeCheckConstant() {
+        return sumCheckConstant(tx.addressOf(ptree));
+    }
+
+    private static long checkedConstant(long a, int size) {
+        if (Long.compareUnsigned(a - ConstantBounds.LO, ConstantBounds.LIMIT - size) > 0) {
+            throw new IndexOutOfBoundsException(Long.toHexString(a));
+        }
+        return a;
+    }
+
+    private static long sumCheckConstant(long a) {
+        return a == 0
+                ? 0
+                : RAW.get(ValueLayout.JAVA_INT_UNALIGNED, checkedConstant(a + 4, 4))
+                        + sumCheckConstant(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, checkedConstant(a + 8, 8)))
+                        + sumCheckConstant(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, checkedConstant(a + 16, 8)));
+    }
+
+    /** The tree through {@link #RAW} with {@code FlatView}'s {@code + delta} but without its range compare. */
+    @Benchmark
+    public long persistentTreeDeltaOnly() {
+        return sumDeltaOnly(tx.addressOf(ptree));
+    }
+
+    private static long sumDeltaOnly(long a) {
+        return a == 0
+                ? 0
+                : RAW.get(ValueLayout.JAVA_INT_UNALIGNED, a + 4 + viewDelta)
+                        + sumDeltaOnly(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, a + 8 + viewDelta))
+                        + sumDeltaOnly(RAW.get(ValueLayout.JAVA_LONG_UNALIGNED, a + 16 + viewDelta));
+    }
+
+    /** The list by raw addresses through {@code FlatView} (the generated code's checked loads). */
+    @Benchmark
+    public long persistentListFlatView() {
+        long sum = 0;
+        for (long a = tx.addressOf(plist); a != 0; a = FlatView.getLong(a + 8)) {
+            sum += FlatView.getInt(a + 4);
+        }
+        return sum;
     }
 
     private static long sumAt(long a) {
