@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.api.internal.FlatView;
+import dev.quickstore.api.internal.View;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
@@ -319,6 +321,44 @@ class CursorTest {
         if (c.downRight()) {
             preorder(c, out);
             c.up();
+        }
+    }
+
+    /**
+     * The cursor checks an object's whole layout on arrival and its fast paths load without a compare of their
+     * own: a reference to an object that would cross the view's end, or to an address outside it, is refused by
+     * the move (before anything is read there), and the cursor stays at the object it was at.
+     */
+    @Test
+    void aWildReferenceIsRefusedOnArrivalAndTheCursorStaysPut() throws Exception {
+        try (PersistentStore s = PersistentStore.create(dir.resolve("db"), CursorNode.class, HeavyCursorNode.class)) {
+            try (ObjectTransaction tx = s.begin()) {
+                CursorNode a = tx.create(CursorNode.class);
+                a.key(41);
+                a.extra(42);
+                long at = tx.addressOf(a);
+                long end = View.base() + View.segment().byteSize();
+                int size = CursorNode$Impl.TYPE.size();
+                assertTrue(size > 8, "the layout reaches past its first two words");
+                int refused = 0;
+                for (long wild : new long[] {end - 8, end - size + 4, end, end + 4096, 8, View.base() - 8}) {
+                    View.mark(at + CursorNode$Impl.OFF_LEFT);
+                    FlatView.setLong(at + CursorNode$Impl.OFF_LEFT, wild);
+                    CursorNodeCursor c = CursorNodeCursor.at(a);
+                    String what = "left = 0x" + Long.toHexString(wild);
+                    assertThrows(IndexOutOfBoundsException.class, c::toLeft, what);
+                    assertEquals(at, c.address(), what);
+                    assertEquals(41, c.key(), what);
+                    assertEquals(42, c.extra(), what);
+                    assertThrows(IndexOutOfBoundsException.class, c::downLeft, what);
+                    assertEquals(42, c.extra(), what);
+                    assertThrows(IndexOutOfBoundsException.class, c::toNextPreorder, what);
+                    assertEquals(at, c.address(), what);
+                    refused++;
+                }
+                assertEquals(6, refused);
+                tx.abort();
+            }
         }
     }
 

@@ -93,14 +93,19 @@ final class CursorWriter {
 
     /** Arriving at an address read from a reference field: the type tag decides whether a proxy is needed. */
     private static final String GO = """
-                /** Positions at an address read from a reference field (0: at null); false when 0. */
+                /**
+                 * Positions at an address read from a reference field (0: at null); false when 0. The arrival
+                 * check: the object's whole layout must lie in the view, else the move throws and the cursor
+                 * stays where it was; the fast paths' loads then need no compare of their own.
+                 */
                 private boolean go(long a) {
-                    address = a;
                     if (a == 0) {
+                        address = 0;
                         other = null;
                         return false;
                     }
-                    other = FlatView.getInt(a) == %M%.TAG ? null : enter(a);
+                    other = FlatView.tagOf(a, %SIZE%) == %M%.TAG ? null : enter(a);
+                    address = a;
                     return true;
                 }
 
@@ -118,7 +123,7 @@ final class CursorWriter {
                 public boolean to%X%() {
                     long a = here();
                     %I% o = other;
-                    return o == null ? go(FlatView.getLong(a + %OFF%)) : place(o.%F%());
+                    return o == null ? go(FlatView.getLongIn(a + %OFF%)) : place(o.%F%());
                 }
 
                 /**
@@ -130,7 +135,7 @@ final class CursorWriter {
                     if (other != null) {
                         return down%X%Slow();
                     }
-                    long n = FlatView.getLong(a + %OFF%);
+                    long n = FlatView.getLongIn(a + %OFF%);
                     if (n == 0) {
                         return false;
                     }
@@ -299,11 +304,16 @@ final class CursorWriter {
                 .append(" object) {\n")
                 .append(
                         "        if (object == null) {\n            address = 0;\n            other = null;\n            return false;\n        }\n")
-                .append("        address = PersistentObject.addressOf(object);\n")
-                .append("        other = object instanceof ")
+                .append("        long a = PersistentObject.addressOf(object);\n")
+                .append("        if (object instanceof ")
                 .append(impl)
-                .append(" ? null : object;\n        return true;\n    }\n\n");
-        s.append(GO.replace("%M%", impl).replace("%I%", iface));
+                .append(") {\n            FlatView.checkObject(a, ")
+                .append(t.layout().size())
+                .append(");\n            other = null;\n        } else {\n            other = object;\n        }\n")
+                .append("        address = a;\n        return true;\n    }\n\n");
+        s.append(GO.replace("%M%", impl)
+                .replace("%I%", iface)
+                .replace("%SIZE%", Integer.toString(t.layout().size())));
         s.append(
                         "    /** The current address, after the transaction and null checks every accessor and move makes. */\n")
                 .append("    private long here() {\n        session.checkReadable();\n        long a = address;\n")
@@ -349,7 +359,7 @@ final class CursorWriter {
             FieldModel f = self.get(i);
             fields.append("        long c")
                     .append(i)
-                    .append(" = FlatView.getLong(a + ")
+                    .append(" = FlatView.getLongIn(a + ")
                     .append(impl)
                     .append('.')
                     .append(constant(f))
@@ -466,13 +476,13 @@ final class CursorWriter {
         if (primitive(f.kind())) {
             s.append("        return FlatView.get")
                     .append(access(f.kind()))
-                    .append("(a + ")
+                    .append("In(a + ")
                     .append(off)
                     .append(')')
                     .append(f.kind() == Kind.BOOLEAN ? " != 0" : "")
                     .append(";\n");
         } else if (f.kind() == Kind.REF) {
-            s.append("        long r = FlatView.getLong(a + ")
+            s.append("        long r = FlatView.getLongIn(a + ")
                     .append(off)
                     .append(");\n")
                     .append("        return r == 0 ? null : ")

@@ -112,6 +112,45 @@ class FlatViewTest {
         assertThrows(IndexOutOfBoundsException.class, () -> FlatView.getByte(0));
     }
 
+    /**
+     * A cursor's arrival check ({@code tagOf}, {@code checkObject}) covers the object's whole layout: an object
+     * ending at the view's last byte is accepted, one crossing it by a byte (whose first word is inside) refused;
+     * the unchecked {@code ...In} loads then land on the bound segment's bytes (native address != arena base).
+     */
+    @Test
+    void theArrivalCheckCoversTheWholeObjectAndTheInLoadsLandOnTheSegment() {
+        Object owner = new Object();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(BYTES, 4096);
+            View.bind(owner, seg, BASE, 8192);
+            try {
+                long end = BASE + BYTES;
+                seg.set(JAVA_INT, BYTES - 40, 0x5eed);
+                seg.set(JAVA_LONG, BYTES - 8, 0x0102030405060708L);
+                seg.set(JAVA_SHORT, BYTES - 12, (short) 0x0a0b);
+                seg.set(JAVA_DOUBLE, BYTES - 24, 2.5);
+                seg.set(JAVA_BYTE, BYTES - 13, (byte) 0x7f);
+                assertEquals(0x5eed, FlatView.tagOf(end - 40, 40));
+                FlatView.checkObject(end - 40, 40);
+                assertEquals(0x0102030405060708L, FlatView.getLongIn(end - 8));
+                assertEquals(0x01020304, FlatView.getIntIn(end - 4));
+                assertEquals((short) 0x0a0b, FlatView.getShortIn(end - 12));
+                assertEquals((char) 0x0a0b, FlatView.getCharIn(end - 12));
+                assertEquals((byte) 0x7f, FlatView.getByteIn(end - 13));
+                assertEquals(2.5, FlatView.getDoubleIn(end - 24));
+                assertEquals(Float.intBitsToFloat(0x01020304), FlatView.getFloatIn(end - 4));
+                assertEquals(0x5eed, FlatView.getInt(end - 40), "the first word of the crossing object is inside");
+                assertThrows(IndexOutOfBoundsException.class, () -> FlatView.tagOf(end - 39, 40));
+                assertThrows(IndexOutOfBoundsException.class, () -> FlatView.checkObject(end - 39, 40));
+                assertThrows(IndexOutOfBoundsException.class, () -> FlatView.tagOf(BASE - 8, 16));
+                assertThrows(IndexOutOfBoundsException.class, () -> FlatView.tagOf(0, 8));
+            } finally {
+                View.unbind(owner);
+            }
+        }
+        assertThrows(IndexOutOfBoundsException.class, () -> FlatView.tagOf(BASE, 8), "unbound");
+    }
+
     @Test
     void compiledReadsFollowEveryBinding() {
         Object owner = new Object();
