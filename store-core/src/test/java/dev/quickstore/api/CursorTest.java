@@ -357,6 +357,19 @@ class CursorTest {
                     refused++;
                 }
                 assertEquals(6, refused);
+                // inside the view but not an object of a known type: the proxy lookup refuses it after the cursor's
+                // address was set, which must be undone
+                CursorNode b = tx.create(CursorNode.class);
+                long bogus = tx.addressOf(b);
+                View.mark(bogus);
+                FlatView.setInt(bogus, 0x0badf00d);
+                View.mark(at + CursorNode$Impl.OFF_LEFT);
+                FlatView.setLong(at + CursorNode$Impl.OFF_LEFT, bogus);
+                CursorNodeCursor c = CursorNodeCursor.at(a);
+                assertThrows(RuntimeException.class, c::toLeft, "a reference to an unknown type tag");
+                assertEquals(at, c.address(), "the cursor stays where it was");
+                assertEquals(41, c.key());
+                assertEquals(42, c.extra());
                 tx.abort();
             }
         }

@@ -104,8 +104,19 @@ final class CursorWriter {
                         other = null;
                         return false;
                     }
-                    other = FlatView.tagOf(a, %SIZE%) == %M%.TAG ? null : enter(a);
-                    address = a;
+                    int tag = FlatView.tagOf(a, %SIZE%);
+                    long from = address;
+                    address = a; // before other is decided: 11 % faster on a list walk (docs/results.md)
+                    if (tag == %M%.TAG) {
+                        other = null;
+                    } else {
+                        try {
+                            other = enter(a);
+                        } catch (RuntimeException e) {
+                            address = from; // refused: the cursor stays where it was
+                            throw e;
+                        }
+                    }
                     return true;
                 }
 
