@@ -76,9 +76,7 @@ static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reaso
  * [signal-safe] Returns how many frames after i it claimed (held BUSY, pre-images taken). */
 static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
     uint32_t max = atomic_load_explicit(&a->writeahead, memory_order_relaxed);
-    if (max == 0 || i == 0 || (a->clean_prot & PROT_WRITE) || a->preimage_on_load
-        || atomic_load_explicit(&a->locking, memory_order_relaxed))
-        return 0;
+    if (i == 0 || !qs_writeahead_allowed(a)) return 0;
     /* a stream: the frame before, or the one before it (a cluster written every other page), is DIRTY */
     if (atomic_load_explicit(&qs_frame_at(a, i - 1)->state, memory_order_acquire) != QS_DIRTY
         && (i < 2 || atomic_load_explicit(&qs_frame_at(a, i - 2)->state, memory_order_acquire) != QS_DIRTY))
@@ -95,6 +93,14 @@ static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
         }
     }
     return n;
+}
+
+/* Whether frames may be made DIRTY ahead of their writes (write-ahead here, qs_mark_dirty_run for a run the
+ * store announces): Java selected it (writeahead > 0), and not under card marking (a clean frame is writable),
+ * scanning (pre-images at load) or page locking (each page's lock is the server's business). [signal-safe] */
+int qs_writeahead_allowed(struct qs_arena *a) {
+    return atomic_load_explicit(&a->writeahead, memory_order_relaxed) != 0 && !(a->clean_prot & PROT_WRITE)
+        && !a->preimage_on_load && !atomic_load_explicit(&a->locking, memory_order_relaxed);
 }
 
 /* Selects write-ahead: a write fault that continues a stream makes up to `frames` following frames writable

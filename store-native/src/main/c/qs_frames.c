@@ -617,6 +617,62 @@ QS_EXPORT int qs_mark_dirty_alias(struct qs_arena *a, uint64_t i) {
     return mark_dirty(a, i, 0);
 }
 
+/* Makes claimed frames [lo, lo+k) DIRTY with one mprotect(READ|WRITE) (each holds BUSY and its pre-image); on
+ * failure (the VMA limit) they go back to CLEAN, pre-images freed: their writes then fault as usual.
+ * Returns k or 0. */
+static int64_t open_claimed(struct qs_arena *a, uint64_t lo, uint64_t k) {
+    if (k == 0) return 0;
+    int ok = mprotect(qs_app_addr(a, lo), (size_t)k << a->frame_shift, PROT_READ | PROT_WRITE) == 0;
+    for (uint64_t j = lo; j < lo + k; j++) {
+        struct qs_frame *g = qs_frame_at(a, j);
+        if (!ok) {
+            qs_preimage_free(a, g);
+            qs_frame_unlock(g, QS_CLEAN);
+            continue;
+        }
+        atomic_fetch_and(&g->flags, ~QS_F_VIEW_RO);
+        atomic_fetch_or(&g->flags, QS_F_REF);
+        qs_frame_unlock(g, QS_DIRTY);
+        qs_dirty_note(a, j);
+    }
+    if (!ok) return 0;
+    qs_count(a, QS_C_WRITEAHEAD, k);
+    return (int64_t)k;
+}
+
+/* The store is about to write frames [lo, lo+n) through the application view (a large object's pages, in
+ * order: Blobs.spliceLarge): write-ahead announced instead of detected (qs_fault.c, claim_write_ahead, whose
+ * rules apply: nothing unless qs_writeahead_allowed). Each frame that is CLEAN and readable and can be claimed
+ * without waiting (CAS to BUSY) gets its pre-image, exactly as its write fault would take it, and each run of
+ * such frames is made writable with one mprotect and published DIRTY - one call instead of a signal and an
+ * mprotect per page. Other frames are left alone (DIRTY ones need nothing; one not resident, reprotected by the
+ * clock or transient takes its write fault as before). Counted as write-ahead. ABI 14.
+ * Returns the frames made DIRTY, or -ERANGE beyond the arena. */
+QS_EXPORT int64_t qs_mark_dirty_run(struct qs_arena *a, uint64_t lo, uint64_t n) {
+    if (lo > a->nframes || n > a->nframes - lo) return -ERANGE;
+    if (n == 0 || !qs_writeahead_allowed(a)) return 0;
+    int64_t made = 0;
+    uint64_t run = lo, k = 0; /* claimed frames [run, run+k) */
+    for (uint64_t j = lo; j < lo + n; j++) {
+        struct qs_frame *g = qs_frame_at(a, j);
+        uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
+        int claimed = s == QS_CLEAN && !(atomic_load(&g->flags) & QS_F_PROTNONE)
+                      && atomic_compare_exchange_strong(&g->state, &s, QS_BUSY);
+        if (claimed && ((atomic_load(&g->flags) & QS_F_PROTNONE) || qs_preimage_capture(a, j) != 0)) {
+            qs_frame_unlock(g, QS_CLEAN);
+            claimed = 0;
+        }
+        if (claimed) {
+            if (k == 0) run = j;
+            k++;
+        } else {
+            made += open_claimed(a, run, k);
+            k = 0;
+        }
+    }
+    return made + open_claimed(a, run, k);
+}
+
 /* Fills out[0..max) with the indices of resident (CLEAN or DIRTY) frames >= from, ascending; returns
  * how many. Lets Java's replacer learn about pages the fault path loaded on its own. */
 QS_EXPORT int64_t qs_resident_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max) {

@@ -351,6 +351,56 @@ int main(void) {
           "card marking: no write faults, nothing claimed");
     qs_arena_close(A);
 
+    /* qs_mark_dirty_run (ABI 14): the store announces a run of frames it is about to write; each CLEAN, readable
+     * frame gets its pre-image and each run of them one mprotect; a DIRTY frame, one not resident and one the
+     * clock reprotected are left to their write faults; nothing while write-ahead is off; beyond the arena refused */
+    CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for announced runs");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve for announced runs");
+    qs_arena_set_txn(A, 1);
+    for (uint64_t f = 50; f <= 60; f++) if (f != 55) sink = rd(f, 1); /* 55 stays RESERVED */
+    CHECK(qs_mark_dirty_run(A, 50, 4) == 0 && st(50) == QS_CLEAN, "write-ahead off: nothing announced");
+    qs_arena_set_writeahead(A, 8);
+    CHECK(qs_mark_dirty_run(A, 1025, 0) == -ERANGE && qs_mark_dirty_run(A, 1000, 25) == -ERANGE,
+          "beyond the arena");
+    wr(51, 3, 7); /* DIRTY by its fault (50 is CLEAN: no stream) */
+    CHECK(qs_reprotect_range(A, 58, 59) >= 0 && (fl(58) & QS_F_PROTNONE), "frame 58 reprotected by the clock");
+    uint64_t wf0 = qs_test_counter(A, QS_C_WRITE_FAULTS), wa0 = qs_test_counter(A, QS_C_WRITEAHEAD);
+    CHECK(st(51) == QS_DIRTY && wa0 == 0, "51 alone");
+    int64_t made = qs_mark_dirty_run(A, 50, 11);
+    CHECK(made == 8 && qs_test_counter(A, QS_C_WRITEAHEAD) == 8, "50, 52-54, 56-57, 59-60 announced (%ld)",
+          (long)made);
+    static const uint64_t ann[] = { 50, 52, 53, 54, 56, 57, 59, 60 };
+    for (int k = 0; k < 8; k++) {
+        uint64_t f = ann[k];
+        uint8_t *page = malloc(FS);
+        qs_test_fill_page(page, FS, f);
+        CHECK(st(f) == QS_DIRTY && qs_preimage_of(A, f) && memcmp((const void *)qs_preimage_of(A, f), page, FS) == 0,
+              "announced frame %lu is DIRTY with its page as pre-image", (unsigned long)f);
+        free(page);
+        wr(f, 5, f);
+    }
+    CHECK(qs_test_counter(A, QS_C_WRITE_FAULTS) == wf0, "writes to announced frames take no fault");
+    CHECK(rd(50, 5) == 50 && rd(60, 5) == 60 && rd(53, 6) == qs_test_word(53, 6), "announced frames hold the writes");
+    CHECK(st(55) == QS_RESERVED && st(58) == QS_CLEAN && rd(51, 3) == 7, "the others left alone");
+    wr(58, 5, 1);
+    CHECK(st(58) == QS_DIRTY && qs_test_counter(A, QS_C_WRITE_FAULTS) == wf0 + 1, "58 faults as before");
+    CHECK(qs_mark_dirty_run(A, 50, 11) == 0, "nothing left to announce");
+    uint64_t rl[32];
+    int64_t nr = qs_dirty_list(A, 0, rl, 32);
+    CHECK(nr == 10 && qs_mark_clean_list(A, rl, (uint64_t)nr, 16) == nr && st(52) == QS_CLEAN
+              && qs_preimage_of(A, 52) == 0,
+          "announced frames end like written ones (%ld dirty)", (long)nr);
+    qs_arena_close(A);
+    CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for announced runs under cards");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == NPAGES, "reserve under cards");
+    CHECK(qs_arena_set_write_detection(A, 9) == 0 && qs_arena_set_writeahead(A, 4) == 0, "cards");
+    qs_arena_set_txn(A, 1);
+    for (uint64_t f = 0; f < 8; f++) sink = rd(f, 1);
+    CHECK(qs_mark_dirty_run(A, 0, 8) == 0 && st(3) == QS_CLEAN, "card marking: nothing announced");
+    qs_arena_close(A);
+
     /* commit's clean list that detaches the pre-images (ABI 13): the slots stay the caller's until released, a
      * write after the clean point gets a fresh slot holding the image at the clean point */
     CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for detach");

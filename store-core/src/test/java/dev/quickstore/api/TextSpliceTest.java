@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.api.internal.View;
 import dev.quickstore.core.options.FramesMode;
@@ -201,6 +202,60 @@ class TextSpliceTest {
         try (PersistentStore s = PersistentStore.open(db, options(detection), Kinds.class);
                 ObjectTransaction tx = s.begin()) {
             assertEquals(expected, tx.root("k", Kinds.class).text().toString(), "after reopening");
+        }
+    }
+
+    /**
+     * Under page protection a large splice announces its pages ({@code View.announceWrites}): the clean resident
+     * pages of the run it writes are made writable together before the first store, so the splice takes no write
+     * fault; their pre-images are taken all the same (an abort restores the text, a commit logs it, a reopen reads
+     * it). Without the announcement the first two pages written fault (write-ahead starts at the second).
+     */
+    @Test
+    void aLargeSpliceTakesNoWriteFaultUnderPageProtection() throws Exception {
+        Path db = dir.resolve("db");
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; b.length() < 30_000; i++) {
+            b.append("line ").append(i).append(" of a long document; ");
+        }
+        String text = b.toString();
+        try (PersistentStore s = PersistentStore.create(db, options("pages"), Kinds.class)) {
+            try (ObjectTransaction tx = s.begin()) {
+                Kinds k = tx.create(Kinds.class);
+                k.text(text);
+                tx.root("k", k);
+                tx.commit();
+            }
+            for (boolean commit : new boolean[] {false, true}) {
+                try (ObjectTransaction tx = s.begin()) {
+                    Kinds k = tx.root("k", Kinds.class);
+                    long blob = blob(k);
+                    assertEquals(text, k.text().toString()); // every page of the run resident and clean
+                    var before = s.storageManager().faultCounters();
+                    k.text(Splice.replace(k.text(), 100, 110, "an edit near the start moves the rest"));
+                    var after = s.storageManager().faultCounters();
+                    assertEquals(blob, blob(k), "in place");
+                    assertEquals(0, after.writeFaults() - before.writeFaults(), "write faults of the splice");
+                    assertTrue(
+                            after.writeAheadFrames() - before.writeAheadFrames() >= 4,
+                            "the run's pages announced: " + (after.writeAheadFrames() - before.writeAheadFrames()));
+                    String expected = k.text().toString();
+                    assertEquals(text.length() - 10 + 37, expected.length());
+                    if (commit) {
+                        tx.commit();
+                        text = expected;
+                    } else {
+                        tx.abort();
+                    }
+                }
+                try (ObjectTransaction tx = s.begin()) {
+                    assertEquals(text, tx.root("k", Kinds.class).text().toString(), commit ? "committed" : "aborted");
+                }
+            }
+        }
+        try (PersistentStore s = PersistentStore.open(db, options("pages"), Kinds.class);
+                ObjectTransaction tx = s.begin()) {
+            assertEquals(text, tx.root("k", Kinds.class).text().toString(), "after reopening");
         }
     }
 

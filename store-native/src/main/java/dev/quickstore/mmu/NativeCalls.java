@@ -90,6 +90,8 @@ final class NativeCalls {
 
     static final MethodHandle INSTALL = h("qs_install", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, ADDRESS));
     static final MethodHandle MARK_DIRTY = h("qs_mark_dirty", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle MARK_DIRTY_RUN =
+            h("qs_mark_dirty_run", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle MARK_DIRTY_ALIAS =
             h("qs_mark_dirty_alias", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
     static final MethodHandle RESIDENT_LIST =

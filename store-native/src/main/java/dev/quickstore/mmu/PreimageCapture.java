@@ -82,6 +82,22 @@ public final class PreimageCapture {
     }
 
     /**
+     * The caller is about to write frames {@code [first, first + count)} through the application view (a large
+     * object's pages): write-ahead announced instead of detected ({@code qs_mark_dirty_run}, ABI 14). Each frame
+     * that is clean, readable and free gets its pre-image as its write fault would take it, and each run of them
+     * is made writable with one {@code mprotect}; the others take their write faults as before. Nothing unless
+     * write-ahead is on ({@link FrameLoading#writeAhead}: not under card marking, scanning or page locking).
+     * Returns the frames made dirty.
+     *
+     * @throws ArenaException if the range leaves the arena
+     */
+    public long markDirtyRun(long first, long count) {
+        return Downcall.checkedLong(
+                "qs_mark_dirty_run", () -> "announcing writes to frames " + first + "+" + count, () ->
+                        (long) NativeCalls.MARK_DIRTY_RUN.invokeExact(handle, first, count));
+    }
+
+    /**
      * {@link #markDirty} for a frame the application never stores to through the view (the store's B+tree nodes):
      * captures the pre-image but leaves the view read-only (no {@code mprotect}, ~10 us each); should the
      * application store to it after all, the fault path opens the view then, and {@link #markDirty} opens it for a

@@ -67,6 +67,8 @@ public interface AppView extends AutoCloseable {
                     store.cardShift(),
                     store::markCard,
                     store.barrierTakesRanges() ? store::markRange : null);
+            // page protection: a large object's pages are made writable together before a splice writes them
+            View.bindAnnouncer(owner, store::announceWrites);
         }
 
         @Override

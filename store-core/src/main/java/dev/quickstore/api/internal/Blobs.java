@@ -213,6 +213,7 @@ public final class Blobs {
         if (runPages < 1 || HEADER + (long) newBytes > capacity) {
             return false; // (a copying view holds no run header: EXPLICIT frames edit a copy, as before)
         }
+        announceSplice(View.base() + head, ps, HEADER + start, HEADER + Math.max(oldBytes, newBytes));
         int tail = oldBytes - end;
         int to = start + data.length;
         if (to != end && tail > 0) {
@@ -232,6 +233,28 @@ public final class Blobs {
             seg.set(LE_LONG, head + LARGE_HEAD_LENGTH, HEADER + (long) newBytes);
         }
         return true;
+    }
+
+    /**
+     * Announces the pages a large splice writes ({@link View#announceWrites}): the head page (the blob's and the
+     * object's lengths) and the pages holding blob bytes {@code [from, to)} (offsets from the blob's address, as
+     * {@link #copy} takes them) - one run when they are adjacent to the head page.
+     */
+    private static void announceSplice(long headPage, int ps, long from, long to) {
+        long firstPage = runPage(from, ps);
+        long lastPage = to > from ? runPage(to - 1, ps) : firstPage;
+        if (firstPage <= 1) {
+            View.announceWrites(headPage, (lastPage + 1) * ps);
+        } else {
+            View.announceWrites(headPage, ps);
+            View.announceWrites(headPage + firstPage * ps, (lastPage - firstPage + 1) * ps);
+        }
+    }
+
+    /** The page of a large blob's run (0 = the head page) that holds blob byte {@code pos} ({@link #copy}'s layout). */
+    private static long runPage(long pos, int ps) {
+        long first = ps - LARGE_HEAD_DATA;
+        return pos < first ? 0 : 1 + (pos - first) / (ps - PAGE_HEADER);
     }
 
     /** {@code text} in ISO-8859-1, or null if a character is beyond U+00FF. */

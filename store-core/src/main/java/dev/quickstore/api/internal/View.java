@@ -79,7 +79,32 @@ public final class View {
         void mark(long address, long length);
     }
 
+    /** Where {@link #announceWrites} goes (the store's, under page protection with a mapped view); null: nowhere. */
+    private static RangeBarrier announcer;
+
     private View() {}
+
+    /**
+     * Binds the store's announcement of multi-page stores ({@code Store.announceWrites}) for {@code currentOwner}'s
+     * view, or none ({@code null}).
+     */
+    public static synchronized void bindAnnouncer(Object currentOwner, RangeBarrier a) {
+        if (owner == currentOwner) {
+            announcer = a;
+        }
+    }
+
+    /**
+     * A hint before storing {@code length} bytes from {@code address} across several pages (a large object's run):
+     * under page protection the store makes the clean pages writable together instead of one write fault each. Not
+     * a barrier: every store still goes through {@link #mark}/{@link #markRange}.
+     */
+    public static void announceWrites(long address, long length) {
+        RangeBarrier a = announcer;
+        if (a != null) {
+            a.mark(address, length);
+        }
+    }
 
     /** The write barrier: call before storing at {@code address} (see the class comment). */
     public static void mark(long address) {
@@ -204,6 +229,7 @@ public final class View {
             owner = null;
             publish(MemorySegment.NULL, 0);
             resetBarrier();
+            announcer = null;
         }
     }
 }

@@ -356,6 +356,24 @@ public final class MappedFrames implements PageFrames {
         arena.preimages().markDirty(frame(pageId));
     }
 
+    /**
+     * The application is about to store to pages {@code [firstPage, firstPage + count)} through the view (a large
+     * object's run): with identity placement, each clean resident one gets its pre-image now and each run of them
+     * is made writable with one {@code mprotect} ({@code PreimageCapture.markDirtyRun}: write-ahead announced
+     * rather than detected, one downcall instead of a write fault per page); the others fault as before. Nothing
+     * for relocated or Texas frames (not contiguous) or without write-ahead. Returns the pages made dirty.
+     */
+    public long announceWrites(long firstPage, long count) {
+        if (count <= 0
+                || relocation.relocated()
+                || texas != null
+                || firstPage < 0
+                || firstPage + count > reservation.reservedUpTo()) {
+            return 0;
+        }
+        return arena.preimages().markDirtyRun(firstPage, count);
+    }
+
     /** The pre-image without opening the application view (one downcall, no {@code mprotect}). */
     @Override
     public void markDirtyStoreOnly(long pageId) {
