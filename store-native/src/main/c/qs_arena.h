@@ -143,7 +143,7 @@ enum qs_counter {
     QS_C_CLOCK_RUNS,        /* mprotect calls of the classic hand (one per run of cleared frames)     */
     QS_C_CLOCK_FAILS,       /* sweeps that found no evictable frame (all dirty, held or transient)    */
     QS_C_READAHEAD,         /* frames installed by read-ahead next to a faulting frame (qs_readahead.c) */
-    QS_C_WRITEAHEAD,        /* frames made writable by write-ahead next to a write fault (qs_fault.c)    */
+    QS_C_WRITEAHEAD,        /* frames made writable by write-ahead (qs_fault.c) or announced (qs_frames.c) */
     QS_C_COUNT
 };
 

@@ -25,8 +25,8 @@ package dev.quickstore.mmu;
  *     next 64 over-budget loads then overcommit without sweeping unless Java cleans or releases a frame
  * @param readAheadFrames frames loaded by read-ahead next to a faulting frame ({@link FrameLoading#readAhead}); not
  *     counted in {@code readFaults}
- * @param writeAheadFrames frames made writable by write-ahead next to a write fault ({@link FrameLoading#writeAhead});
- *     not counted in {@code writeFaults}
+ * @param writeAheadFrames frames made writable by write-ahead next to a write fault ({@link FrameLoading#writeAhead})
+ *     or announced by the store ({@link PreimageCapture#markDirtyRun}, ABI 14); not counted in {@code writeFaults}
  */
 public record FaultCounters(
         long readFaults,
