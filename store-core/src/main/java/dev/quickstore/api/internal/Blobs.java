@@ -217,9 +217,7 @@ public final class Blobs {
         int tail = oldBytes - end;
         int to = start + data.length;
         if (to != end && tail > 0) {
-            byte[] moved = new byte[tail];
-            copy(a, true, HEADER + end, moved, false);
-            copy(a, true, HEADER + to, moved, true);
+            moveLarge(a, HEADER + end, HEADER + to, tail);
         }
         copy(a, true, HEADER + start, data, true);
         if (oldBytes > newBytes) {
@@ -233,6 +231,58 @@ public final class Blobs {
             seg.set(LE_LONG, head + LARGE_HEAD_LENGTH, HEADER + (long) newBytes);
         }
         return true;
+    }
+
+    /**
+     * Moves {@code len} bytes of a large blob from blob offset {@code from} to {@code to} (offsets as {@link #copy}
+     * takes them) in place, across its pages' headers: in chunks that cross no page boundary on either side,
+     * ascending when the bytes move down and descending when they move up, so that no byte is overwritten before it
+     * is read (each chunk's own overlap is {@link MemorySegment#copy}'s). Every chunk is marked before it is stored.
+     */
+    private static void moveLarge(long a, long from, long to, long len) {
+        MemorySegment seg = View.segment();
+        long off = a - View.base();
+        int ps = View.pageSize();
+        if (to < from) {
+            for (long done = 0; done < len; ) {
+                long n = Math.min(len - done, Math.min(roomFrom(from + done, ps), roomFrom(to + done, ps)));
+                long dst = largeOffset(off, to + done, ps);
+                View.markRange(View.base() + dst, n);
+                MemorySegment.copy(seg, largeOffset(off, from + done, ps), seg, dst, n);
+                done += n;
+            }
+        } else {
+            for (long left = len; left > 0; ) {
+                long n = Math.min(left, Math.min(roomUpTo(from + left, ps), roomUpTo(to + left, ps)));
+                long dst = largeOffset(off, to + left - n, ps);
+                View.markRange(View.base() + dst, n);
+                MemorySegment.copy(seg, largeOffset(off, from + left - n, ps), seg, dst, n);
+                left -= n;
+            }
+        }
+    }
+
+    /** View offset of blob byte {@code pos} of the large blob at view offset {@code off} ({@link #copy}'s layout). */
+    private static long largeOffset(long off, long pos, int ps) {
+        long first = ps - LARGE_HEAD_DATA;
+        if (pos < first) {
+            return off + pos;
+        }
+        long j = pos - first;
+        return off - LARGE_HEAD_DATA + (j / (ps - PAGE_HEADER) + 1) * ps + PAGE_HEADER + j % (ps - PAGE_HEADER);
+    }
+
+    /** Blob bytes from {@code pos} to the end of its page's data. */
+    private static long roomFrom(long pos, int ps) {
+        long first = ps - LARGE_HEAD_DATA;
+        return pos < first ? first - pos : (ps - PAGE_HEADER) - (pos - first) % (ps - PAGE_HEADER);
+    }
+
+    /** Blob bytes of the page that holds byte {@code end - 1}, up to {@code end} (exclusive; {@code end > 0}). */
+    private static long roomUpTo(long end, int ps) {
+        long first = ps - LARGE_HEAD_DATA;
+        long p = end - 1;
+        return p < first ? end : (p - first) % (ps - PAGE_HEADER) + 1;
     }
 
     /**
@@ -321,24 +371,11 @@ public final class Blobs {
             return;
         }
         int ps = View.pageSize();
-        long headStart = off - LARGE_HEAD_DATA;
         int done = 0;
         long pos = from;
         while (done < buf.length) {
-            long at;
-            long room;
-            long first = ps - LARGE_HEAD_DATA;
-            if (pos < first) {
-                at = off + pos;
-                room = first - pos;
-            } else {
-                long j = pos - first;
-                long k = j / (ps - PAGE_HEADER);
-                long in = j % (ps - PAGE_HEADER);
-                at = headStart + (k + 1) * ps + PAGE_HEADER + in;
-                room = ps - PAGE_HEADER - in;
-            }
-            int n = (int) Math.min(room, buf.length - done);
+            long at = largeOffset(off, pos, ps);
+            int n = (int) Math.min(roomFrom(pos, ps), buf.length - done);
             if (toBlob) {
                 View.markRange(View.base() + at, n);
                 MemorySegment.copy(buf, done, seg, JAVA_BYTE, at, n);
