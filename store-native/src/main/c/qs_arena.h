@@ -326,6 +326,7 @@ uint64_t qs_collapse_around(struct qs_arena *a, uint64_t i);
 /* protection change with ENOMEM recovery by collapsing islands around i; returns 0 or errno */
 int qs_protect_frame(struct qs_arena *a, uint64_t i, int prot);
 int qs_writeahead_allowed(struct qs_arena *a); /* qs_fault.c: write-ahead and qs_mark_dirty_run may claim frames */
+int qs_claim_for_write(struct qs_arena *a, uint64_t j); /* qs_fault.c: CLEAN readable frame -> BUSY + pre-image */
 /* punch the memfd bytes of frames [first, first+n) */
 void qs_punch(struct qs_arena *a, uint64_t first, uint64_t n);
 /* map a scratch page over frame i; cow = private copy of the frame's bytes instead of zeros */

@@ -82,17 +82,25 @@ static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
         && (i < 2 || atomic_load_explicit(&qs_frame_at(a, i - 2)->state, memory_order_acquire) != QS_DIRTY))
         return 0;
     uint64_t n = 0;
-    for (uint64_t j = i + 1; j < a->nframes && n < max; j++, n++) {
-        struct qs_frame *g = qs_frame_at(a, j);
-        uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
-        if (s != QS_CLEAN || (atomic_load(&g->flags) & QS_F_PROTNONE)) break;
-        if (!atomic_compare_exchange_strong(&g->state, &s, QS_BUSY)) break;
-        if ((atomic_load(&g->flags) & QS_F_PROTNONE) || qs_preimage_capture(a, j) != 0) {
-            qs_frame_unlock(g, QS_CLEAN);
-            break;
-        }
-    }
+    for (uint64_t j = i + 1; j < a->nframes && n < max; j++, n++)
+        if (!qs_claim_for_write(a, j)) break;
     return n;
+}
+
+/* Claims frame j for a write ahead of it (write-ahead here, qs_mark_dirty_run): only if it is CLEAN and readable
+ * (no PROTNONE: the clock's reference bit must still see its next access) and its CAS to BUSY succeeds (never
+ * waited for); then captures its pre-image. Returns 1 with the frame held BUSY and its pre-image taken, else 0
+ * with nothing changed. [signal-safe] */
+int qs_claim_for_write(struct qs_arena *a, uint64_t j) {
+    struct qs_frame *g = qs_frame_at(a, j);
+    uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
+    if (s != QS_CLEAN || (atomic_load(&g->flags) & QS_F_PROTNONE)) return 0;
+    if (!atomic_compare_exchange_strong(&g->state, &s, QS_BUSY)) return 0;
+    if ((atomic_load(&g->flags) & QS_F_PROTNONE) || qs_preimage_capture(a, j) != 0) {
+        qs_frame_unlock(g, QS_CLEAN);
+        return 0;
+    }
+    return 1;
 }
 
 /* Whether frames may be made DIRTY ahead of their writes (write-ahead here, qs_mark_dirty_run for a run the

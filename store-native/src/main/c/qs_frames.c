@@ -654,15 +654,7 @@ QS_EXPORT int64_t qs_mark_dirty_run(struct qs_arena *a, uint64_t lo, uint64_t n)
     int64_t made = 0;
     uint64_t run = lo, k = 0; /* claimed frames [run, run+k) */
     for (uint64_t j = lo; j < lo + n; j++) {
-        struct qs_frame *g = qs_frame_at(a, j);
-        uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
-        int claimed = s == QS_CLEAN && !(atomic_load(&g->flags) & QS_F_PROTNONE)
-                      && atomic_compare_exchange_strong(&g->state, &s, QS_BUSY);
-        if (claimed && ((atomic_load(&g->flags) & QS_F_PROTNONE) || qs_preimage_capture(a, j) != 0)) {
-            qs_frame_unlock(g, QS_CLEAN);
-            claimed = 0;
-        }
-        if (claimed) {
+        if (qs_claim_for_write(a, j)) {
             if (k == 0) run = j;
             k++;
         } else {

@@ -264,12 +264,10 @@ public final class Blobs {
 
     /** View offset of blob byte {@code pos} of the large blob at view offset {@code off} ({@link #copy}'s layout). */
     private static long largeOffset(long off, long pos, int ps) {
-        long first = ps - LARGE_HEAD_DATA;
-        if (pos < first) {
-            return off + pos;
-        }
-        long j = pos - first;
-        return off - LARGE_HEAD_DATA + (j / (ps - PAGE_HEADER) + 1) * ps + PAGE_HEADER + j % (ps - PAGE_HEADER);
+        long k = runPage(pos, ps);
+        return k == 0
+                ? off + pos
+                : off - LARGE_HEAD_DATA + k * ps + PAGE_HEADER + (pos - (ps - LARGE_HEAD_DATA)) % (ps - PAGE_HEADER);
     }
 
     /** Blob bytes from {@code pos} to the end of its page's data. */
