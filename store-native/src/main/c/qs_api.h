@@ -66,6 +66,10 @@ int qs_arena_set_write_detection(struct qs_arena *a, uint32_t card_shift);
 uint64_t qs_arena_cards(struct qs_arena *a);
 uint32_t qs_arena_card_shift(struct qs_arena *a);
 int qs_mark_card(struct qs_arena *a, uint64_t off);
+/* kernel write tracking (qs_kwp.c; ABI 15): qs_arena_set_write_detection(a, 0x200) selects it */
+int qs_kwp_probe(void);
+int64_t qs_kwp_collect(struct qs_arena *a, int mode, uint64_t *out, uint64_t max);
+int64_t qs_kwp_settle(struct qs_arena *a, const uint64_t *frames, const uint64_t *slots, const uint8_t *keep, uint64_t n);
 
 /* replacement (qs_clock.c, ABI 6): QS_POLICY_FALLBACK 0, QS_POLICY_SIMPLIFIED 1, QS_POLICY_CLASSIC 2 */
 int qs_arena_set_policy(struct qs_arena *a, int policy);

@@ -126,7 +126,7 @@ QS_EXPORT void qs_test_fail_scratch(struct qs_arena *a, uint32_t n) { atomic_sto
 int qs_restore_view(struct qs_arena *a, uint64_t i) {
     void *p = mmap(qs_app_addr(a, i), a->frame_size, PROT_NONE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
                    a->memfd, (off_t)(i << a->frame_shift));
-    return p == MAP_FAILED ? errno : 0;
+    return p == MAP_FAILED ? errno : 0; /* kernel tracking: the caller registers the new mapping (qs_frames.c) */
 }
 
 /* Reprotects stable resident frames near i to PROT_NONE (flag QS_F_PROTNONE, REF cleared) so that
@@ -245,6 +245,8 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
     a->nframes = size / frame_size;
     a->mode = mode;
     a->memfd = -1;
+    a->uffd = -1;
+    a->pagemap = -1;
     a->clean_prot = PROT_READ;
     atomic_store(&a->verify, 1);
     pthread_mutex_init(&a->ctl_lock, NULL);
@@ -315,6 +317,9 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
         struct qs_xtable *t = atomic_load(&a->xtables[k]);
         if (t) munmap(t, sizeof *t + t->n * sizeof(struct qs_xrange));
     }
+    if (a->uffd >= 0) close(a->uffd); /* kernel write tracking (qs_kwp.c): closing unregisters */
+    if (a->pagemap >= 0) close(a->pagemap);
+    if (a->kwp_regions) munmap(a->kwp_regions, (size_t)4096 * 24); /* QS_KWP_REGIONS entries (qs_kwp.c) */
     qs_preimage_destroy(a);
     qs_texas_destroy(a);
     if (a->cards) munmap(a->cards, a->size >> a->card_shift);

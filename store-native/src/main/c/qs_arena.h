@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <pthread.h>
 
 /* ---- frame states (the futex word struct qs_frame.state) ---------------------------------- */
@@ -54,6 +55,11 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
 #define QS_F_WHOLE      0x80u /* card marking: dirtied by qs_mark_dirty or a write fault, not the barrier: diff it whole */
 #define QS_F_VIEW_RO    0x100u /* DIRTY through the alias only (qs_mark_dirty_alias): the application view is still
                                   * PROT_READ; the application's first store faults and opens it (qs_fault.c) */
+/* kernel write tracking (qs_kwp.c): */
+#define QS_F_TWIN       0x200u /* CLEAN, READ|WRITE, and preimage_slot holds the page as last committed (its twin):
+                                  * a store is recorded by the kernel (uffd-wp), not by a fault */
+#define QS_F_OPEN       0x400u /* CLEAN and still READ|WRITE after a commit's clean point, until qs_kwp_settle gives
+                                  * it its twin or write-protects it */
 /* Holds set by Java (qs_frame_hold, ABI 6): the fault path's clock never evicts a held frame. */
 #define QS_F_PINNED     0x20u /* fixed by the running store operation (its alias slice is in use)  */
 #define QS_F_WAL        0x40u /* disk-dirty: committed changes only in the log; Java writes it back */
@@ -213,6 +219,17 @@ struct qs_arena {
     /* scanning (Hosking & Moss's "scan" scheme, qs_cards.c): a frame loaded by a fault in a transaction
      * gets its pre-image at load time (it becomes DIRTY), so commit can diff every resident page */
     int preimage_on_load;
+    /* kernel write tracking (qs_kwp.c; Linux 6.7+): page protection whose committed frames stay writable with
+     * a twin, the kernel recording their stores (userfaultfd write-protect, asynchronous); commit asks
+     * PAGEMAP_SCAN which were written. 0 = off; uffd and pagemap are open file descriptors while on. */
+    int kwp;
+    int uffd;
+    int pagemap;
+    void *kwp_regions; /* QS_KWP_REGIONS struct page_region entries for qs_kwp_collect's scans (mmap'ed) */
+    int kwp_broken; /* a frame's range could not be registered again: no more twins (page protection) */
+    /* frames [twin_lo, twin_hi) hold every frame ever given a twin (twin_hi 0: none yet); a begin's scan covers only
+     * them (every other frame written since the last commit is DIRTY, which its state records) */
+    _Atomic uint64_t twin_lo, twin_hi;
     /* read-ahead (qs_readahead.c): a read fault on a RESERVED frame also loads up to readahead - 1 following
      * RESERVED frames holding the following pages of the same file source, with one read and one mprotect;
      * 0 or 1 = off */
@@ -349,6 +366,19 @@ uint64_t qs_xlate_value(const struct qs_xtable *t, uint64_t v);
 struct qs_texas;
 void qs_texas_swizzle_loaded(struct qs_arena *a, uint64_t i);
 void qs_texas_destroy(struct qs_arena *a);
+/* kernel write tracking (qs_kwp.c): whether twin frame i was stored to since its twin was taken (a page of it
+ * written, or 1 if the kernel cannot tell) [signal-safe] */
+int qs_kwp_written(struct qs_arena *a, uint64_t i);
+/* eviction of twin frame i held BUSY: disables its access first (PROT_NONE, flag PROTNONE: no store lands after
+ * the check), then returns 1 if it was written (it must stay) or 0 (it may be dropped) [signal-safe] */
+int qs_kwp_stays(struct qs_arena *a, uint64_t i);
+int qs_kwp_enable(struct qs_arena *a);
+/* registers frame i's range again after it was mapped anew (qs_restore_view) */
+void qs_kwp_reregister(struct qs_arena *a, uint64_t i);
+/* the protection of resident CLEAN frame f when accessible: a twin (or open) frame stays writable */
+static inline int qs_clean_prot_of(struct qs_arena *a, struct qs_frame *f) {
+    return (atomic_load(&f->flags) & (QS_F_TWIN | QS_F_OPEN)) ? PROT_READ | PROT_WRITE : a->clean_prot;
+}
 /* preimages */
 int qs_preimage_capture(struct qs_arena *a, uint64_t i);
 void qs_preimage_free(struct qs_arena *a, struct qs_frame *f);

@@ -30,18 +30,19 @@
  * -errno if the table could not be mapped. card_shift QS_WD_PREIMAGE_ON_LOAD alone selects scanning: page
  * protection plus a pre-image for every frame a fault loads in a transaction. */
 QS_EXPORT int qs_arena_set_write_detection(struct qs_arena *a, uint32_t card_shift) {
+    if (card_shift == 0x200u) return qs_kwp_enable(a); /* QS_WD_KERNEL: kernel write tracking (qs_kwp.c) */
     if (card_shift & QS_WD_PREIMAGE_ON_LOAD) {
         /* scanning: no card table, clean frames stay write-protected (a page the store installed itself
          * is still caught by a write fault); a fault that loads a frame in a transaction captures its
          * pre-image at once (qs_fault.c), so the application's stores never fault on it */
         if ((card_shift & ~QS_WD_PREIMAGE_ON_LOAD) != 0) return -EINVAL;
-        if (a->cards || atomic_load(&a->resident) != 0 || a->mode != QS_MODE_STORE) return -EBUSY;
+        if (a->cards || a->kwp || atomic_load(&a->resident) != 0 || a->mode != QS_MODE_STORE) return -EBUSY;
         a->preimage_on_load = 1;
         return 0;
     }
     if (card_shift == 0) return a->cards ? -EBUSY : 0;
     if (card_shift < 6 || card_shift > a->frame_shift || a->frame_shift - card_shift > 6) return -EINVAL;
-    if (a->cards || atomic_load(&a->resident) != 0 || a->mode != QS_MODE_STORE) return -EBUSY;
+    if (a->cards || a->kwp || atomic_load(&a->resident) != 0 || a->mode != QS_MODE_STORE) return -EBUSY;
     void *t = mmap(NULL, a->size >> card_shift, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                    -1, 0);
     if (t == MAP_FAILED) return -errno;

@@ -50,11 +50,14 @@ static int evict_locked(struct qs_arena *a, uint64_t i) {
      * either we see the hold, or Java sees BUSY/RESERVED and reloads the page. */
     uint32_t fl = atomic_load(&f->flags);
     if (fl & QS_F_HOLDS) { qs_frame_unlock(f, QS_CLEAN); return 0; }
+    if ((fl & QS_F_OPEN) || ((fl & QS_F_TWIN) && qs_kwp_stays(a, i))) { qs_frame_unlock(f, QS_CLEAN); return 0; }
+    fl = atomic_load(&f->flags);
     if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) {
         qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
         return 0;
     }
     qs_punch(a, i, 1);
+    qs_preimage_free(a, f); /* a twin (kernel tracking) */
     atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF));
     atomic_fetch_sub(&a->resident, 1);
     qs_count(a, QS_C_EVICTIONS, 1);
@@ -176,11 +179,15 @@ static int fallback_evict(struct qs_arena *a, uint64_t except) {
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
         if (s != QS_CLEAN || ((fl & QS_F_REF) && !(fl & QS_F_PROTNONE))) continue;
         if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) continue;
+        fl = atomic_load(&f->flags);
+        if ((fl & QS_F_OPEN) || ((fl & QS_F_TWIN) && qs_kwp_stays(a, i))) { qs_frame_unlock(f, QS_CLEAN); continue; }
+        fl = atomic_load(&f->flags);
         if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) {
             qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
             continue;
         }
         qs_punch(a, i, 1);
+        qs_preimage_free(a, f); /* a twin (kernel tracking) */
         atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF));
         atomic_fetch_sub(&a->resident, 1);
         qs_count(a, QS_C_EVICTIONS, 1);

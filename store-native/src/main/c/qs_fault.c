@@ -94,7 +94,8 @@ static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
 int qs_claim_for_write(struct qs_arena *a, uint64_t j) {
     struct qs_frame *g = qs_frame_at(a, j);
     uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
-    if (s != QS_CLEAN || (atomic_load(&g->flags) & QS_F_PROTNONE)) return 0;
+    /* a twin frame (qs_kwp.c) is writable already: its stores need no claim */
+    if (s != QS_CLEAN || (atomic_load(&g->flags) & (QS_F_PROTNONE | QS_F_TWIN | QS_F_OPEN))) return 0;
     if (!atomic_compare_exchange_strong(&g->state, &s, QS_BUSY)) return 0;
     if ((atomic_load(&g->flags) & QS_F_PROTNONE) || qs_preimage_capture(a, j) != 0) {
         qs_frame_unlock(g, QS_CLEAN);
@@ -240,7 +241,9 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
         case QS_CLEAN:
         case QS_DIRTY: {
             int protnone = (fl & QS_F_PROTNONE) != 0;
-            int needs_write = is_write && s == QS_CLEAN;
+            /* a twin (qs_kwp.c) whose access the clock disabled opens writable: its stores are the kernel's to see */
+            int twin_reopen = protnone && (fl & (QS_F_TWIN | QS_F_OPEN));
+            int needs_write = is_write && s == QS_CLEAN && !twin_reopen;
             /* a DIRTY frame the store wrote through the alias only (qs_mark_dirty_alias) has a read-only view */
             int opens_view = is_write && s == QS_DIRTY && (fl & QS_F_VIEW_RO);
             if (!protnone && !needs_write && !opens_view) { qs_count(a, QS_C_SPURIOUS, 1); return 1; }
@@ -258,7 +261,7 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
                 }
             }
             if (needs_write) return upgrade_to_dirty(a, i, s, addr);
-            int e = qs_protect_frame(a, i, s == QS_DIRTY ? PROT_READ | PROT_WRITE : a->clean_prot);
+            int e = qs_protect_frame(a, i, s == QS_DIRTY ? PROT_READ | PROT_WRITE : qs_clean_prot_of(a, f));
             if (e) return refuse(a, i, s, QS_R_VMA_LIMIT, e, addr, 1);
             atomic_fetch_and(&f->flags, s == QS_DIRTY ? ~(QS_F_PROTNONE | QS_F_VIEW_RO) : ~QS_F_PROTNONE);
             atomic_fetch_or(&f->flags, QS_F_REF);

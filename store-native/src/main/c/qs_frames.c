@@ -36,13 +36,20 @@ static int is_resident(uint32_t s) { return s == QS_CLEAN || s == QS_DIRTY; }
 
 QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n);
 
+/* qs_restore_view, and under kernel write tracking the new mapping registered with the userfaultfd (qs_kwp.c) */
+static int restore_view(struct qs_arena *a, uint64_t i) {
+    int e = qs_restore_view(a, i);
+    if (e == 0 && a->kwp) qs_kwp_reregister(a, i);
+    return e;
+}
+
 /* Drops the bytes and protection of a locked frame (state held BUSY by the caller): the caller
  * protects/punches the whole run afterwards. Returns 1 if the frame held bytes. */
 static int drop_locked(struct qs_arena *a, uint64_t i, uint32_t was) {
     struct qs_frame *f = qs_frame_at(a, i);
     int had = is_resident(was);
     if (was == QS_REFUSED) {
-        qs_restore_view(a, i);
+        restore_view(a, i);
         if (atomic_load(&f->flags) & QS_F_SCRATCH_COW) had = is_resident(f->prior_state);
     }
     qs_preimage_free(a, f);
@@ -66,7 +73,7 @@ QS_EXPORT int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uin
             rc = -EBUSY;
             break;
         }
-        if (was == QS_REFUSED) qs_restore_view(a, first + i);
+        if (was == QS_REFUSED) restore_view(a, first + i);
         f->page_no = first_page + i;
         f->source = (uint16_t)source;
         f->reason = 0;
@@ -85,7 +92,7 @@ QS_EXPORT int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uin
 
 /* Common body of release/evict/reset: lock the run, drop selected frames, one mprotect + punch per
  * contiguous run of dropped frames, unlock. select(was) returns the new state or UINT32_MAX to keep. */
-static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t (*select)(struct qs_frame *, uint32_t),
+static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t (*select)(struct qs_arena *, struct qs_frame *, uint32_t),
                         int count_evictions, int mark_released, int punch) {
     if (!range_ok(a, first, n)) return -ERANGE;
     int64_t dropped = 0;
@@ -96,7 +103,7 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
             uint64_t i = first + k;
             struct qs_frame *f = qs_frame_at(a, i);
             uint32_t was = qs_frame_lock(a, f);
-            uint32_t to = select(f, was);
+            uint32_t to = select(a, f, was);
             /* a plain evict also frees the memory a keep-memory eviction left on a RESERVED frame
              * (not counted: the frame was not resident) */
             if (to == UINT32_MAX && count_evictions && punch && was == QS_RESERVED) to = QS_RESERVED;
@@ -128,16 +135,22 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
     return dropped;
 }
 
-static uint32_t sel_release(struct qs_frame *f, uint32_t was) { (void)f; (void)was; return QS_FREE; }
-static uint32_t sel_evict(struct qs_frame *f, uint32_t was) {
-    (void)f;
-    return was == QS_CLEAN ? QS_RESERVED : UINT32_MAX;
+static uint32_t sel_release(struct qs_arena *a, struct qs_frame *f, uint32_t was) { (void)a; (void)f; (void)was; return QS_FREE; }
+static uint32_t sel_evict(struct qs_arena *a, struct qs_frame *f, uint32_t was) {
+    if (was != QS_CLEAN) return UINT32_MAX;
+    /* kernel tracking: a twin frame stored to since its twin is dirty in all but name (qs_kwp.c) */
+    uint32_t fl = atomic_load(&f->flags);
+    if (fl & QS_F_OPEN) return UINT32_MAX;
+    if ((fl & QS_F_TWIN) && qs_kwp_stays(a, (uint64_t)(f - a->frames))) return UINT32_MAX;
+    return QS_RESERVED;
 }
-static uint32_t sel_discard(struct qs_frame *f, uint32_t was) {
+static uint32_t sel_discard(struct qs_arena *a, struct qs_frame *f, uint32_t was) {
+    (void)a;
     (void)f;
     return (was == QS_CLEAN || was == QS_DIRTY) ? QS_RESERVED : UINT32_MAX;
 }
-static uint32_t sel_reset(struct qs_frame *f, uint32_t was) {
+static uint32_t sel_reset(struct qs_arena *a, struct qs_frame *f, uint32_t was) {
+    (void)a;
     if (was != QS_REFUSED) return UINT32_MAX;
     return (f->prior_state == QS_FREE) ? QS_FREE : QS_RESERVED;
 }
@@ -337,10 +350,11 @@ static int64_t clean_run(struct qs_arena *a, uint64_t lo, uint64_t n, const stru
 static int lock_bridge(struct qs_arena *a, uint64_t i) {
     struct qs_frame *f = qs_frame_at(a, i);
     uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
-    if (s != QS_CLEAN || (atomic_load(&f->flags) & QS_F_PROTNONE) || (a->clean_prot & PROT_WRITE)) return 0;
+    if (s != QS_CLEAN || (atomic_load(&f->flags) & (QS_F_PROTNONE | QS_F_TWIN | QS_F_OPEN)) || (a->clean_prot & PROT_WRITE))
+        return 0;
     if (!atomic_compare_exchange_strong_explicit(&f->state, &s, QS_BUSY, memory_order_acq_rel, memory_order_relaxed))
         return 0;
-    if (atomic_load(&f->flags) & QS_F_PROTNONE) { qs_frame_unlock(f, QS_CLEAN); return 0; }
+    if (atomic_load(&f->flags) & (QS_F_PROTNONE | QS_F_TWIN | QS_F_OPEN)) { qs_frame_unlock(f, QS_CLEAN); return 0; }
     f->prior_state = QS_CLEAN;
     return 1;
 }
@@ -382,9 +396,11 @@ static int64_t clean_list(struct qs_arena *a, const uint64_t *frames, uint64_t n
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
         if (len > 0 && (qs_state(s) == QS_BUSY || qs_state(s) == QS_LOADING)) QS_END_RUN(); /* release before waiting */
         uint32_t was = qs_frame_lock(a, f);
-        if (was != QS_DIRTY || (atomic_load(&f->flags) & QS_F_PROTNONE) || (a->clean_prot & PROT_WRITE)) {
+        int keep_open = a->kwp && out != NULL && !a->kwp_broken; /* kernel tracking: stays writable (qs_kwp_settle) */
+        if (was != QS_DIRTY || (atomic_load(&f->flags) & QS_F_PROTNONE) || (a->clean_prot & PROT_WRITE) || keep_open) {
             if (was == QS_DIRTY) { /* reprotected by the clock, or card marking: no mprotect (qs_mark_clean) */
                 end_dirty(a, f, out, k);
+                if (keep_open) atomic_fetch_or(&f->flags, QS_F_OPEN);
                 qs_frame_unlock(f, QS_CLEAN);
                 cleaned++;
             } else {
@@ -447,7 +463,7 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
         if (s == QS_CLEAN || s == QS_DIRTY) {
             if (!(atomic_load(&f->flags) & QS_F_PROTNONE)) return 0;
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
-            if (mprotect(qs_app_addr(a, i), a->frame_size, s == QS_DIRTY ? PROT_READ | PROT_WRITE : a->clean_prot) != 0) {
+            if (mprotect(qs_app_addr(a, i), a->frame_size, s == QS_DIRTY ? PROT_READ | PROT_WRITE : qs_clean_prot_of(a, f)) != 0) {
                 *err = errno;
                 qs_frame_unlock(f, s);
                 return QS_R_VMA_LIMIT;
@@ -490,7 +506,7 @@ static void repair_locked(struct qs_arena *a, uint64_t i) {
     struct qs_frame *f = qs_frame_at(a, i);
     uint32_t fl = atomic_load(&f->flags);
     uint32_t prior = f->prior_state;
-    qs_restore_view(a, i);
+    restore_view(a, i);
     atomic_fetch_and(&f->flags, ~QS_F_SCRATCH_COW);
     if ((fl & QS_F_SCRATCH_COW) && is_resident(prior)) {
         atomic_fetch_or(&f->flags, QS_F_PROTNONE);
@@ -581,9 +597,10 @@ static int mark_dirty(struct qs_arena *a, uint64_t i, int open_view) {
             return 0;
         }
         if (was != QS_CLEAN) { qs_frame_unlock(f, was); return -ENOENT; }
+        int writable = (atomic_load(&f->flags) & (QS_F_TWIN | QS_F_OPEN)) != 0; /* kernel tracking: a twin */
         if (qs_preimage_capture(a, i) != 0) { qs_frame_unlock(f, was); return -ENOMEM; }
         if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
-        if (!(atomic_load(&f->flags) & QS_F_PROTNONE) && !(a->clean_prot & PROT_WRITE)) {
+        if (!writable && !(atomic_load(&f->flags) & QS_F_PROTNONE) && !(a->clean_prot & PROT_WRITE)) {
             if (open_view) {
                 int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
                 if (e) {

@@ -304,8 +304,8 @@ public class QsCommandTest {
         assertTrue(
                 r.err()
                         .contains(
-                                "unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-objects, qs-remsets, qs-scan, qs-b, e,"
-                                        + " qs-cs, eclipsestore, lmdb, mvstore]"),
+                                "unknown system 'foo'; expected one of [heap, qs, qs-cards, qs-objects, qs-remsets, qs-scan, qs-kernel, qs-b,"
+                                        + " e, qs-cs, eclipsestore, lmdb, mvstore]"),
                 r.err());
         assertFalse(r.err().contains("java."), r.err());
         assertFalse(r.err().contains("SystemUnderTest"), r.err());

@@ -2,6 +2,7 @@ package dev.quickstore.core;
 
 import dev.quickstore.core.buffer.Addresses;
 import dev.quickstore.core.buffer.CardBarrier;
+import dev.quickstore.core.buffer.KernelDetection;
 import dev.quickstore.core.buffer.MappedFrames;
 import dev.quickstore.core.buffer.ObjectMarkingBarrier;
 import dev.quickstore.core.buffer.OffHeapFrames;
@@ -134,6 +135,8 @@ final class FramesByOptions {
             mf.arena().cardTable().select(Integer.numberOfTrailingZeros(pageSize));
         } else if (options.writeDetection() == WriteDetection.SCANNING) {
             mf.arena().cardTable().selectScanning();
+        } else if (options.writeDetection() == WriteDetection.KERNEL_TRACKING) {
+            KernelDetection.select(mf, options);
         }
         if (options.commitLogging() == CommitLogging.PAGE_DIFFS) {
             // write-ahead (page protection only, native checks): a claimed page left alone costs an empty diff;
@@ -153,6 +156,7 @@ final class FramesByOptions {
                     case OBJECT_MARKING -> new ObjectMarkingBarrier(mf, cards);
                     case REMEMBERED_SETS -> new RememberedSetBarrier(mf, cards);
                     case SCANNING -> new ScanningDetection(mf);
+                    case KERNEL_TRACKING -> new KernelDetection(mf);
                     case PAGE_PROTECTION, CARD_MARKING -> cards;
                 };
     }

@@ -5,15 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.buffer.MappedFrames;
 import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.mmu.KernelTracking;
 import dev.quickstore.testkit.Seed;
 import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Commit diffs each page against the pre-image it took over at the clean point (store-native's {@code
@@ -24,13 +28,23 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * not be logged by this one, and this one's changes must all be logged (were the taken-over pre-image released
  * early, the racing fault would reuse its slot for the page's clean-point image and the diff would come out
  * empty). Checked against a model after a power cut ({@link FaultInjectingFileIO}) and recovery, which see only
- * the log.
+ * the log. Under kernel write tracking too, where commit copies each page before its diff and keeps the copy as the
+ * frame's twin (a racing store is then found by the next transaction's collect).
  */
 @ExtendWith(SeedExtension.class)
 class CommitCleanPointTest {
     private static final Path DIR = Path.of("/mem/db");
     /** A pool larger than the data and no checkpoint: committed pages reach the volume only through recovery. */
     private static final StoreOptions OPTS = new StoreOptions(2048, 1 << 20, 1L << 30);
+
+    /** {@link #OPTS} with write detection {@code d}; kernel tracking only where the kernel allows it. */
+    private static StoreOptions opts(WriteDetection d) {
+        if (d == WriteDetection.KERNEL_TRACKING) {
+            String why = KernelTracking.unavailableReason();
+            Assumptions.assumeTrue(why == null, () -> "kernel write tracking: " + why);
+        }
+        return OPTS.withWriteDetection(d);
+    }
 
     private static final int OBJECT = 3000; // two objects per 8 KiB page
     private static final int WORDS = 4; // words 1..4 of each object are the model's
@@ -68,11 +82,15 @@ class CommitCleanPointTest {
         }
     }
 
-    @Test
-    void aStoreRacingWithCommitIsLoggedByTheNextTransactionOnly() throws Exception {
+    @ParameterizedTest
+    @EnumSource(
+            value = WriteDetection.class,
+            names = {"PAGE_PROTECTION", "KERNEL_TRACKING"})
+    void aStoreRacingWithCommitIsLoggedByTheNextTransactionOnly(WriteDetection d) throws Exception {
+        StoreOptions o = opts(d);
         FaultInjectingFileIO fs = new FaultInjectingFileIO();
-        Store.create(fs, DIR, 8192, OPTS).close();
-        Store store = openMapped(fs);
+        Store.create(fs, DIR, 8192, o).close();
+        Store store = openMapped(fs, o);
         long ref = allocate(store, 1)[0];
         MappedFrames frames = store.mappedFramesForTest();
         boolean[] raced = {false};
@@ -97,7 +115,7 @@ class CommitCleanPointTest {
         assertEquals(111, MappedStoreTest.get(store, ref, 8), "the committed change stays");
         long base = store.arenaBase();
         fs.crash(new SplittableRandom(1)); // never closed: only the log holds the commits
-        try (Store s = Store.open(fs, DIR, OPTS)) {
+        try (Store s = Store.open(fs, DIR, o)) {
             long shift = s.arenaBase() - base;
             try (Transaction tx = s.begin()) {
                 assertEquals(111, tx.getLong(ref + shift, 8), "the commit was logged whole");
@@ -118,8 +136,8 @@ class CommitCleanPointTest {
     }
 
     /** Opens the store at its preferred base: commit hands pre-images over only with identity placement. */
-    private static Store openMapped(FaultInjectingFileIO fs) throws java.io.IOException {
-        Store s = Store.open(fs, DIR, OPTS);
+    private static Store openMapped(FaultInjectingFileIO fs, StoreOptions o) throws java.io.IOException {
+        Store s = Store.open(fs, DIR, o);
         assertTrue(
                 s.mappedFramesForTest().detachLimit() > 0,
                 "identity placement (is a store of an earlier test still mapped at the preferred base?)");
@@ -131,12 +149,16 @@ class CommitCleanPointTest {
      * of pages with gaps between them, some abort; during some commits a store races with the clean point (it joins
      * the next transaction, committed or aborted with it). Then a power cut, recovery and the model.
      */
-    @Test
-    void manyTransactionsWithRacingStoresMatchTheModelAfterRecovery(Seed seed) throws Exception {
+    @ParameterizedTest
+    @EnumSource(
+            value = WriteDetection.class,
+            names = {"PAGE_PROTECTION", "KERNEL_TRACKING"})
+    void manyTransactionsWithRacingStoresMatchTheModelAfterRecovery(WriteDetection d, Seed seed) throws Exception {
+        StoreOptions o = opts(d);
         SplittableRandom rnd = new SplittableRandom(seed.value());
         FaultInjectingFileIO fs = new FaultInjectingFileIO();
-        Store.create(fs, DIR, 8192, OPTS).close();
-        Store store = openMapped(fs);
+        Store.create(fs, DIR, 8192, o).close();
+        Store store = openMapped(fs, o);
         long[] refs = allocate(store, 300);
         long[][] model = new long[refs.length][WORDS];
         MappedFrames frames = store.mappedFramesForTest();
@@ -189,7 +211,7 @@ class CommitCleanPointTest {
         check(store, refs, 0, model, "before the power cut");
         long base = store.arenaBase();
         fs.crash(rnd);
-        try (Store s = Store.open(fs, DIR, OPTS)) {
+        try (Store s = Store.open(fs, DIR, o)) {
             check(s, refs, s.arenaBase() - base, model, "after recovery");
         }
         closeCrashed(store);

@@ -30,6 +30,7 @@ public final class DetachedPreimages implements AutoCloseable {
     private MemorySegment frames;
     private MemorySegment slots;
     private MemorySegment addrs;
+    private MemorySegment keep; // kernel tracking: 1 = slot k becomes its frame's twin at release
     private int count;
 
     DetachedPreimages(MappedArena arena, long handle, Arena views, MemorySegment addressSpace) {
@@ -60,6 +61,10 @@ public final class DetachedPreimages implements AutoCloseable {
             frames = views.allocate(JAVA_LONG, MAX);
             slots = views.allocate(JAVA_LONG, MAX);
             addrs = views.allocate(JAVA_LONG, MAX);
+            keep = views.allocate(MAX);
+        }
+        if (arena.kernelTracking().on()) {
+            keep.asSlice(0, n).fill((byte) 0);
         }
         MemorySegment.copy(list, from, frames, JAVA_LONG, 0, n);
         count = n; // the native call zeroes [0, n) first: released below even if it fails
@@ -89,7 +94,24 @@ public final class DetachedPreimages implements AutoCloseable {
         return addr == 0 ? MemorySegment.NULL : addressSpace.asSlice(addr, arena.frameSize());
     }
 
-    /** Gives every held slot back to the arena's free list (idempotent). Returns how many were released. */
+    /**
+     * Under {@linkplain KernelTracking kernel write tracking}: the caller has brought {@link #preimage}{@code (k)} to
+     * the page as logged (its record's after-images applied, its new LSN set); at {@link #release} the slot becomes
+     * the frame's twin instead of going back to the free list (the frame stays writable). Open frames not kept are
+     * write-protected again at release (page protection's clean state).
+     */
+    public synchronized void keepAsTwin(int k) {
+        if (k < 0 || k >= count) {
+            throw new IndexOutOfBoundsException("detached pre-image " + k + " of " + count);
+        }
+        keep.set(java.lang.foreign.ValueLayout.JAVA_BYTE, k, (byte) 1);
+    }
+
+    /**
+     * Gives every held slot back to the arena's free list (idempotent); under kernel tracking, each {@linkplain
+     * #keepAsTwin kept} slot becomes its frame's twin instead and the cleaned frames that got none are
+     * write-protected again. Returns how many slots were released, or kept as twins.
+     */
     public synchronized long release() {
         if (count == 0) {
             return 0;
@@ -97,6 +119,12 @@ public final class DetachedPreimages implements AutoCloseable {
         int n = count;
         count = 0;
         MemorySegment s = slots;
+        if (arena.kernelTracking().on()) {
+            MemorySegment f = frames;
+            MemorySegment k = keep;
+            return Downcall.checkedLong("qs_kwp_settle", () -> "settling " + n + " committed frames", () ->
+                    (long) NativeCalls.KWP_SETTLE.invokeExact(handle, f, s, k, (long) n));
+        }
         return Downcall.checkedLong("qs_preimage_release_list", () -> "releasing " + n + " detached pre-images", () ->
                 (long) NativeCalls.PREIMAGE_RELEASE_LIST.invokeExact(handle, s, (long) n));
     }

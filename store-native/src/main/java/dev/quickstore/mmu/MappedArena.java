@@ -54,6 +54,7 @@ public final class MappedArena implements AutoCloseable {
     private final RefusalQueue refusals;
     private final ReplacementClock clock;
     private final CardTable cardTable;
+    private final KernelTracking kernelTracking;
     private final PointerTranslation translation;
     private final TexasSwizzling texas;
     private final PageSources sources;
@@ -83,6 +84,7 @@ public final class MappedArena implements AutoCloseable {
                 new RefusalQueue(handle, MemorySegment.ofAddress(pendingAddr).reinterpret(8, views, null));
         this.clock = new ReplacementClock(this, handle);
         this.cardTable = new CardTable(this, handle, views);
+        this.kernelTracking = new KernelTracking(handle, views);
         this.translation = new PointerTranslation(this, handle);
         this.texas = new TexasSwizzling(this, handle);
         this.sources = new PageSources(handle);
@@ -163,6 +165,11 @@ public final class MappedArena implements AutoCloseable {
     /** Write detection by card marking ({@code qs_cards.c}); off until {@link CardTable#select}. */
     public CardTable cardTable() {
         return cardTable;
+    }
+
+    /** Write detection by the kernel ({@code qs_kwp.c}); off until {@link KernelTracking#select}. */
+    public KernelTracking kernelTracking() {
+        return kernelTracking;
     }
 
     /** Pointer relocation at load time ({@code qs_xlate.c}). */

@@ -100,6 +100,11 @@ final class NativeCalls {
             h("qs_arena_set_write_detection", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT));
     static final MethodHandle ARENA_CARDS = h("qs_arena_cards", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG), CRITICAL);
     static final MethodHandle MARK_CARD = h("qs_mark_card", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle KWP_PROBE = h("qs_kwp_probe", FunctionDescriptor.of(JAVA_INT));
+    static final MethodHandle KWP_COLLECT =
+            h("qs_kwp_collect", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    static final MethodHandle KWP_SETTLE =
+            h("qs_kwp_settle", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
     static final MethodHandle VMA_RESERVE_COUNT = h("qs_vma_reserve_count", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
     static final MethodHandle TEST_FAIL_SCRATCH =
             h("qs_test_fail_scratch", FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT));

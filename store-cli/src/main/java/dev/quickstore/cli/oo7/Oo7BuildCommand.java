@@ -38,7 +38,7 @@ final class Oo7BuildCommand implements Callable<Integer> {
             names = "--system",
             defaultValue = "qs",
             converter = SystemConverter.class,
-            description = "qs, qs-cards, qs-objects, qs-remsets, qs-scan (same layout as qs; that write"
+            description = "qs, qs-cards, qs-objects, qs-remsets, qs-scan, qs-kernel (same layout as qs; that write"
                     + " detection when run), qs-b for objects padded"
                     + " to an OID-based layout, or e (software persistence: references stored as OIDs)"
                     + " (default: ${DEFAULT-VALUE})")
@@ -77,7 +77,7 @@ final class Oo7BuildCommand implements Callable<Integer> {
         Oo7Config config = Oo7Config.named(size);
         if (!system.mapped()) {
             throw new IllegalArgumentException("--system " + system.label() + ": qs oo7 build builds a mapped store"
-                    + " (qs, qs-cards, qs-objects, qs-remsets, qs-scan, qs-b); qs oo7 run builds "
+                    + " (qs, qs-cards, qs-objects, qs-remsets, qs-scan, qs-kernel, qs-b); qs oo7 run builds "
                     + (system.peer() ? "the peers" : "the heap")
                     + " itself");
         }

@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
                     + " mapped store.",
             "Systems: heap (plain Java objects), qs (the mapped store, page protection), qs-cards, qs-objects,"
                     + " qs-remsets, qs-scan (the mapped store with Hosking and Moss's other write-detection"
-                    + " schemes: card marking, object marking, remembered sets, scanning), qs-b (the mapped store with objects padded"
+                    + " schemes: card marking, object marking, remembered sets, scanning), qs-kernel (write detection"
+                    + " by the kernel, Linux 6.7+: no write fault once a page was committed), qs-b (the mapped store with objects padded"
                     + " to the size an OID-based layout needs, White and DeWitt 1994 section 4).",
             "Peers (the stores Java users pick today, written as their users would; docs/peers.md): eclipsestore"
                     + " (Eclipse Store), lmdb (LMDB through lmdbjava), mvstore (H2 MVStore). Each builds into a"
@@ -94,7 +95,7 @@ final class Oo7RunCommand implements Callable<Integer> {
             converter = SystemConverter.class,
             description = "systems to measure, the first is the baseline: heap, qs (page protection), qs-cards (card"
                     + " marking), qs-objects (object marking), qs-remsets (remembered sets), qs-scan"
-                    + " (scanning), qs-b (padded objects), qs-cs (page-server client), e (software"
+                    + " (scanning), qs-kernel (kernel write tracking), qs-b (padded objects), qs-cs (page-server client), e (software"
                     + " persistence: OIDs and residency checks, E / EPVM 3.0), peers eclipsestore,"
                     + " lmdb, mvstore (default: heap,qs,qs-cards,qs-b; with --store: heap and the system"
                     + " the database was built for)")

@@ -33,6 +33,11 @@ enum SystemUnderTest {
      */
     qs_scan("qs-scan", ObjectPadding.NONE, WriteDetection.SCANNING),
     /**
+     * {@code qs-kernel}: the mapped store with kernel write tracking (Linux 6.7+): page protection until a page's
+     * first commit, then no write faults and no re-protection; the kernel records the stores (docs/native.md).
+     */
+    qs_kernel("qs-kernel", ObjectPadding.NONE, WriteDetection.KERNEL_TRACKING),
+    /**
      * QS-B (White and DeWitt 1994 section 4): the mapped store with every object padded to the size of an
      * OID-based layout ({@link ObjectPadding#OID_LAYOUT}); same classes and OO7 code as {@link #qs}.
      */

@@ -424,6 +424,7 @@ public final class BufferPool {
                 writeBackWalkAbove = dirtyPageTable.size() + frames.capacity() / 4;
             }
         }
+        frames.collectWritten(); // kernel tracking: a twin written in this transaction is a dirty page (steal it)
         long v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p) && !dirtyPageTable.containsKey(p));
         if (v < 0) {
             v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p));

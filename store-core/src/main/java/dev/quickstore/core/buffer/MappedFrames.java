@@ -190,7 +190,7 @@ public final class MappedFrames implements PageFrames {
         return frame(pageId);
     }
 
-    private long pageOfFrame(long frame) {
+    long pageOfFrame(long frame) {
         if (texas != null) {
             return texas.pageOfFrame(frame);
         }
@@ -484,9 +484,27 @@ public final class MappedFrames implements PageFrames {
         }
     }
 
+    /**
+     * The dirty pages; under kernel write tracking first the clean point of the pages with a twin ({@code
+     * KernelTracking.collect}: those the kernel saw written become DIRTY, their twin the pre-image).
+     */
     @Override
     public long[] dirtyPages() {
+        collectWritten();
         return pages(arena.preimages().dirtyFrames());
+    }
+
+    @Override
+    public void collectWritten() {
+        if (arena.kernelTracking().on()) {
+            arena.kernelTracking().collect();
+        }
+    }
+
+    /** Whether commit makes each logged page's image its frame's twin ({@code DetachedPreimages.keepAsTwin}). */
+    @Override
+    public boolean keepsTwins() {
+        return arena.kernelTracking().on();
     }
 
     private long[] pages(long[] frames) {

@@ -100,6 +100,21 @@ public interface PageFrames extends AutoCloseable {
     }
 
     /**
+     * Whether commit writes each logged page's image (as logged, with its new LSN) into its handed-over pre-image and
+     * keeps it as the frame's twin ({@code DetachedPreimages.keepAsTwin}: kernel write tracking) instead of
+     * releasing it.
+     */
+    default boolean keepsTwins() {
+        return false;
+    }
+
+    /**
+     * Kernel write tracking: makes every page written since the last collect DIRTY (its twin its pre-image), so
+     * that {@link #isDirty} tells the whole truth before a victim is chosen; nothing otherwise.
+     */
+    default void collectWritten() {}
+
+    /**
      * {@link #clearDirty(long[], int, int)} that hands the pages' pre-images over instead of dropping them: {@code
      * preimage(k)} of the result is the pre-image of {@code pages[from + k]} (already its disk form: offered only
      * where {@link #toDisk} is the identity), valid until the caller releases the result, which it must do (also

@@ -46,6 +46,12 @@ final class StableImages {
                 Thread.onSpinWait(); // BUSY without a pre-image yet: no store has landed; re-check
                 continue;
             }
+            if (s == FrameState.CLEAN) {
+                MemorySegment twin = arena.preimages().preimage(frame);
+                if (!twin.equals(MemorySegment.NULL)) {
+                    image.copyFrom(twin); // kernel tracking: the page as last logged, whatever was stored since
+                }
+            }
             return image;
         }
     }

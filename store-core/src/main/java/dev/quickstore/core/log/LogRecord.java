@@ -164,6 +164,37 @@ public final class LogRecord {
         return out;
     }
 
+    /**
+     * Copies the after-images of page record {@code rec} (as {@link #encodePage} wrote it: REDO, NEW_PAGE, CLR or
+     * UPDATE) into {@code page}, which then holds what the record leaves of the page (kernel write tracking keeps
+     * that as the page's twin). Header fields of the record other than its type are not read.
+     *
+     * @throws IllegalArgumentException if {@code rec} is not a page record or a range lies outside {@code page}
+     */
+    public static void applyAfterImages(byte[] rec, MemorySegment page) {
+        MemorySegment src = MemorySegment.ofArray(rec);
+        byte type = rec[8];
+        if (type != REDO && type != NEW_PAGE && type != CLR && type != UPDATE) {
+            throw new IllegalArgumentException("record type " + type + " is not a page record");
+        }
+        int count = src.get(PageHeader.INT, HEADER + 16);
+        int pos = HEADER + PAGE_HEADER;
+        for (int i = 0; i < count; i++) {
+            int start = src.get(PageHeader.INT, pos);
+            int len = src.get(PageHeader.INT, pos + 4);
+            pos += RANGE_HEADER;
+            if (start < 0 || len < 0 || (long) start + len > page.byteSize()) {
+                throw new IllegalArgumentException(
+                        "range " + i + " [" + start + ", +" + len + ") outside a " + page.byteSize() + "-byte page");
+            }
+            if (type == UPDATE) {
+                pos += len; // the before-image
+            }
+            MemorySegment.copy(src, pos, page, start, len);
+            pos += len;
+        }
+    }
+
     public static byte[] encodeCommit(long txnId, long prevLsn, long millis) {
         ByteBuffer b = header(HEADER + 8, COMMIT, txnId, prevLsn);
         b.putLong(millis);

@@ -83,7 +83,7 @@ public final class StoreProperties {
         }
     }
 
-    /** {@code qs.writeDetection}: pages (default), cards, objects, remsets or scan. */
+    /** {@code qs.writeDetection}: pages (default), cards, objects, remsets, scan or kernel. */
     public static WriteDetection writeDetection() {
         return writeDetection(System.getProperty("qs.writeDetection", "pages"));
     }
@@ -96,9 +96,10 @@ public final class StoreProperties {
             case "objects", "object_marking" -> WriteDetection.OBJECT_MARKING;
             case "remsets", "remembered_sets" -> WriteDetection.REMEMBERED_SETS;
             case "scan", "scanning" -> WriteDetection.SCANNING;
+            case "kernel", "kernel_tracking" -> WriteDetection.KERNEL_TRACKING;
             default ->
-                throw new IllegalArgumentException(
-                        "system property qs.writeDetection=" + v + ": expected pages, cards, objects, remsets or scan");
+                throw new IllegalArgumentException("system property qs.writeDetection=" + v
+                        + ": expected pages, cards, objects, remsets, scan or kernel");
         };
     }
 

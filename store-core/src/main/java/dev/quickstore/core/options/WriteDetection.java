@@ -25,9 +25,16 @@ package dev.quickstore.core.options;
  *   <li>{@link #SCANNING} ("scan", the paper's worst case): no barrier and no write fault on resident pages:
  *       every resident page gets a pre-image when the transaction begins or when a fault loads it, and commit
  *       diffs every resident page.</li>
+ *   <li>{@link #KERNEL_TRACKING} ("kernel", a sixth scheme; Linux 6.7 or later): page protection until a page's
+ *       first commit, after which the page stays writable with a twin (its image as logged) and the kernel records
+ *       its stores (userfaultfd write-protection, asynchronous mode: no signal, no {@code mprotect}); commit asks
+ *       {@code PAGEMAP_SCAN} which pages were written, diffs those against their twins and refreshes the twins. No
+ *       barrier: every store through the view is detected, as under page protection. Costs a twin (one page of
+ *       memory) per committed resident page. A store outside a transaction to such a page is not refused at once:
+ *       the next {@code begin} undoes it and fails (docs/architecture-core.md, "Write detection").</li>
  * </ul>
  * The default can be changed with the system property {@code qs.writeDetection} ({@code pages}, {@code cards},
- * {@code objects}, {@code remsets} or {@code scan}), the card size with {@code qs.cardBytes} (a power of two,
+ * {@code objects}, {@code remsets}, {@code scan} or {@code kernel}), the card size with {@code qs.cardBytes} (a power of two,
  * default 512).
  */
 public enum WriteDetection {
@@ -35,5 +42,6 @@ public enum WriteDetection {
     CARD_MARKING,
     OBJECT_MARKING,
     REMEMBERED_SETS,
-    SCANNING;
+    SCANNING,
+    KERNEL_TRACKING;
 }

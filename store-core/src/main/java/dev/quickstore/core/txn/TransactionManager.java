@@ -165,15 +165,19 @@ public final class TransactionManager implements BufferPool.Stealer {
                 commitCards);
     }
 
+    /** The LSN of the record the last {@link #logPage} appended (0: none). */
+    private long pageLsn;
+
     public long begin() {
         assert !active;
         txnId = nextTxnId++;
         firstLsn = 0;
         lastLsn = 0;
-        active = true;
         if (barrier != null) {
-            barrier.begin(); // scanning: every resident page gets its pre-image
+            // scanning: every resident page gets its pre-image; kernel tracking: stores outside a transaction undone
+            barrier.begin();
         }
+        active = true;
         return txnId;
     }
 
@@ -260,7 +264,11 @@ public final class TransactionManager implements BufferPool.Stealer {
             curCopy = MemorySegment.ofArray(new byte[ps]);
         }
         int cardBytes = frames.cardBytes();
+        long tc = System.nanoTime();
         long[] dirty = frames.dirtyPages();
+        if (frames.keepsTwins()) {
+            commitReprotectNanos += System.nanoTime() - tc; // kernel tracking: the scan re-protects written pages
+        }
         int detach = commitLogging == CommitLogging.PAGE_DIFFS ? frames.detachLimit() : 0;
         for (int i = 0; i < dirty.length; ) {
             int n = Math.min(detach > 0 ? detach : RUN, dirty.length - i);
@@ -331,13 +339,17 @@ public final class TransactionManager implements BufferPool.Stealer {
         long tb = System.nanoTime();
         commitPreimageNanos += ta - t0;
         commitReprotectNanos += tb - ta;
+        boolean twins = frames.keepsTwins();
         try {
             for (int k = 0; k < n; k++) {
                 MemorySegment before = fresh[k] ? null : pre.preimage(k);
                 if (before != null && before.equals(MemorySegment.NULL)) {
                     throw new IllegalStateException("dirty page " + dirty[i + k] + " had no pre-image at commit");
                 }
-                logPage(frames, dirty[i + k], k, before, cardBytes, ps);
+                byte[] rec = logPage(frames, dirty[i + k], k, before, cardBytes, ps);
+                if (twins) {
+                    keepTwin(pre, k, rec);
+                }
             }
         } finally {
             long tr = System.nanoTime();
@@ -382,7 +394,7 @@ public final class TransactionManager implements BufferPool.Stealer {
      * conversion is needed (no 8 KiB copy): diffed and encoded, then kept only if no store reached it meanwhile;
      * otherwise the stable image (a copy, or the new pre-image a store after the clean point captured).
      */
-    private void logPage(PageFrames frames, long p, int k, MemorySegment pre, int cardBytes, int ps)
+    private byte[] logPage(PageFrames frames, long p, int k, MemorySegment pre, int cardBytes, int ps)
             throws IOException {
         long t0 = System.nanoTime();
         MemorySegment live = frames.liveImage(p);
@@ -400,8 +412,10 @@ public final class TransactionManager implements BufferPool.Stealer {
         }
         long t2 = System.nanoTime();
         commitDiffNanos += t2 - t1;
+        pageLsn = 0;
         if (rec != null) {
             long lsn = appendForTxn(rec);
+            pageLsn = lsn;
             redoBytes += rec.length;
             redoRecords++;
             PageHeader.setLsn(frames.resident(p), lsn);
@@ -409,6 +423,28 @@ public final class TransactionManager implements BufferPool.Stealer {
             commitAppendNanos += System.nanoTime() - t2;
         }
         pool.holdForLogging(p, false);
+        return rec;
+    }
+
+    /**
+     * Kernel write tracking: page {@code k}'s pre-image becomes its twin, the page as logged: the after-images of its
+     * record {@code rec} (null: nothing changed) are applied to it, the record's LSN among them (commit set the
+     * page's LSN in place after the diff, so the next diff against the twin does not see it change). Exactly what
+     * was logged, so a store that raced with the diff and was not logged still differs from the twin at the next
+     * commit (the kernel saw it after the clean point). No 8 KiB copy: only the changed bytes.
+     */
+    private void keepTwin(DetachedPreimages pre, int k, byte[] rec) {
+        MemorySegment twin = pre.preimage(k);
+        if (twin.equals(MemorySegment.NULL)) {
+            return; // no pre-image: the frame was not dirty when cleaned (it is not open either)
+        }
+        long t0 = System.nanoTime();
+        if (rec != null) {
+            LogRecord.applyAfterImages(rec, twin);
+            PageHeader.setLsn(twin, pageLsn);
+        }
+        pre.keepAsTwin(k);
+        commitStableNanos += System.nanoTime() - t0;
     }
 
     /**

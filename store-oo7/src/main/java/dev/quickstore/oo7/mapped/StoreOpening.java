@@ -99,6 +99,7 @@ record StoreOpening(
             case OBJECT_MARKING -> "-objects";
             case REMEMBERED_SETS -> "-remsets";
             case SCANNING -> "-scan";
+            case KERNEL_TRACKING -> "-kernel";
         };
         return (padding.isNone() ? "qs" : "qs-b") + scheme;
     }
