@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.stats.StoreStats;
+import dev.quickstore.mmu.KernelTracking;
 import dev.quickstore.oo7.heap.HeapOo7Store;
 import dev.quickstore.oo7.mapped.MappedOo7Store;
 import dev.quickstore.testkit.ChildJvm;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -30,7 +32,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * database, so the update steals dirty pages (logged in disk form, OIDs only); and on the mapped store with
  * Hosking and Moss's other write-detection schemes ({@code qs-objects}, {@code qs-remsets}, {@code qs-scan}:
  * the child gets {@code -Dqs.writeDetection}), scanning also with a 256-page pool so that the update steals pages
- * whose only record of change is the pre-image taken when the transaction began or the page was loaded.
+ * whose only record of change is the pre-image taken when the transaction began or the page was loaded; and with
+ * kernel write tracking ({@code qs-kernel}), also with a 256-page pool.
  */
 class Oo7CrashRestartTest {
     @TempDir
@@ -47,12 +50,18 @@ class Oo7CrashRestartTest {
         "qs-remsets, T3B, SWAP, 0",
         "qs-scan, T2B, INCREMENT, 0",
         "qs-scan, T3B, SWAP, 0",
-        "qs-scan, T2C, INCREMENT, 256"
+        "qs-scan, T2C, INCREMENT, 256",
+        "qs-kernel, T2B, INCREMENT, 0",
+        "qs-kernel, T3B, SWAP, 256"
     })
     void committedUpdateSurvivesSigkillAndRecovery(String system, String op, String t2, int poolPages)
             throws Exception {
+        if (system.equals("qs-kernel")) {
+            String why = KernelTracking.unavailableReason();
+            Assumptions.assumeTrue(why == null, () -> "kernel write tracking: " + why);
+        }
         Path dir = tmp.resolve("oo7");
-        String detection = system.startsWith("qs-") ? system.substring(3) : null; // objects, remsets, scan
+        String detection = system.startsWith("qs-") ? system.substring(3) : null; // objects, remsets, scan, kernel
         StoreOptions options = system.equals("e")
                 ? SoftwareOo7StoreTest.E
                 : detection != null
@@ -103,6 +112,7 @@ class Oo7CrashRestartTest {
             case "objects" -> WriteDetection.OBJECT_MARKING;
             case "remsets" -> WriteDetection.REMEMBERED_SETS;
             case "scan" -> WriteDetection.SCANNING;
+            case "kernel" -> WriteDetection.KERNEL_TRACKING;
             default -> throw new IllegalArgumentException("no write-detection scheme qs-" + name);
         };
     }

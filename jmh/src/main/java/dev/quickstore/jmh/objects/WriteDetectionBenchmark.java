@@ -35,8 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * marking (Hosking and Moss 1993: a barrier per store, pre-image at a page's first mark, commit diffs the
  * marked cards and does not reprotect) and Hosking and Moss's other schemes ({@code objects}: object marking,
  * commit diffs the marked objects; {@code remsets}: remembered sets of updated words, commit diffs those words;
- * {@code scan}: no barrier, every resident page pre-imaged at begin or load and diffed at commit), measured in the
- * same run ({@code -p mode=pages,cards,objects,remsets,scan}). The store holds
+ * {@code scan}: no barrier, every resident page pre-imaged at begin or load and diffed at commit), and kernel write
+ * tracking ({@code kernel}, Linux 6.7+: a committed page stays writable with a twin, the kernel records its stores,
+ * commit asks {@code PAGEMAP_SCAN}), measured in the same run ({@code -p mode=pages,cards,objects,remsets,scan,kernel}). The store holds
  * {@value #PAGES} pages full of 16-byte {@link PNode}s; every page is resident before measuring.
  *
  * <ul>
@@ -50,7 +51,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code readRepeat}: the getters over the same objects (must not change between the modes).</li>
  * </ul>
  *
- * Run: {@code bin/bench WriteDetection -p mode=pages,cards,objects,remsets,scan}; the commit part is printed at
+ * Run: {@code bin/bench WriteDetection -p mode=pages,cards,objects,remsets,scan,kernel}; the commit part is printed at
  * tear-down too. Under {@code scan} the first touch costs nothing per update: its price is paid at begin (in the
  * unmeasured setup of {@code updateFirstTouch}) and in {@code commit}, which diffs every resident page.
  */
@@ -65,7 +66,7 @@ public class WriteDetectionBenchmark {
     /** A store with PAGES pages of PNodes; {@code firsts} = one object per page, {@code all} = every object. */
     @State(Scope.Benchmark)
     public abstract static class Fixture {
-        @Param({"pages", "cards", "objects", "remsets", "scan"})
+        @Param({"pages", "cards", "objects", "remsets", "scan", "kernel"})
         String mode;
 
         Path dir;
@@ -83,6 +84,7 @@ public class WriteDetectionBenchmark {
                 case "objects" -> o.withWriteDetection(WriteDetection.OBJECT_MARKING);
                 case "remsets" -> o.withWriteDetection(WriteDetection.REMEMBERED_SETS);
                 case "scan" -> o.withWriteDetection(WriteDetection.SCANNING);
+                case "kernel" -> o.withWriteDetection(WriteDetection.KERNEL_TRACKING);
                 default -> o.withWriteDetection(WriteDetection.PAGE_PROTECTION);
             };
             store = PersistentStore.create(dir.resolve("db"), o, PNode.class);
