@@ -70,6 +70,8 @@ int qs_mark_card(struct qs_arena *a, uint64_t off);
 int qs_kwp_probe(void);
 int64_t qs_kwp_collect(struct qs_arena *a, int mode, uint64_t *out, uint64_t max);
 int64_t qs_kwp_settle(struct qs_arena *a, const uint64_t *frames, const uint64_t *slots, const uint8_t *keep, uint64_t n);
+int64_t qs_kwp_mask(struct qs_arena *a, uint64_t i);
+int32_t qs_kwp_page_bytes(void);
 
 /* replacement (qs_clock.c, ABI 6): QS_POLICY_FALLBACK 0, QS_POLICY_SIMPLIFIED 1, QS_POLICY_CLASSIC 2 */
 int qs_arena_set_policy(struct qs_arena *a, int policy);

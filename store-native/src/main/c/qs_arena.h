@@ -60,6 +60,8 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
                                   * a store is recorded by the kernel (uffd-wp), not by a fault */
 #define QS_F_OPEN       0x400u /* CLEAN and still READ|WRITE after a commit's clean point, until qs_kwp_settle gives
                                   * it its twin or write-protects it */
+#define QS_F_KMASK      0x800u /* DIRTY from a twin, every store since through the application view: kwp_mask lists
+                                  * the OS pages of the frame the kernel saw written (commit diffs only those) */
 /* Holds set by Java (qs_frame_hold, ABI 6): the fault path's clock never evicts a held frame. */
 #define QS_F_PINNED     0x20u /* fixed by the running store operation (its alias slice is in use)  */
 #define QS_F_WAL        0x40u /* disk-dirty: committed changes only in the log; Java writes it back */
@@ -93,7 +95,8 @@ struct qs_frame {
     uint32_t reason;            /* last refusal reason                                            */
     _Atomic uint32_t faults;    /* faults taken on this frame                                     */
     _Atomic uint32_t loads;     /* times the page was read from its source into this frame        */
-    uint64_t reserved_[3];
+    uint64_t kwp_mask;          /* with QS_F_KMASK: bit k = OS page k of the frame written (qs_kwp.c)   */
+    uint64_t reserved_[2];
 };
 _Static_assert(sizeof(struct qs_frame) == 64, "frame descriptor is one cache line");
 
@@ -226,6 +229,7 @@ struct qs_arena {
     int uffd;
     int pagemap;
     void *kwp_regions; /* QS_KWP_REGIONS struct page_region entries for qs_kwp_collect's scans (mmap'ed) */
+    uint32_t os_page;  /* the OS page size: the kernel's write-tracking granularity (qs_kwp_mask) */
     int kwp_broken; /* a frame's range could not be registered again: no more twins (page protection) */
     /* frames [twin_lo, twin_hi) hold every frame ever given a twin (twin_hi 0: none yet); a begin's scan covers only
      * them (every other frame written since the last commit is DIRTY, which its state records) */

@@ -588,6 +588,7 @@ static int mark_dirty(struct qs_arena *a, uint64_t i, int open_view) {
         /* card marking: the store's own change may be anywhere on the page: commit diffs it whole */
         if (was == QS_DIRTY) {
             if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
+            atomic_fetch_and(&f->flags, ~QS_F_KMASK); /* kernel tracking: the alias store is not the kernel's to see */
             if (open_view && (atomic_load(&f->flags) & QS_F_VIEW_RO) && !(atomic_load(&f->flags) & QS_F_PROTNONE)) {
                 int e = qs_protect_frame(a, i, PROT_READ | PROT_WRITE);
                 if (e) { qs_frame_unlock(f, was); return -e; }

@@ -13,12 +13,13 @@
  * Frame regime (qs_arena.h): everything is page protection (clean frames PROT_READ, the first store faults
  * and captures a pre-image) until a commit. At commit, qs_kwp_collect (before the dirty list is taken) scans
  * the frames, write-protecting every written page again: that scan is the clean point. The clean list then
- * ends the dirty state without mprotect(READ) (QS_F_OPEN: still writable), Java diffs a stable copy of each
- * page against its pre-image and writes that copy into the pre-image slot, and qs_kwp_settle makes the slot
- * the frame's twin (QS_F_TWIN: CLEAN, READ|WRITE, slot = the image as logged). The next transaction's stores
- * to a twin frame take no fault; its commit's collect finds them written and turns those frames DIRTY with the
- * twin as their pre-image. A store between the scan and the copy is recorded for the next commit too: the
- * twin is what was logged, so whatever differs from it is logged next time.
+ * ends the dirty state without mprotect(READ) (QS_F_OPEN: still writable), Java diffs each page against its
+ * pre-image, logs, and applies the record's after-images (and its LSN) to the pre-image slot, and
+ * qs_kwp_settle makes the slot the frame's twin (QS_F_TWIN: CLEAN, READ|WRITE, slot = the image as logged).
+ * The next transaction's stores to a twin frame take no fault; its commit's collect finds them written and turns
+ * those frames DIRTY with the twin as their pre-image. A store after the scan (one racing with commit) is
+ * recorded by the kernel and, since the twin holds exactly what was logged, is never lost: the next begin treats
+ * it as a store outside a transaction (qs_kwp_collect's RESTORE mode).
  *
  * Invariants: a twin frame's slot holds exactly the bytes last logged for its page (or loaded, if never
  * written); a CLEAN frame is writable only with QS_F_TWIN or QS_F_OPEN; every store to a twin frame since its
@@ -122,6 +123,7 @@ int qs_kwp_enable(struct qs_arena *a) {
         return fd;
     }
     a->kwp_regions = regions;
+    a->os_page = (uint32_t)sysconf(_SC_PAGESIZE);
     a->uffd = fd;
     a->pagemap = pm;
     a->kwp = 1;
@@ -159,15 +161,29 @@ int qs_kwp_written(struct qs_arena *a, uint64_t i) {
     return n != 0; /* an error counts as written: the frame is kept */
 }
 
-/* A written twin frame held BUSY: DIRTY with the twin as pre-image, or (restore) its twin copied back. */
-static int take_written(struct qs_arena *a, uint64_t i, int mode, uint64_t *out, uint64_t max, uint64_t *n) {
+/* Frame i, whose OS pages `bits` the scan found written: a twin becomes DIRTY with the twin as pre-image and
+ * QS_F_KMASK (commit diffs only those pages), or (restore) gets its twin copied back; a DIRTY frame still under
+ * QS_F_KMASK (an eviction's collect took it earlier in the transaction) adds the pages. Returns 1 if a twin was
+ * taken. */
+static int take_written(struct qs_arena *a, uint64_t i, uint64_t bits, int mode, uint64_t *out, uint64_t max,
+                        uint64_t *n) {
     struct qs_frame *f = qs_frame_at(a, i);
+    uint32_t fl = atomic_load(&f->flags);
+    if (!(fl & (QS_F_TWIN | QS_F_KMASK))) return 0; /* written frames that are not twins: their state records it */
     uint32_t was = qs_frame_lock(a, f);
-    if (was != QS_CLEAN || !(atomic_load(&f->flags) & QS_F_TWIN)) { qs_frame_unlock(f, was); return 0; }
+    fl = atomic_load(&f->flags);
+    if (was == QS_DIRTY && (fl & QS_F_KMASK) && mode == QS_KWP_DIRTY) {
+        f->kwp_mask |= bits;
+        qs_frame_unlock(f, was);
+        return 0;
+    }
+    if (was != QS_CLEAN || !(fl & QS_F_TWIN)) { qs_frame_unlock(f, was); return 0; }
     if (mode == QS_KWP_RESTORE) {
         memcpy(qs_alias_addr(a, i), qs_preimage_addr(a, f->preimage_slot), a->frame_size);
         qs_frame_unlock(f, QS_CLEAN);
     } else {
+        f->kwp_mask = bits;
+        atomic_fetch_or(&f->flags, QS_F_KMASK);
         atomic_fetch_and(&f->flags, ~QS_F_TWIN);
         qs_frame_unlock(f, QS_DIRTY);
         qs_dirty_note(a, i);
@@ -197,15 +213,21 @@ QS_EXPORT int64_t qs_kwp_collect(struct qs_arena *a, int mode, uint64_t *out, ui
         uint64_t walked;
         int64_t r = scan(a, lo, end, 1, v, QS_KWP_REGIONS, &walked);
         if (r < 0) return r;
-        uint64_t last = UINT64_MAX;
+        /* the written OS pages of one frame may come in several regions: gather them, then take the frame */
+        uint64_t cur = UINT64_MAX, bits = 0;
         for (int64_t k = 0; k < r; k++) {
             uint64_t s = v[k].start - (uintptr_t)a->app, e = v[k].end - (uintptr_t)a->app;
-            for (uint64_t i = s >> a->frame_shift; i <= (e - 1) >> a->frame_shift; i++) {
-                if (i == last) continue; /* two OS pages of one frame in two regions */
-                last = i;
-                if (atomic_load(&qs_frame_at(a, i)->flags) & QS_F_TWIN) take_written(a, i, mode, out, max, &n);
+            for (uint64_t p = s; p < e; p += a->os_page) {
+                uint64_t i = p >> a->frame_shift;
+                if (i != cur) {
+                    if (cur != UINT64_MAX) take_written(a, cur, bits, mode, out, max, &n);
+                    cur = i;
+                    bits = 0;
+                }
+                bits |= (uint64_t)1 << ((p & (a->frame_size - 1)) / a->os_page);
             }
         }
+        if (cur != UINT64_MAX) take_written(a, cur, bits, mode, out, max, &n);
         if (walked <= lo) return -EIO; /* the kernel made no progress: never loop */
         lo = walked;
     }
@@ -217,6 +239,19 @@ QS_EXPORT int64_t qs_kwp_collect(struct qs_arena *a, int mode, uint64_t *out, ui
  * filled with the page as logged - becomes the frame's twin; otherwise an open frame is write-protected (page
  * protection's clean state) and the slot released. Returns the frames given a twin, or -EINVAL (nothing changed)
  * for an entry outside the arena or a slot that is not one. */
+/* The OS pages of DIRTY frame i that the kernel saw written since its twin (bit k = page k), or -1 when the
+ * frame must be diffed whole (not taken from a twin, or the store wrote it through the alias too). */
+QS_EXPORT int64_t qs_kwp_mask(struct qs_arena *a, uint64_t i) {
+    if (i >= a->nframes) return -1;
+    struct qs_frame *f = qs_frame_at(a, i);
+    if (atomic_load_explicit(&f->state, memory_order_acquire) != QS_DIRTY || !(atomic_load(&f->flags) & QS_F_KMASK))
+        return -1;
+    return (int64_t)f->kwp_mask;
+}
+
+/* The OS page size: the granularity of qs_kwp_mask. */
+QS_EXPORT int32_t qs_kwp_page_bytes(void) { return (int32_t)sysconf(_SC_PAGESIZE); }
+
 QS_EXPORT int64_t qs_kwp_settle(struct qs_arena *a, const uint64_t *frames, const uint64_t *slots,
                                 const uint8_t *keep, uint64_t n) {
     uint64_t limit = (uint64_t)atomic_load(&a->pre.nchunks) * QS_PRE_CHUNK_SLOTS;

@@ -89,7 +89,7 @@ static void copy_to_slot(void *dst, const void *src, size_t n) {
 int qs_preimage_capture(struct qs_arena *a, uint64_t i) {
     struct qs_frame *f = qs_frame_at(a, i);
     if (f->preimage_slot) { /* DIRTY already, or a twin (qs_kwp.c): the image as last committed is the pre-image */
-        atomic_fetch_and(&f->flags, ~QS_F_TWIN);
+        atomic_fetch_and(&f->flags, ~(QS_F_TWIN | QS_F_KMASK)); /* a store the kernel did not see: diff it whole */
         return 0;
     }
     uint32_t slot1 = pop_free(a);
@@ -112,7 +112,7 @@ uint32_t qs_preimage_detach(struct qs_arena *a, struct qs_frame *f) {
     if (!slot1) return 0;
     /* a frame leaves DIRTY exactly here: its cards are clean again (card marking) */
     qs_cards_clear(a, (uint64_t)(f - a->frames));
-    atomic_fetch_and(&f->flags, ~(QS_F_WHOLE | QS_F_TWIN | QS_F_OPEN));
+    atomic_fetch_and(&f->flags, ~(QS_F_WHOLE | QS_F_TWIN | QS_F_OPEN | QS_F_KMASK));
     f->preimage_slot = 0; /* a later capture for this frame pops a fresh slot: this one is not on the free stack */
     return slot1;
 }

@@ -79,6 +79,13 @@ int main(void) {
     CHECK(st(3) == QS_DIRTY && !(fl(3) & QS_F_TWIN), "3 is DIRTY");
     CHECK(pre_word(3, 6) == qs_test_word(3, 6) && pre_word(3, 5) == 111, "its pre-image is the twin");
     CHECK(st(4) == QS_CLEAN && (fl(4) & QS_F_TWIN), "4 still a twin");
+    if (qs_kwp_page_bytes() == 4096) { /* the mask: which OS pages of the frame the kernel saw written */
+        CHECK(qs_kwp_mask(A, 3) == 1, "the first OS page of frame 3 was written: mask %ld", (long)qs_kwp_mask(A, 3));
+        wr(3, 700, 7); /* byte 5600: the second OS page, after an earlier collect (as an eviction's) */
+        CHECK(qs_kwp_collect(A, 0, NULL, 0) == 0 && qs_kwp_mask(A, 3) == 3, "a later collect adds the page");
+        CHECK(qs_mark_dirty(A, 3) == 0 && qs_kwp_mask(A, 3) == -1, "a store through the alias: diffed whole");
+        CHECK(qs_kwp_mask(A, 4) == -1, "a twin is not dirty: no mask");
+    }
     CHECK(qs_kwp_collect(A, 0, NULL, 0) == 0, "the collect re-armed: nothing written since");
     uint64_t one[1] = {3};
     CHECK(commit(one, 1, 1) == 1, "3 a twin again");

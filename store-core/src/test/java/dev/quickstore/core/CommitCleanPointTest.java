@@ -57,7 +57,7 @@ class CommitCleanPointTest {
         frames.resident(page).set(PageHeader.LONG, at % frames.pageSize(), v);
     }
 
-    private static long[] allocate(Store s, int n) {
+    static long[] allocate(Store s, int n) {
         long[] refs = new long[n];
         try (Transaction tx = s.begin()) {
             for (int i = 0; i < n; i++) {
@@ -127,7 +127,7 @@ class CommitCleanPointTest {
     }
 
     /** Releases a store whose files died with a power cut (its arena would be in later tests' way). */
-    private static void closeCrashed(Store s) {
+    static void closeCrashed(Store s) {
         try {
             s.close();
         } catch (java.io.IOException e) {

@@ -28,7 +28,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SeedExtension.class)
 class KernelTrackingTest {
     private static final Path DIR = Path.of("/mem/db");
-    private static final int OBJECT = 3000; // two objects per 8 KiB page
 
     @BeforeEach
     void available() {
@@ -40,26 +39,6 @@ class KernelTrackingTest {
         return new StoreOptions(poolPages, 1 << 20, 1L << 30).withWriteDetection(WriteDetection.KERNEL_TRACKING);
     }
 
-    private static long[] allocate(Store s, int n) {
-        long[] refs = new long[n];
-        try (Transaction tx = s.begin()) {
-            for (int i = 0; i < n; i++) {
-                refs[i] = tx.allocate(OBJECT);
-            }
-            tx.commit();
-        }
-        return refs;
-    }
-
-    /** Releases a store whose files died with a power cut. */
-    private static void closeCrashed(Store s) {
-        try {
-            s.close();
-        } catch (java.io.IOException e) {
-            // the checkpoint of close fails on the dead files; the arena is released all the same
-        }
-    }
-
     @Test
     void aCommittedPageIsStoredToWithoutAWriteFaultAndItsChangesAreLogged() throws Exception {
         FaultInjectingFileIO fs = new FaultInjectingFileIO();
@@ -69,7 +48,8 @@ class KernelTrackingTest {
         try {
             rewrites(fs, o, store);
         } finally {
-            closeCrashed(store); // also when an assertion failed: its arena would be in later tests' way
+            CommitCleanPointTest.closeCrashed(
+                    store); // also when an assertion failed: its arena would be in later tests' way
         }
     }
 
@@ -79,7 +59,7 @@ class KernelTrackingTest {
                 store.mappedFramesForTest().keepsTwins()
                         && store.mappedFramesForTest().detachLimit() > 0,
                 "identity placement: commit keeps twins (is a store of an earlier test still mapped?)");
-        long ref = allocate(store, 1)[0];
+        long ref = CommitCleanPointTest.allocate(store, 1)[0];
         try (Transaction tx = store.begin()) {
             MappedStoreTest.put(store, ref, 8, 1);
             tx.commit();
@@ -120,7 +100,7 @@ class KernelTrackingTest {
     void aStoreOutsideATransactionIsUndoneAndTheNextBeginSaysSo(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
         try (Store store = Store.create(dir.resolve("db"), 8192, options(256))) {
-            long ref = allocate(store, 1)[0];
+            long ref = CommitCleanPointTest.allocate(store, 1)[0];
             try (Transaction tx = store.begin()) {
                 MappedStoreTest.put(store, ref, 8, 5);
                 tx.commit(); // the page now has a twin: stores to it take no fault
@@ -151,7 +131,7 @@ class KernelTrackingTest {
         long[] model;
         long base;
         try (Store store = Store.create(db, 8192, o)) {
-            refs = allocate(store, 400);
+            refs = CommitCleanPointTest.allocate(store, 400);
             model = new long[refs.length];
             for (int t = 0; t < 80; t++) {
                 boolean abort = rnd.nextInt(5) == 0;

@@ -68,6 +68,20 @@ public final class KernelTracking {
         on = true;
     }
 
+    /** The granularity of {@link #writtenPages}: the OS page size. */
+    public static int pageBytes() {
+        return Downcall.intValue("qs_kwp_page_bytes", () -> (int) NativeCalls.KWP_PAGE_BYTES.invokeExact());
+    }
+
+    /**
+     * The OS pages of DIRTY frame {@code frame} the kernel saw written since it was a twin (bit k = the k-th
+     * {@link #pageBytes} of the frame), or -1 when the frame must be diffed whole (it was not a twin, or the store
+     * wrote it through the alias as well). Read before the frame's dirty state ends.
+     */
+    public long writtenPages(long frame) {
+        return Downcall.longValue("qs_kwp_mask", () -> (long) NativeCalls.KWP_MASK.invokeExact(handle, frame));
+    }
+
     /** Whether {@link #select} switched it on. */
     public boolean on() {
         return on;

@@ -103,6 +103,9 @@ final class NativeCalls {
     static final MethodHandle KWP_PROBE = h("qs_kwp_probe", FunctionDescriptor.of(JAVA_INT));
     static final MethodHandle KWP_COLLECT =
             h("qs_kwp_collect", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    static final MethodHandle KWP_MASK =
+            h("qs_kwp_mask", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG), CRITICAL);
+    static final MethodHandle KWP_PAGE_BYTES = h("qs_kwp_page_bytes", FunctionDescriptor.of(JAVA_INT));
     static final MethodHandle KWP_SETTLE =
             h("qs_kwp_settle", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG));
     static final MethodHandle VMA_RESERVE_COUNT = h("qs_vma_reserve_count", FunctionDescriptor.of(JAVA_INT, JAVA_LONG));

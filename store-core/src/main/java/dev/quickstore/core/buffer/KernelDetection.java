@@ -4,7 +4,6 @@ import dev.quickstore.core.error.StoreException;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.mmu.KernelTracking;
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -21,7 +20,7 @@ import java.util.Arrays;
  * the next transaction {@linkplain #begin begins}, such stores are undone from the twins and the begin fails naming
  * the pages, so nothing written outside a transaction is ever logged.
  */
-public final class KernelDetection implements WriteBarrier {
+public final class KernelDetection extends NoBarrier {
     private final MappedFrames frames;
 
     public KernelDetection(MappedFrames frames) {
@@ -48,24 +47,8 @@ public final class KernelDetection implements WriteBarrier {
     }
 
     @Override
-    public MemorySegment table() {
-        return MemorySegment.NULL; // no barrier
-    }
-
-    @Override
-    public int shift() {
-        return 0;
-    }
-
-    @Override
     public long marks() {
         return 0;
-    }
-
-    @Override
-    public void mark(long address) {
-        throw new UnsupportedOperationException(
-                "kernel write tracking has no write barrier (address 0x" + Long.toHexString(address) + ")");
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.quickstore.core.volume.Volume;
 import dev.quickstore.mmu.ArenaException;
 import dev.quickstore.mmu.DetachedPreimages;
 import dev.quickstore.mmu.FrameState;
+import dev.quickstore.mmu.KernelTracking;
 import dev.quickstore.mmu.MappedArena;
 import dev.quickstore.mmu.TexasSwizzling;
 import java.lang.foreign.Arena;
@@ -400,14 +401,24 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public long dirtyCards(long pageId) {
+        if (arena.kernelTracking().on()) {
+            long m = arena.kernelTracking().writtenPages(frame(pageId)); // the OS pages the kernel saw written
+            return m == (1L << (pageSize / osPageBytes)) - 1 ? -1L : m; // all of them: one diff of the whole page
+        }
         return DirtyCards.of(arena.cardTable(), frame(pageId), pageSize);
     }
 
     @Override
     public int cardBytes() {
+        if (arena.kernelTracking().on()) {
+            return osPageBytes;
+        }
         int shift = arena.cardTable().shift();
         return shift == 0 ? pageSize : 1 << shift;
     }
+
+    /** Kernel write tracking's granularity (the OS page), read once. */
+    private final int osPageBytes = KernelTracking.pageBytes();
 
     @Override
     public void clearDirty(long pageId) {

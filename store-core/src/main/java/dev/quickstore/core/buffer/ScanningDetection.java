@@ -3,7 +3,6 @@ package dev.quickstore.core.buffer;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.mmu.FrameState;
 import dev.quickstore.mmu.MappedArena;
-import java.lang.foreign.MemorySegment;
 
 /**
  * Scanning ({@link WriteDetection#SCANNING}; Hosking and Moss, "Lightweight write detection and checkpointing
@@ -21,7 +20,7 @@ import java.lang.foreign.MemorySegment;
  * in the transaction stays write-protected until the first store, whose write fault captures it as under page
  * protection (counted: {@code writeFaults}).
  */
-public final class ScanningDetection implements WriteBarrier {
+public final class ScanningDetection extends NoBarrier {
     private final MappedArena arena;
     private long captured;
 
@@ -35,26 +34,10 @@ public final class ScanningDetection implements WriteBarrier {
         return WriteDetection.SCANNING;
     }
 
-    @Override
-    public MemorySegment table() {
-        return MemorySegment.NULL; // no barrier
-    }
-
-    @Override
-    public int shift() {
-        return 0;
-    }
-
     /** Pages given a pre-image when a transaction began, since the store was opened. */
     @Override
     public long marks() {
         return captured;
-    }
-
-    @Override
-    public void mark(long address) {
-        throw new UnsupportedOperationException(
-                "scanning has no write barrier (address 0x" + Long.toHexString(address) + ")");
     }
 
     /** Gives every resident clean frame its pre-image (it becomes DIRTY and writable). */
