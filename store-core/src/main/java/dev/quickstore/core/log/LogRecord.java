@@ -166,8 +166,9 @@ public final class LogRecord {
 
     /**
      * Copies the after-images of page record {@code rec} (as {@link #encodePage} wrote it: REDO, NEW_PAGE, CLR or
-     * UPDATE) into {@code page}, which then holds what the record leaves of the page (kernel write tracking keeps
-     * that as the page's twin). Header fields of the record other than its type are not read.
+     * UPDATE) into {@code page}, which then holds what the record leaves of the page, as {@link #redo} does without
+     * the LSN (a NEW_PAGE zero-fills all but the checksum first; kernel write tracking keeps the result as the
+     * page's twin). Header fields of the record other than its type are not read.
      *
      * @throws IllegalArgumentException if {@code rec} is not a page record or a range lies outside {@code page}
      */
@@ -176,6 +177,9 @@ public final class LogRecord {
         byte type = rec[8];
         if (type != REDO && type != NEW_PAGE && type != CLR && type != UPDATE) {
             throw new IllegalArgumentException("record type " + type + " is not a page record");
+        }
+        if (type == NEW_PAGE) {
+            page.asSlice(PageHeader.TYPE).fill((byte) 0); // as redo: all but the checksum
         }
         int count = src.get(PageHeader.INT, HEADER + 16);
         int pos = HEADER + PAGE_HEADER;

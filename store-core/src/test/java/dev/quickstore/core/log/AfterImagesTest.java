@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.quickstore.testkit.Seed;
 import dev.quickstore.testkit.SeedExtension;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * {@link LogRecord#applyAfterImages} (kernel write tracking brings a page's twin to the page as logged with it):
  * for seeded random pages and changes, applying a REDO, UPDATE or CLR record of the diff to the before-image gives
- * the after-image, and a NEW_PAGE record applied to zeros gives the page; records that are not page records, and
+ * the after-image, and a NEW_PAGE record gives the page whatever the bytes were before (but the checksum word); records that are not page records, and
  * ranges outside the page, are refused.
  */
 @ExtendWith(SeedExtension.class)
@@ -53,6 +54,12 @@ class AfterImagesTest {
             byte[] page = new byte[ps];
             LogRecord.applyAfterImages(rec, MemorySegment.ofArray(page));
             assertArrayEquals(after, page, "NEW_PAGE, round " + round);
+            byte[] stale = before.clone(); // a frame's earlier bytes: NEW_PAGE zero-fills all but the checksum
+            LogRecord.applyAfterImages(rec, MemorySegment.ofArray(stale));
+            assertArrayEquals(
+                    Arrays.copyOfRange(after, 4, ps),
+                    Arrays.copyOfRange(stale, 4, ps),
+                    "NEW_PAGE over stale bytes, round " + round);
         }
     }
 
