@@ -319,7 +319,7 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
     }
     if (a->uffd >= 0) close(a->uffd); /* kernel write tracking (qs_kwp.c): closing unregisters */
     if (a->pagemap >= 0) close(a->pagemap);
-    if (a->kwp_regions) munmap(a->kwp_regions, (size_t)4096 * 24); /* QS_KWP_REGIONS entries (qs_kwp.c) */
+    if (a->kwp_regions) munmap(a->kwp_regions, a->kwp_regions_bytes);
     qs_preimage_destroy(a);
     qs_texas_destroy(a);
     if (a->cards) munmap(a->cards, a->size >> a->card_shift);

@@ -228,7 +228,8 @@ struct qs_arena {
     int kwp;
     int uffd;
     int pagemap;
-    void *kwp_regions; /* QS_KWP_REGIONS struct page_region entries for qs_kwp_collect's scans (mmap'ed) */
+    void *kwp_regions;        /* qs_kwp_collect's scan vector (mmap'ed)                  */
+    size_t kwp_regions_bytes; /* its size, for qs_arena_close                            */
     uint32_t os_page;  /* the OS page size: the kernel's write-tracking granularity (qs_kwp_mask) */
     int kwp_broken; /* a frame's range could not be registered again: no more twins (page protection) */
     /* frames [twin_lo, twin_hi) hold every frame ever given a twin (twin_hi 0: none yet); a begin's scan covers only
@@ -376,6 +377,8 @@ int qs_kwp_written(struct qs_arena *a, uint64_t i);
 /* eviction of twin frame i held BUSY: disables its access first (PROT_NONE, flag PROTNONE: no store lands after
  * the check), then returns 1 if it was written (it must stay) or 0 (it may be dropped) [signal-safe] */
 int qs_kwp_stays(struct qs_arena *a, uint64_t i);
+/* the argument of qs_arena_set_write_detection (qs_cards.c) that selects kernel write tracking */
+#define QS_WD_KERNEL 0x200u
 int qs_kwp_enable(struct qs_arena *a);
 /* registers frame i's range again after it was mapped anew (qs_restore_view) */
 void qs_kwp_reregister(struct qs_arena *a, uint64_t i);

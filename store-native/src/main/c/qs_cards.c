@@ -30,7 +30,7 @@
  * -errno if the table could not be mapped. card_shift QS_WD_PREIMAGE_ON_LOAD alone selects scanning: page
  * protection plus a pre-image for every frame a fault loads in a transaction. */
 QS_EXPORT int qs_arena_set_write_detection(struct qs_arena *a, uint32_t card_shift) {
-    if (card_shift == 0x200u) return qs_kwp_enable(a); /* QS_WD_KERNEL: kernel write tracking (qs_kwp.c) */
+    if (card_shift == QS_WD_KERNEL) return qs_kwp_enable(a); /* kernel write tracking (qs_kwp.c) */
     if (card_shift & QS_WD_PREIMAGE_ON_LOAD) {
         /* scanning: no card table, clean frames stay write-protected (a page the store installed itself
          * is still caught by a write fault); a fault that loads a frame in a transaction captures its

@@ -271,7 +271,7 @@ QS_EXPORT int64_t qs_dirty_list(struct qs_arena *a, uint64_t from, uint64_t *out
     return (int64_t)n;
 }
 
-/* Address of the pre-image of a DIRTY frame (native-managed, valid until the frame is cleaned,
+/* Address of the pre-image of a DIRTY frame, or of a twin (qs_kwp.c) (native-managed, valid until the frame is cleaned,
  * evicted or released), or 0. */
 QS_EXPORT uint64_t qs_preimage_of(struct qs_arena *a, uint64_t i) {
     if (i >= a->nframes) return 0;

@@ -57,17 +57,12 @@ struct qs_page_region {
 };
 #define QS_PAGEMAP_SCAN _IOWR('f', 16, struct qs_pm_scan_arg)
 #define QS_PM_SCAN_WP_MATCHING (1 << 0)
-#define QS_PM_SCAN_CHECK_WPASYNC (1 << 1)
 #define QS_PAGE_IS_WRITTEN (1 << 1)
 
 /* Regions one scan of qs_kwp_collect returns at most: the scan stops when its vector is full and the next call
  * continues, and every call flushes the TLB for what it write-protected (an inter-processor interrupt while
  * another thread of the process runs), so few large calls are cheaper than many small ones (docs/results.md). */
 #define QS_KWP_REGIONS 4096
-_Static_assert(sizeof(struct qs_page_region) == 24, "qs_arena.c unmaps QS_KWP_REGIONS * 24 bytes");
-
-/* Argument of qs_arena_set_write_detection selecting this scheme (qs_cards.c). */
-#define QS_WD_KERNEL 0x200u
 /* qs_kwp_collect's modes */
 #define QS_KWP_DIRTY 0   /* commit, abort, eviction: written twin frames become DIRTY, the twin their pre-image */
 #define QS_KWP_RESTORE 1 /* a transaction begins: written twin frames get their twin back (a store outside one) */
@@ -123,6 +118,7 @@ int qs_kwp_enable(struct qs_arena *a) {
         return fd;
     }
     a->kwp_regions = regions;
+    a->kwp_regions_bytes = QS_KWP_REGIONS * sizeof(struct qs_page_region);
     a->os_page = (uint32_t)sysconf(_SC_PAGESIZE);
     a->uffd = fd;
     a->pagemap = pm;

@@ -13,8 +13,9 @@ import java.lang.foreign.MemorySegment;
  * with no Java involved; either way the frame ends DIRTY with a native pre-image. One per {@link MappedArena}
  * ({@link MappedArena#preimages()}).
  *
- * <p>Invariant: a frame has a pre-image exactly while it is DIRTY; cleaning frees it, or hands it to {@link
- * DetachedPreimages} (which frees it on release).
+ * <p>Invariant: a frame has a pre-image exactly while it is DIRTY, or CLEAN with a twin under {@linkplain
+ * KernelTracking kernel write tracking}; cleaning frees it, or hands it to {@link DetachedPreimages} (which frees it
+ * on release, or makes it the frame's twin).
  */
 public final class PreimageCapture {
     private final MappedArena arena;
@@ -44,8 +45,8 @@ public final class PreimageCapture {
     }
 
     /**
-     * The pre-image of a DIRTY frame (its bytes at the first write fault), or empty if it is not
-     * dirty. Valid until the frame is cleaned, evicted or released.
+     * The pre-image of a DIRTY frame (its bytes at the first write fault), or a CLEAN frame's twin (kernel write
+     * tracking), or empty if it has neither. Valid until the frame is cleaned, evicted or released.
      */
     public MemorySegment preimage(long frame) {
         arena.checkFrame(frame);

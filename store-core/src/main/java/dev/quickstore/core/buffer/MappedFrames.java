@@ -68,6 +68,9 @@ public final class MappedFrames implements PageFrames {
     /** Texas mode (null otherwise): frames from the native page-id to frame table, swizzled page images. */
     private TexasFrames texas;
 
+    /** Kernel write tracking's granularity (the OS page): the card size of {@link #dirtyCards} under it. */
+    private final int osPageBytes = KernelTracking.pageBytes();
+
     /** Allocating the memory of the first frames in the background since open ({@link #populateAhead}), or null. */
     private ArenaPopulator populator;
 
@@ -416,9 +419,6 @@ public final class MappedFrames implements PageFrames {
         int shift = arena.cardTable().shift();
         return shift == 0 ? pageSize : 1 << shift;
     }
-
-    /** Kernel write tracking's granularity (the OS page), read once. */
-    private final int osPageBytes = KernelTracking.pageBytes();
 
     @Override
     public void clearDirty(long pageId) {

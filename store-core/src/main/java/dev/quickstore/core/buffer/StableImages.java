@@ -46,7 +46,7 @@ final class StableImages {
                 Thread.onSpinWait(); // BUSY without a pre-image yet: no store has landed; re-check
                 continue;
             }
-            if (s == FrameState.CLEAN) {
+            if (s == FrameState.CLEAN && arena.kernelTracking().on()) {
                 MemorySegment twin = arena.preimages().preimage(frame);
                 if (!twin.equals(MemorySegment.NULL)) {
                     image.copyFrom(twin); // kernel tracking: the page as last logged, whatever was stored since
