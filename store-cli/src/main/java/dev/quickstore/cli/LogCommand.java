@@ -114,14 +114,22 @@ final class LogCommand implements Callable<Integer> {
             return "redoStart " + c.redoStartLsn() + ", nextTxn " + c.nextTxnId() + ", active "
                     + (c.activeTxnId() == 0 ? "none" : c.activeTxnId()) + ", dirty pages " + c.dirtyPages();
         }
+        String m = e.moves().isEmpty()
+                ? ""
+                : "moves "
+                        + e.moves().stream()
+                                .map(x -> x.src() + "->" + x.dst() + "+" + x.length())
+                                .collect(Collectors.joining(" "))
+                        + (e.ranges().isEmpty() ? "" : ", ");
         if (e.ranges().isEmpty()) {
-            return "";
+            return m;
         }
         String r = e.ranges().stream()
                 .limit(8)
                 .map(x -> x.offset() + "+" + x.length())
                 .collect(Collectors.joining(" "));
-        return "ranges " + r + (e.ranges().size() > 8 ? " ... (" + e.ranges().size() + ")" : "")
+        return m + "ranges " + r
+                + (e.ranges().size() > 8 ? " ... (" + e.ranges().size() + ")" : "")
                 + (e.undoNextLsn() != 0 ? ", undoNext " + e.undoNextLsn() : "");
     }
 }

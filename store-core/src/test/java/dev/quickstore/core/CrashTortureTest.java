@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quickstore.core.crashpoint.CrashPoints;
+import dev.quickstore.core.inspect.StoreInspector;
 import dev.quickstore.testkit.ChildJvm;
 import dev.quickstore.testkit.Seed;
 import dev.quickstore.testkit.SeedExtension;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * commit's log force must find that commit); after each kill the
  * parent recovers the store and checks that every acknowledged commit is present, that nothing else is
  * visible except possibly the one commit in flight (whose COMMIT may have become durable just before
- * the kill), that the state equals the replayed model, and that verify passes. CI runs 25 crashes;
+ * the kill), that the state equals the replayed model, and that verify passes; the workload shifts bytes inside objects, so
+ * recovery redoes page-local moves (the test fails if no log it recovered held one). CI runs 25 crashes;
  * {@code -Dqs.long=true} runs 300, {@code -Dqs.torture.crashes=N} runs N.
  */
 @ExtendWith(SeedExtension.class)
@@ -59,6 +61,7 @@ class CrashTortureTest {
         Workload.Model model = new Workload.Model(); // the replayed committed state
         int inFlightDurable = 0;
         Map<CrashPoints.Point, Integer> atPoint = new EnumMap<>(CrashPoints.Point.class);
+        long movesSeen = 0; // most REDO records with page-local moves in the log before one recovery
         for (int crash = 0; crash < crashes; crash++) {
             // every other kill at a random instant, the others exactly at the write path's crash points in turn
             CrashPoints.Point point = crash % 2 == 1 ? null : SWEPT[(crash / 2) % SWEPT.length];
@@ -106,6 +109,14 @@ class CrashTortureTest {
                     }
                 }
             }
+            long[] moves = {0};
+            try (StoreInspector in = StoreInspector.open(db)) { // what recovery is about to redo
+                in.log(0, e -> {
+                    moves[0] += e.moves().isEmpty() ? 0 : 1;
+                    return true;
+                });
+            }
+            movesSeen = Math.max(movesSeen, moves[0]);
             try (Store s = Store.open(db, CrashTortureChild.OPTIONS)) {
                 long k = Workload.committedIn(s);
                 assertTrue(
@@ -126,7 +137,8 @@ class CrashTortureTest {
         }
         System.out.printf(
                 "crash torture: %d SIGKILLs (at crash points %s, the others at random instants), %d transactions,"
-                        + " %d in-flight commits found durable%n",
-                crashes, atPoint, model.committed, inFlightDurable);
+                        + " %d in-flight commits found durable, up to %d REDO records with moves in a log recovered%n",
+                crashes, atPoint, model.committed, inFlightDurable, movesSeen);
+        assertTrue(movesSeen > 0, "the workload's shifts were logged as page-local moves, and recovered");
     }
 }

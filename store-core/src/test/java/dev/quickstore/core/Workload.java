@@ -85,6 +85,16 @@ final class Workload {
                     ids.insert(id, ref);
                     tags.insert((int) (id % TAGS), ref);
                 }
+            } else if (op < 70 && op >= 62) {
+                // an insertion or deletion inside an object: the rest of it shifts (logged as page-local moves)
+                long id = pick(rnd, m.small);
+                byte[] c = m.small.get(id);
+                if (c.length > 16) {
+                    int at = shiftInside(c, rnd);
+                    if (tx != null) {
+                        tx.write(ids.lookup(id)[0], at, c, at, c.length - at);
+                    }
+                }
             } else if (op < 70) {
                 long id = pick(rnd, m.small);
                 byte[] c = m.small.get(id);
@@ -113,6 +123,15 @@ final class Workload {
                     long ref = tx.allocateLarge(content.length, 0);
                     tx.writeLarge(ref, 0, content, 0, content.length);
                     large.insert(id, ref);
+                }
+            } else if (op < 92 && !m.large.isEmpty()) {
+                long id = pick(rnd, m.large); // a large object's shift crosses its pages
+                byte[] c = m.large.get(id);
+                if (c.length > 16) {
+                    int at = shiftInside(c, rnd);
+                    if (tx != null) {
+                        tx.writeLarge(large.lookup(id)[0], at, c, at, c.length - at);
+                    }
                 }
             } else if (op < 95 && !m.large.isEmpty()) {
                 long id = pick(rnd, m.large);
@@ -155,6 +174,27 @@ final class Workload {
                 assertEquals(new ArrayList<>(m.small.subMap(lo, true, hi, true).keySet()), got);
             }
         }
+    }
+
+    /**
+     * Inserts or deletes up to 300 random bytes inside {@code c} (at least 17 bytes long), keeping its length: the
+     * bytes after the edit shift, the end falls off or new bytes come in. Returns the first changed index.
+     */
+    private static int shiftInside(byte[] c, SplittableRandom rnd) {
+        int at = rnd.nextInt(c.length - 16);
+        int k = 1 + rnd.nextInt(Math.min(rnd.nextBoolean() ? 8 : 300, c.length - at - 1));
+        if (rnd.nextBoolean()) {
+            System.arraycopy(c, at, c, at + k, c.length - at - k);
+            for (int b = at; b < at + k; b++) {
+                c[b] = (byte) rnd.nextInt();
+            }
+        } else {
+            System.arraycopy(c, at + k, c, at, c.length - at - k);
+            for (int b = c.length - k; b < c.length; b++) {
+                c[b] = (byte) rnd.nextInt();
+            }
+        }
+        return at;
     }
 
     /** A committed transaction of the torture / fault workloads: operations plus the counter update. */

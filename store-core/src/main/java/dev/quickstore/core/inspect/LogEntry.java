@@ -12,6 +12,7 @@ import java.util.List;
  * @param length record length in bytes
  * @param pageId page of an UPDATE, REDO or CLR record, else -1
  * @param undoNextLsn CLR: next record of the transaction to undo, else 0
+ * @param moves page-local moves of a REDO record, applied by redo before its ranges (docs/formats.md), else empty
  * @param ranges byte ranges of a page record
  * @param checkpoint fields of a CHECKPOINT record, else null
  */
@@ -23,8 +24,12 @@ public record LogEntry(
         int length,
         long pageId,
         long undoNextLsn,
+        List<Move> moves,
         List<Range> ranges,
         Checkpoint checkpoint) {
+
+    /** {@code length} bytes of the page moved from {@code src} to {@code dst} (as {@code memmove}). */
+    public record Move(int src, int dst, int length) {}
 
     /** A changed byte range of a page: {@code [offset, offset + length)}. */
     public record Range(int offset, int length) {}

@@ -102,6 +102,10 @@ final class LogInspector {
         for (int i = 0; i < r.offsets.length; i++) {
             ranges.add(new LogEntry.Range(r.offsets[i], r.lengths[i]));
         }
+        List<LogEntry.Move> moves = new ArrayList<>(r.moves.count);
+        for (int i = 0; i < r.moves.count; i++) {
+            moves.add(new LogEntry.Move(r.moves.src(i), r.moves.dst(i), r.moves.length(i)));
+        }
         LogEntry.Checkpoint ck = null;
         if (r.type == LogRecord.CHECKPOINT) {
             List<Long> pages = new ArrayList<>();
@@ -120,6 +124,7 @@ final class LogInspector {
                 r.length,
                 r.isPageRecord() ? r.pageId : -1,
                 r.undoNextLsn,
+                moves,
                 ranges,
                 ck);
     }

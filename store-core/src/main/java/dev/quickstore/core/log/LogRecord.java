@@ -9,15 +9,15 @@ import java.nio.ByteOrder;
 import java.util.zip.CRC32C;
 
 /**
- * One write-ahead log record, format version {@value #VERSION} (version 2 added NEW_PAGE; a reader accepts
- * version 1 records, which cannot be NEW_PAGE). All integers little-endian.
+ * One write-ahead log record, format version {@value #VERSION} (version 2 added NEW_PAGE, version 3 moves; a
+ * reader accepts version 1 and 2 records, which cannot hold what came later). All integers little-endian.
  *
  * <pre>
  * header (40 bytes)
  *      0  4 checksum   CRC32C of bytes 4..length-1
  *      4  4 length     total bytes, header included
  *      8  1 type       UPDATE 1, REDO 2, CLR 3, COMMIT 4, END 5, CHECKPOINT 6, NEW_PAGE 7
- *      9  1 version    {@value #VERSION} (1 is read too: no NEW_PAGE)
+ *      9  1 version    {@value #VERSION} (1 and 2 are read too: 1 has no NEW_PAGE, neither has moves)
  *     10  6 reserved   zero
  *     16  8 lsn        the record's own LSN (its position in the log stream)
  *     24  8 txnId      transaction (0 for CHECKPOINT)
@@ -26,8 +26,9 @@ import java.util.zip.CRC32C;
  *     40  8 pageId
  *     48  8 undoNextLsn   CLR: next record of the transaction to undo; otherwise 0
  *     56  4 rangeCount
- *     60  4 reserved
- *     64  ranges, each: u32 offset, u32 length ({@value #RANGE_HEADER} bytes), then
+ *     60  4 moveCount  REDO: 0..{@value #MAX_MOVES}; every other type (and versions 1, 2: reserved): 0
+ *     64  moves, each: u32 src, u32 dst, u32 length ({@value #MOVE_BYTES} bytes)
+ *         ranges, each: u32 offset, u32 length ({@value #RANGE_HEADER} bytes), then
  *         UPDATE: before[length] after[length];  REDO, CLR and NEW_PAGE: after[length]
  * COMMIT: 40 8 commit time (ms since the epoch)
  * END:    nothing (the transaction's abort is complete)
@@ -51,14 +52,28 @@ import java.util.zip.CRC32C;
  * stale bytes on disk). Redo zero-fills bytes 4..pageSize-1 (all but the checksum), then writes the ranges, which
  * are the page's difference from zeros, then sets the page LSN. Like REDO it is redo-only and redone only for a
  * transaction whose COMMIT is in the log; an abort restores the zero pre-image in memory.
+ *
+ * <p>Moves (version 3, REDO only) are page-local block moves found by {@link PageDiff#withMoves}: an insertion or
+ * deletion inside a page (a text spliced in place, an entry inserted into a B+tree node) shifts every byte after
+ * it, which the ranges alone would log in full. Redo applies the moves in order, each as {@code memmove} of
+ * {@code length} bytes from {@code src} to {@code dst} on the page as the previous record left it, then the
+ * ranges. A move never touches the page header ({@link PageHeader#SIZE} bytes: its checksum and LSN may differ
+ * between memory, where the diff was taken, and the volume, where redo starts). REDO needs no undo, so moves need
+ * no before-image; UPDATE and CLR records, which undo reads, never have moves.
  */
 public final class LogRecord {
     public static final int HEADER = 40;
     public static final int PAGE_HEADER = 24;
     public static final int RANGE_HEADER = 8;
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
     /** The record version before NEW_PAGE (still read). */
     static final byte VERSION_1 = 1;
+    /** The record version before moves (still read). */
+    static final byte VERSION_2 = 2;
+    /** Bytes of one move: u32 src, u32 dst, u32 length. */
+    public static final int MOVE_BYTES = 12;
+    /** Most moves in one record. */
+    public static final int MAX_MOVES = 4;
 
     public static final byte UPDATE = 1;
     public static final byte REDO = 2;
@@ -78,6 +93,8 @@ public final class LogRecord {
     public long undoNextLsn;
     public int[] offsets = new int[0];
     public int[] lengths = new int[0];
+    /** REDO: moves applied before the ranges (none for other types). */
+    public PageDiff.Moves moves = new PageDiff.Moves();
     /** Per range, the before image (UPDATE only). */
     byte[][] before = new byte[0][];
     /** Per range, the image to write on redo. */
@@ -121,9 +138,13 @@ public final class LogRecord {
         return b;
     }
 
-    /** Size of a page record with these ranges. */
-    static int pageRecordSize(byte type, PageDiff.Ranges r) {
-        long size = HEADER + PAGE_HEADER + (long) RANGE_HEADER * r.count + r.bytes() * (type == UPDATE ? 2 : 1);
+    /** Size of a page record with these moves and ranges. */
+    static int pageRecordSize(byte type, int moveCount, PageDiff.Ranges r) {
+        long size = HEADER
+                + PAGE_HEADER
+                + (long) MOVE_BYTES * moveCount
+                + (long) RANGE_HEADER * r.count
+                + r.bytes() * (type == UPDATE ? 2 : 1);
         return Math.toIntExact(size);
     }
 
@@ -141,9 +162,33 @@ public final class LogRecord {
             MemorySegment beforeImage,
             MemorySegment afterImage,
             PageDiff.Ranges r) {
-        int size = pageRecordSize(type, r);
+        return encodePage(type, txnId, prevLsn, pageId, undoNext, beforeImage, afterImage, null, r);
+    }
+
+    /**
+     * Encodes a page record with {@code moves} (null or none: a record without moves; only REDO may have moves),
+     * which redo applies before the ranges.
+     */
+    public static byte[] encodePage(
+            byte type,
+            long txnId,
+            long prevLsn,
+            long pageId,
+            long undoNext,
+            MemorySegment beforeImage,
+            MemorySegment afterImage,
+            PageDiff.Moves moves,
+            PageDiff.Ranges r) {
+        int moveCount = moves == null ? 0 : moves.count;
+        if (moveCount > 0 && (type != REDO || moveCount > MAX_MOVES)) {
+            throw new IllegalArgumentException(moveCount + " moves in a " + typeName(type) + " record");
+        }
+        int size = pageRecordSize(type, moveCount, r);
         ByteBuffer b = header(size, type, txnId, prevLsn);
-        b.putLong(pageId).putLong(undoNext).putInt(r.count).putInt(0);
+        b.putLong(pageId).putLong(undoNext).putInt(r.count).putInt(moveCount);
+        for (int i = 0; i < moveCount; i++) {
+            b.putInt(moves.src(i)).putInt(moves.dst(i)).putInt(moves.length(i));
+        }
         byte[] out = b.array();
         MemorySegment dst = MemorySegment.ofArray(out);
         int pos = b.position();
@@ -167,8 +212,9 @@ public final class LogRecord {
     /**
      * Copies the after-images of page record {@code rec} (as {@link #encodePage} wrote it: REDO, NEW_PAGE, CLR or
      * UPDATE) into {@code page}, which then holds what the record leaves of the page, as {@link #redo} does without
-     * the LSN (a NEW_PAGE zero-fills all but the checksum first; kernel write tracking keeps the result as the
-     * page's twin). Header fields of the record other than its type are not read.
+     * the LSN (a NEW_PAGE zero-fills all but the checksum first, a REDO applies its moves first; kernel write
+     * tracking keeps the result as the page's twin). Header fields of the record other than its type are not
+     * read.
      *
      * @throws IllegalArgumentException if {@code rec} is not a page record or a range lies outside {@code page}
      */
@@ -182,7 +228,19 @@ public final class LogRecord {
             page.asSlice(PageHeader.TYPE).fill((byte) 0); // as redo: all but the checksum
         }
         int count = src.get(PageHeader.INT, HEADER + 16);
+        int moveCount = src.get(PageHeader.INT, HEADER + 20);
         int pos = HEADER + PAGE_HEADER;
+        for (int i = 0; i < moveCount; i++) {
+            int from = src.get(PageHeader.INT, pos);
+            int to = src.get(PageHeader.INT, pos + 4);
+            int len = src.get(PageHeader.INT, pos + 8);
+            if (from < 0 || to < 0 || len < 0 || (long) Math.max(from, to) + len > page.byteSize()) {
+                throw new IllegalArgumentException("move " + i + " " + from + "->" + to + " +" + len + " outside a "
+                        + page.byteSize() + "-byte page");
+            }
+            MemorySegment.copy(page, from, page, to, len);
+            pos += MOVE_BYTES;
+        }
         for (int i = 0; i < count; i++) {
             int start = src.get(PageHeader.INT, pos);
             int len = src.get(PageHeader.INT, pos + 4);
@@ -274,9 +332,13 @@ public final class LogRecord {
         r.length = b.getInt(4);
         r.type = b.get(8);
         byte version = b.get(9);
-        if (version != VERSION && version != VERSION_1) {
+        if (version != VERSION && version != VERSION_2 && version != VERSION_1) {
             throw bad(
-                    file, fileOffset + 9, "log record version", VERSION_1 + " or " + VERSION, String.valueOf(version));
+                    file,
+                    fileOffset + 9,
+                    "log record version",
+                    VERSION_1 + ", " + VERSION_2 + " or " + VERSION,
+                    String.valueOf(version));
         }
         if (r.type == NEW_PAGE && version == VERSION_1) {
             throw bad(file, fileOffset + 9, "log record version of a NEW_PAGE record", String.valueOf(VERSION), "1");
@@ -294,7 +356,30 @@ public final class LogRecord {
                     r.pageId = b.getLong();
                     r.undoNextLsn = b.getLong();
                     int n = b.getInt();
-                    b.getInt();
+                    int moveCount = b.getInt();
+                    int allowed = r.type == REDO && version >= 3 ? MAX_MOVES : 0;
+                    if (moveCount < 0 || moveCount > allowed) {
+                        throw bad(
+                                file,
+                                fileOffset + 60,
+                                "move count of a " + typeName(r.type) + " record, version " + version,
+                                "0.." + allowed,
+                                String.valueOf(moveCount));
+                    }
+                    for (int i = 0; i < moveCount; i++) {
+                        int from = b.getInt();
+                        int to = b.getInt();
+                        int len = b.getInt();
+                        if (from < 0 || to < 0 || len < 0 || (long) Math.max(from, to) + len > 65536) {
+                            throw bad(
+                                    file,
+                                    fileOffset + b.position() - MOVE_BYTES,
+                                    "move",
+                                    "source and destination within a page",
+                                    from + "->" + to + "+" + len);
+                        }
+                        r.moves.add(from, to, len);
+                    }
                     if (n < 0 || n > rec.length / RANGE_HEADER) {
                         throw bad(
                                 file,
@@ -374,11 +459,15 @@ public final class LogRecord {
         return new StoreFormatException(file, -1, offset, field, expected, actual);
     }
 
-    /** Writes the redo images into {@code page} (NEW_PAGE: into a zeroed page) and sets its LSN. */
+    /**
+     * Writes the redo images into {@code page} (NEW_PAGE: into a zeroed page; REDO: after its moves) and sets its
+     * LSN.
+     */
     public void redo(MemorySegment page) {
         if (type == NEW_PAGE) {
             page.asSlice(PageHeader.TYPE).fill((byte) 0); // all but the checksum, which is resealed on write
         }
+        PageDiff.applyMoves(moves, page);
         for (int i = 0; i < offsets.length; i++) {
             MemorySegment.copy(after[i], 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE, offsets[i], lengths[i]);
         }

@@ -188,6 +188,205 @@ public final class PageDiff {
         return out;
     }
 
+    /** Fewest changed bytes of a page (by the plain diff) for which {@link #withMoves} looks for moved bytes. */
+    public static final int MOVE_SEARCH_MIN_BYTES = 512;
+
+    /** Largest distance in bytes a move shifts its bytes by (an insertion or deletion inside a page). */
+    static final int MAX_SHIFT = 1024;
+
+    /** Shortest run of moved bytes a move is made of. */
+    static final int MIN_MOVE = 64;
+
+    /** Candidate distances verified per anchor and direction (bounds the search on repetitive bytes). */
+    static final int MAX_CANDIDATES = 16;
+
+    /**
+     * Looks for bytes that moved inside the page: an insertion or deletion that shifts the rest of a page (a text
+     * spliced in place, an entry inserted into a sorted B+tree node) changes every byte after it, which a plain
+     * diff logs in full; a move logs 12 bytes for the shifted run. Called with {@code out} holding a diff of
+     * {@code before} and {@code after} (any of the diffs of this class; only its ranges are read) whose bytes
+     * are at least {@link #MOVE_SEARCH_MIN_BYTES}; otherwise returns false at once.
+     *
+     * <p>Search: the start of each of the (up to three) longest changed ranges of at least {@value #MIN_MOVE}
+     * bytes is an anchor {@code a} (a page whose changes are many short ranges, such as updated fields, has none,
+     * and costs one pass over its ranges); an
+     * insertion by {@code k} shows as {@code after[a + k ...] == before[a ...]}, a deletion as {@code after[a ...]
+     * == before[a + k ...]}, for {@code 1 <= k <=} {@value #MAX_SHIFT}; the eight bytes at the anchor are
+     * compared at each distance and at most {@value #MAX_CANDIDATES} matching distances per direction are
+     * measured with {@link MemorySegment#mismatch}. The longest run of at least {@value #MIN_MOVE} bytes, extended
+     * backwards while bytes agree, becomes a move, applied to {@code work} (a copy of {@code before}), and the
+     * page is diffed again against it. Up to {@link LogRecord#MAX_MOVES} moves, each kept only while the record
+     * shrinks by more than the move costs.
+     *
+     * <p>Postconditions when true: applying {@code moves} in order to {@code before} (each as {@code memmove}),
+     * then copying the ranges of {@code after} into it, reproduces {@code after}; moves never touch bytes below
+     * {@code floor} (the page header, whose checksum and LSN the log's redo base need not share with memory);
+     * {@code out} holds the ranges to log. When false, {@code out} and {@code moves.count} are as before (zero
+     * moves).
+     *
+     * @param work scratch of {@code before}'s size (overwritten)
+     * @param trial scratch ranges
+     * @param floor first byte a move may read or write
+     */
+    public static boolean withMoves(
+            MemorySegment before,
+            MemorySegment after,
+            MemorySegment work,
+            int floor,
+            int maxGap,
+            Moves moves,
+            Ranges out,
+            Ranges trial) {
+        moves.count = 0;
+        if (out.bytes() < MOVE_SEARCH_MIN_BYTES) {
+            return false;
+        }
+        long n = before.byteSize();
+        assert after.byteSize() == n && work.byteSize() == n;
+        if (!findMove(before, after, floor, out, moves)) {
+            return false; // the common case (no long changed range, or nothing shifted): no copy made
+        }
+        MemorySegment.copy(before, 0, work, 0, n);
+        long cost = (long) LogRecord.RANGE_HEADER * out.count + out.bytes();
+        boolean found = false;
+        while (true) {
+            int i = moves.count - 1;
+            MemorySegment.copy(work, moves.src(i), work, moves.dst(i), moves.length(i));
+            diff(work, after, maxGap, trial);
+            long c = (long) LogRecord.MOVE_BYTES * moves.count
+                    + (long) LogRecord.RANGE_HEADER * trial.count
+                    + trial.bytes();
+            if (c + LogRecord.MOVE_BYTES >= cost) {
+                moves.count--; // not worth its bytes; work is no longer used
+                break;
+            }
+            cost = c;
+            out.copyFrom(trial);
+            found = true;
+            if (moves.count == LogRecord.MAX_MOVES || !findMove(work, after, floor, out, moves)) {
+                break;
+            }
+        }
+        return found;
+    }
+
+    /** Appends the longest move found at the anchors of {@code changed} to {@code moves}; false if none. */
+    private static boolean findMove(MemorySegment before, MemorySegment after, int floor, Ranges changed, Moves m) {
+        long n = before.byteSize();
+        int bestSrc = 0;
+        int bestDst = 0;
+        long bestLen = 0;
+        int[] anchors = longest(changed, 3);
+        for (int a : anchors) {
+            if (a < floor || a + 8 > n) {
+                continue;
+            }
+            long v = before.get(LE, a); // insertion: after[a + k ...] == before[a ...]
+            long w = after.get(LE, a); // deletion: after[a ...] == before[a + k ...]
+            int ins = 0;
+            int del = 0;
+            long last = Math.min(MAX_SHIFT, n - 8 - a);
+            for (int k = 1; k <= last && (ins < MAX_CANDIDATES || del < MAX_CANDIDATES); k++) {
+                if (ins < MAX_CANDIDATES && after.get(LE, a + k) == v) {
+                    ins++;
+                    long len = run(before, a, after, a + k, n - a - k);
+                    if (len > bestLen) {
+                        bestSrc = a;
+                        bestDst = a + k;
+                        bestLen = len;
+                    }
+                }
+                if (del < MAX_CANDIDATES && before.get(LE, a + k) == w) {
+                    del++;
+                    long len = run(before, a + k, after, a, n - a - k);
+                    if (len > bestLen) {
+                        bestSrc = a + k;
+                        bestDst = a;
+                        bestLen = len;
+                    }
+                }
+            }
+        }
+        if (bestLen < MIN_MOVE) {
+            return false;
+        }
+        while (Math.min(bestSrc, bestDst) > floor
+                && before.get(ValueLayout.JAVA_BYTE, bestSrc - 1) == after.get(ValueLayout.JAVA_BYTE, bestDst - 1)) {
+            bestSrc--;
+            bestDst--;
+            bestLen++;
+        }
+        m.add(bestSrc, bestDst, (int) bestLen);
+        return true;
+    }
+
+    /** Length of the run where {@code b[bi ...]} equals {@code a[ai ...]}, at most {@code max}. */
+    private static long run(MemorySegment a, long ai, MemorySegment b, long bi, long max) {
+        long mm = MemorySegment.mismatch(a, ai, ai + max, b, bi, bi + max);
+        return mm < 0 ? max : mm;
+    }
+
+    /** Starts of the (up to) {@code k} longest ranges of {@code r} of at least {@link #MIN_MOVE} bytes. */
+    private static int[] longest(Ranges r, int k) {
+        int[] idx = new int[k];
+        int[] len = new int[k];
+        int found = 0;
+        for (int i = 0; i < r.count; i++) {
+            int l = r.end(i) - r.start(i);
+            if (l < MIN_MOVE) {
+                continue;
+            }
+            int j = Math.min(found, k - 1);
+            if (found == k && l <= len[j]) {
+                continue;
+            }
+            while (j > 0 && len[j - 1] < l) {
+                idx[j] = idx[j - 1];
+                len[j] = len[j - 1];
+                j--;
+            }
+            idx[j] = r.start(i);
+            len[j] = l;
+            found = Math.min(found + 1, k);
+        }
+        return java.util.Arrays.copyOf(idx, found);
+    }
+
+    /** Applies {@code moves} to {@code page} in order, each as {@code memmove}. */
+    public static void applyMoves(Moves moves, MemorySegment page) {
+        for (int i = 0; i < moves.count; i++) {
+            MemorySegment.copy(page, moves.src(i), page, moves.dst(i), moves.length(i));
+        }
+    }
+
+    /** A reusable list of page-local moves: {@code length} bytes from {@code src} to {@code dst}, in order. */
+    public static final class Moves {
+        int[] m = new int[3 * LogRecord.MAX_MOVES];
+        public int count;
+
+        public void add(int src, int dst, int length) {
+            if (3 * count + 3 > m.length) {
+                m = java.util.Arrays.copyOf(m, m.length * 2);
+            }
+            m[3 * count] = src;
+            m[3 * count + 1] = dst;
+            m[3 * count + 2] = length;
+            count++;
+        }
+
+        public int src(int i) {
+            return m[3 * i];
+        }
+
+        public int dst(int i) {
+            return m[3 * i + 1];
+        }
+
+        public int length(int i) {
+            return m[3 * i + 2];
+        }
+    }
+
     /** A reusable list of [start, end) ranges. */
     public static final class Ranges {
         public int[] bounds = new int[64];
@@ -208,6 +407,14 @@ public final class PageDiff {
 
         public int end(int i) {
             return bounds[2 * i + 1];
+        }
+
+        void copyFrom(Ranges o) {
+            if (bounds.length < 2 * o.count) {
+                bounds = new int[o.bounds.length];
+            }
+            System.arraycopy(o.bounds, 0, bounds, 0, 2 * o.count);
+            count = o.count;
         }
 
         public long bytes() {

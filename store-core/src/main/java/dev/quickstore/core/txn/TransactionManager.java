@@ -45,6 +45,9 @@ public final class TransactionManager implements BufferPool.Stealer {
     private final LogReader reader;
     private final PageDiff.Ranges ranges = new PageDiff.Ranges();
     private final PageDiff.Ranges regions = new PageDiff.Ranges();
+    private final PageDiff.Ranges trial = new PageDiff.Ranges();
+    private final PageDiff.Moves moves = new PageDiff.Moves();
+    private MemorySegment moveWork; // a page of scratch for PageDiff.withMoves, allocated at first use
     /** The write-detection scheme when it records finer than cards (object marking, remembered sets), or null. */
     private WriteBarrier barrier;
 
@@ -468,7 +471,15 @@ public final class TransactionManager implements BufferPool.Stealer {
         if (ranges.count == 0 && !fresh[k]) { // a new page is logged even if all zero: redo zeroes it
             return null;
         }
-        return LogRecord.encodePage(type, txnId, lastLsn, p, 0, null, cur, ranges);
+        moves.count = 0;
+        if (type == LogRecord.REDO && commitLogging != CommitLogging.FULL_PAGES) {
+            if (moveWork == null || moveWork.byteSize() != ps) {
+                moveWork = MemorySegment.ofArray(new byte[ps]);
+            }
+            // an insertion or deletion inside the page shifts the bytes after it: log a move, not the bytes
+            PageDiff.withMoves(pre, cur, moveWork, PageHeader.SIZE, PageDiff.mergeGap(1), moves, ranges, trial);
+        }
+        return LogRecord.encodePage(type, txnId, lastLsn, p, 0, null, cur, moves, ranges);
     }
 
     /**

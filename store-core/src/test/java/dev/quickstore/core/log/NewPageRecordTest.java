@@ -108,7 +108,10 @@ class NewPageRecordTest {
         redo[9] = 1;
         LogRecord.seal(redo, 4096);
         assertEquals(LogRecord.REDO, LogRecord.decode("log", 0, 4096, redo).type);
-        redo[9] = 3;
+        redo[9] = 2; // and of version 2 (before moves)
+        LogRecord.seal(redo, 4096);
+        assertEquals(LogRecord.REDO, LogRecord.decode("log", 0, 4096, redo).type);
+        redo[9] = 4; // a version from the future
         LogRecord.seal(redo, 4096);
         assertThrows(StoreFormatException.class, () -> LogRecord.decode("log", 0, 4096, redo));
     }
