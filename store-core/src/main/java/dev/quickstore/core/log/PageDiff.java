@@ -22,6 +22,8 @@ import java.nio.ByteOrder;
  */
 public final class PageDiff {
     private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle WINDOW_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long LOW7 = 0x7f7f7f7f7f7f7f7fL;
     private static final long HIGH = 0x8080808080808080L;
 
@@ -48,9 +50,20 @@ public final class PageDiff {
      * @return the ranges (possibly a new array) with count in {@link Ranges#count}
      */
     public static Ranges diff(MemorySegment before, MemorySegment after, int maxGap, Ranges out) {
+        return diff(before, after, maxGap, out, Long.MAX_VALUE);
+    }
+
+    /**
+     * {@link #diff}, stopped early when one range reaches {@code stopAt} bytes: {@code out} then holds the ranges up
+     * to and including that one (cut at {@code stopAt} bytes or a little more) and {@link Ranges#partial} is set;
+     * {@link #withMoves} takes such a diff (a page whose bytes shifted differs from the shift on, so diffing it to
+     * the end is wasted) and completes it.
+     */
+    public static Ranges diff(MemorySegment before, MemorySegment after, int maxGap, Ranges out, long stopAt) {
         long n = before.byteSize();
         assert after.byteSize() == n;
         out.count = 0;
+        out.partial = false;
         // open range: [start, lastEnd) ends on a changed byte; start < 0 when no range is open
         long start = -1;
         long lastEnd = -1;
@@ -86,6 +99,11 @@ public final class PageDiff {
             if (maxGap >= 6) {
                 // gaps inside one word are at most 6 bytes: all of its changed bytes merge
                 lastEnd = i + ((63 - Long.numberOfLeadingZeros(nz)) >>> 3) + 1;
+                if (lastEnd - start >= stopAt) {
+                    out.add((int) start, (int) lastEnd);
+                    out.partial = true;
+                    return out;
+                }
             } else {
                 lastEnd = first + 1;
                 for (nz &= nz - 1; nz != 0; nz &= nz - 1) {
@@ -130,6 +148,7 @@ public final class PageDiff {
             return diff(before, after, maxGap, out);
         }
         out.count = 0;
+        out.partial = false;
         Ranges run = new Ranges();
         long m = cardMask;
         while (m != 0) {
@@ -167,6 +186,7 @@ public final class PageDiff {
     public static Ranges diffRegions(
             MemorySegment before, MemorySegment after, Ranges regions, int maxGap, Ranges out) {
         out.count = 0;
+        out.partial = false;
         Ranges run = new Ranges();
         for (int r = 0; r < regions.count; r++) {
             long lo = regions.start(r);
@@ -194,11 +214,17 @@ public final class PageDiff {
     /** Largest distance in bytes a move shifts its bytes by (an insertion or deletion inside a page). */
     static final int MAX_SHIFT = 1024;
 
+    /** Distances searched first (the rest only when none of these gives a move). */
+    static final int NEAR_SHIFT = 128;
+
     /** Shortest run of moved bytes a move is made of. */
-    static final int MIN_MOVE = 64;
+    static final int MIN_MOVE = 256;
+
+    /** Shortest changed range the search starts from (field writes rarely make one, a shift always does). */
+    static final int ANCHOR_RANGE = 256;
 
     /** Candidate distances verified per anchor and direction (bounds the search on repetitive bytes). */
-    static final int MAX_CANDIDATES = 16;
+    static final int MAX_CANDIDATES = 8;
 
     /**
      * Looks for bytes that moved inside the page: an insertion or deletion that shifts the rest of a page (a text
@@ -207,22 +233,26 @@ public final class PageDiff {
      * {@code before} and {@code after} (any of the diffs of this class; only its ranges are read) whose bytes
      * are at least {@link #MOVE_SEARCH_MIN_BYTES}; otherwise returns false at once.
      *
-     * <p>Search: the start of each of the (up to three) longest changed ranges of at least {@value #MIN_MOVE}
-     * bytes is an anchor {@code a} (a page whose changes are many short ranges, such as updated fields, has none,
-     * and costs one pass over its ranges); an
-     * insertion by {@code k} shows as {@code after[a + k ...] == before[a ...]}, a deletion as {@code after[a ...]
-     * == before[a + k ...]}, for {@code 1 <= k <=} {@value #MAX_SHIFT}; the eight bytes at the anchor are
-     * compared at each distance and at most {@value #MAX_CANDIDATES} matching distances per direction are
-     * measured with {@link MemorySegment#mismatch}. The longest run of at least {@value #MIN_MOVE} bytes, extended
-     * backwards while bytes agree, becomes a move, applied to {@code work} (a copy of {@code before}), and the
-     * page is diffed again against it. Up to {@link LogRecord#MAX_MOVES} moves, each kept only while the record
-     * shrinks by more than the move costs.
+     * <p>Search: the start and the middle of the longest changed range, if it has at least {@value #ANCHOR_RANGE}
+     * bytes, are anchors (a page whose changes are short ranges, such as updated fields, has none, and
+     * costs one pass over its ranges; the middle finds a shift that starts inside a range merged with a change just
+     * before it). From an anchor {@code a}, moved past words of one repeated byte (free space matches at every
+     * distance), an insertion by {@code k} shows as {@code after[a + k ...] == before[a ...]} and a deletion as
+     * {@code after[a ...] == before[a + k ...]}, for {@code 1 <= k <=} {@value #NEAR_SHIFT} first and up to {@value
+     * #MAX_SHIFT} when those give no move: the eight bytes at the
+     * anchor are compared at each distance, at most {@value #MAX_CANDIDATES} matching distances per direction are
+     * measured with {@link MemorySegment#mismatch} (stopping at one that runs to the page's end), and the longest is
+     * extended backwards while bytes agree. The longest run of at least {@value #MIN_MOVE} bytes becomes a move,
+     * applied to {@code work} (a copy of {@code before}); the moved run equals {@code after} there, so the ranges
+     * lose those bytes (a diff stopped early is completed against {@code work} instead), and the search starts again
+     * from the longest range left while at least {@value #MOVE_SEARCH_MIN_BYTES} changed bytes are left. Up to {@link LogRecord#MAX_MOVES} moves, each kept only while the record shrinks
+     * by more than the move costs.
      *
      * <p>Postconditions when true: applying {@code moves} in order to {@code before} (each as {@code memmove}),
      * then copying the ranges of {@code after} into it, reproduces {@code after}; moves never touch bytes below
      * {@code floor} (the page header, whose checksum and LSN the log's redo base need not share with memory);
-     * {@code out} holds the ranges to log. When false, {@code out} and {@code moves.count} are as before (zero
-     * moves).
+     * {@code out} holds the ranges to log. When false, {@code moves.count} is zero and {@code out} is as before, or,
+     * if it was {@linkplain Ranges#partial partial}, the whole diff of {@code before} and {@code after}.
      *
      * @param work scratch of {@code before}'s size (overwritten)
      * @param trial scratch ranges
@@ -238,12 +268,15 @@ public final class PageDiff {
             Ranges out,
             Ranges trial) {
         moves.count = 0;
-        if (out.bytes() < MOVE_SEARCH_MIN_BYTES) {
+        if (!out.partial && out.bytes() < MOVE_SEARCH_MIN_BYTES) {
             return false;
         }
         long n = before.byteSize();
         assert after.byteSize() == n && work.byteSize() == n;
         if (!findMove(before, after, floor, out, moves)) {
+            if (out.partial) {
+                complete(before, after, maxGap, out, moves.tail); // nothing shifted: the whole diff after all
+            }
             return false; // the common case (no long changed range, or nothing shifted): no copy made
         }
         MemorySegment.copy(before, 0, work, 0, n);
@@ -251,11 +284,22 @@ public final class PageDiff {
         boolean found = false;
         while (true) {
             int i = moves.count - 1;
-            MemorySegment.copy(work, moves.src(i), work, moves.dst(i), moves.length(i));
-            diff(work, after, maxGap, trial);
+            int lo = moves.dst(i);
+            int hi = lo + moves.length(i);
+            MemorySegment.copy(work, moves.src(i), work, lo, hi - lo);
+            assert MemorySegment.mismatch(work, lo, hi, after, lo, hi) < 0 : "a move's run equals after's bytes";
+            if (out.partial) {
+                diff(work, after, maxGap, trial); // the diff was stopped early: what lies beyond is not known yet
+            } else {
+                clip(out, lo, hi, trial); // the moved run equals after's bytes: no difference left in [lo, hi)
+            }
             long c = (long) LogRecord.MOVE_BYTES * moves.count
                     + (long) LogRecord.RANGE_HEADER * trial.count
                     + trial.bytes();
+            if (c + LogRecord.MOVE_BYTES >= cost && out.partial) {
+                complete(before, after, maxGap, out, moves.tail); // the cost of the plain diff was not known yet
+                cost = (long) LogRecord.RANGE_HEADER * out.count + out.bytes();
+            }
             if (c + LogRecord.MOVE_BYTES >= cost) {
                 moves.count--; // not worth its bytes; work is no longer used
                 break;
@@ -263,61 +307,136 @@ public final class PageDiff {
             cost = c;
             out.copyFrom(trial);
             found = true;
-            if (moves.count == LogRecord.MAX_MOVES || !findMove(work, after, floor, out, moves)) {
+            if (moves.count == LogRecord.MAX_MOVES
+                    || out.bytes() < MOVE_SEARCH_MIN_BYTES // what is left is not worth a search
+                    || !findMove(work, after, floor, out, moves)) {
                 break;
             }
         }
         return found;
     }
 
+    /**
+     * Completes a {@linkplain Ranges#partial partial} diff: its last range is diffed again from its start to the
+     * page's end (the ranges before it stay; they end more than {@code maxGap} bytes before it). {@code scratch} is
+     * overwritten.
+     */
+    private static void complete(MemorySegment before, MemorySegment after, int maxGap, Ranges out, Ranges scratch) {
+        assert out.partial && out.count > 0;
+        int from = out.start(out.count - 1);
+        long n = before.byteSize();
+        diff(before.asSlice(from, n - from), after.asSlice(from, n - from), maxGap, scratch);
+        out.count--;
+        for (int i = 0; i < scratch.count; i++) {
+            out.add(from + scratch.start(i), from + scratch.end(i));
+        }
+        out.partial = false;
+    }
+
     /** Appends the longest move found at the anchors of {@code changed} to {@code moves}; false if none. */
     private static boolean findMove(MemorySegment before, MemorySegment after, int floor, Ranges changed, Moves m) {
         long n = before.byteSize();
-        int bestSrc = 0;
-        int bestDst = 0;
-        long bestLen = 0;
-        int[] anchors = longest(changed, 3);
-        for (int a : anchors) {
-            if (a < floor || a + 8 > n) {
-                continue;
-            }
-            long v = before.get(LE, a); // insertion: after[a + k ...] == before[a ...]
-            long w = after.get(LE, a); // deletion: after[a ...] == before[a + k ...]
-            int ins = 0;
-            int del = 0;
-            long last = Math.min(MAX_SHIFT, n - 8 - a);
-            for (int k = 1; k <= last && (ins < MAX_CANDIDATES || del < MAX_CANDIDATES); k++) {
-                if (ins < MAX_CANDIDATES && after.get(LE, a + k) == v) {
-                    ins++;
-                    long len = run(before, a, after, a + k, n - a - k);
-                    if (len > bestLen) {
-                        bestSrc = a;
-                        bestDst = a + k;
-                        bestLen = len;
+        long[] best = new long[3]; // src, dst, length of the longest run found, extended backwards
+        byte[] window = m.window;
+        int[] anchors = anchors(changed);
+        // near distances first (a text's few characters, a B+tree entry), all of them only when those found nothing
+        for (int reach = NEAR_SHIFT; best[2] < MIN_MOVE && reach <= MAX_SHIFT; reach *= MAX_SHIFT / NEAR_SHIFT)
+            for (int anchor : anchors) {
+                for (int dir = 0; dir < 2; dir++) {
+                    boolean insertion =
+                            dir == 0; // after[a + k ...] == before[a ...]; deletion: after[a ...] == before[a + k ...]
+                    MemorySegment fixed = insertion ? before : after;
+                    MemorySegment sliding = insertion ? after : before;
+                    int a = informative(fixed, anchor, n);
+                    if (a < floor || a + 8 > n) {
+                        continue;
+                    }
+                    long v = fixed.get(LE, a);
+                    if (v == (v & 0xff) * 0x0101010101010101L) {
+                        continue; // free space (no informative word near the anchor): it matches everywhere
+                    }
+                    int last = (int) Math.min(reach, n - 8 - a);
+                    // the distances' bytes in a heap array: one copy, then plain array loads (the segments' own loads
+                    // are polymorphic here, heap scratch or native frame, and cost a call each)
+                    MemorySegment.copy(sliding, ValueLayout.JAVA_BYTE, a + 1, window, 0, last + 7);
+                    long first = (v & 0xff) * 0x0101010101010101L;
+                    int candidates = 0;
+                    int bestK = 0;
+                    long bestRun = 0;
+                    scan:
+                    for (int j = 0; j < last; j += 8) {
+                        // distances j + 1 .. j + 8 at once: the bytes equal to the anchor's first byte (SWAR), then the
+                        // whole eight bytes at those distances only
+                        long x = (long) WINDOW_LONG.get(window, j) ^ first;
+                        long eq = ~(((x & LOW7) + LOW7) | x) & HIGH;
+                        for (; eq != 0; eq &= eq - 1) {
+                            int k = j + (Long.numberOfTrailingZeros(eq) >>> 3) + 1;
+                            if (k > last) {
+                                break scan;
+                            }
+                            if ((long) WINDOW_LONG.get(window, k - 1) != v) {
+                                continue;
+                            }
+                            long len = run(fixed, a, sliding, a + k, n - a - k);
+                            if (len > bestRun) {
+                                bestRun = len;
+                                bestK = k;
+                            }
+                            if (len == n - a - k || ++candidates == MAX_CANDIDATES) {
+                                break scan; // to the page's end: a larger distance gives a shorter run
+                            }
+                        }
+                    }
+                    if (bestRun >= 8) { // backwards once, for the longest run of this anchor and direction
+                        if (insertion) {
+                            consider(before, a, after, a + bestK, floor, bestRun, best);
+                        } else {
+                            consider(before, a + bestK, after, a, floor, bestRun, best);
+                        }
                     }
                 }
-                if (del < MAX_CANDIDATES && before.get(LE, a + k) == w) {
-                    del++;
-                    long len = run(before, a + k, after, a, n - a - k);
-                    if (len > bestLen) {
-                        bestSrc = a + k;
-                        bestDst = a;
-                        bestLen = len;
-                    }
-                }
             }
-        }
-        if (bestLen < MIN_MOVE) {
+        if (best[2] < MIN_MOVE) {
             return false;
         }
-        while (Math.min(bestSrc, bestDst) > floor
-                && before.get(ValueLayout.JAVA_BYTE, bestSrc - 1) == after.get(ValueLayout.JAVA_BYTE, bestDst - 1)) {
-            bestSrc--;
-            bestDst--;
-            bestLen++;
-        }
-        m.add(bestSrc, bestDst, (int) bestLen);
+        m.add((int) best[0], (int) best[1], (int) best[2]);
         return true;
+    }
+
+    /**
+     * The first position from {@code a} (within 512 bytes) whose eight bytes are not one byte repeated (zeros,
+     * blanks: they match at every distance and would spend the search on runs of free space), or {@code a}.
+     */
+    private static int informative(MemorySegment s, int a, long n) {
+        for (int p = a; p + 8 <= n && p < a + 512; p += 8) {
+            long v = s.get(LE, p);
+            if (v != (v & 0xff) * 0x0101010101010101L) {
+                return p;
+            }
+        }
+        return a;
+    }
+
+    /**
+     * The run of {@code fwd} bytes where {@code after[d ...]} equals {@code before[s ...]}, extended backwards
+     * while bytes agree (not below {@code floor}); kept in {@code best} (src, dst, length) if longer.
+     */
+    private static void consider(
+            MemorySegment before, long s, MemorySegment after, long d, int floor, long fwd, long[] best) {
+        long lim = Math.min(s, d) - floor;
+        long back = 0;
+        while (back + 8 <= lim && before.get(LE, s - back - 8) == after.get(LE, d - back - 8)) {
+            back += 8;
+        }
+        while (back < lim
+                && before.get(ValueLayout.JAVA_BYTE, s - back - 1) == after.get(ValueLayout.JAVA_BYTE, d - back - 1)) {
+            back++;
+        }
+        if (back + fwd > best[2]) {
+            best[0] = s - back;
+            best[1] = d - back;
+            best[2] = back + fwd;
+        }
     }
 
     /** Length of the run where {@code b[bi ...]} equals {@code a[ai ...]}, at most {@code max}. */
@@ -326,30 +445,43 @@ public final class PageDiff {
         return mm < 0 ? max : mm;
     }
 
-    /** Starts of the (up to) {@code k} longest ranges of {@code r} of at least {@link #MIN_MOVE} bytes. */
-    private static int[] longest(Ranges r, int k) {
-        int[] idx = new int[k];
-        int[] len = new int[k];
-        int found = 0;
+    /**
+     * Anchors of the search: the start and the middle of the longest range of {@code r}, if it has at least {@link
+     * #ANCHOR_RANGE} bytes (none otherwise). The middle finds a shift that starts inside a range merged with a change just
+     * before it (a length field updated beside the text it counts).
+     */
+    private static int[] anchors(Ranges r) {
+        int longest = -1;
         for (int i = 0; i < r.count; i++) {
             int l = r.end(i) - r.start(i);
-            if (l < MIN_MOVE) {
-                continue;
+            if (l >= ANCHOR_RANGE && (longest < 0 || l > r.end(longest) - r.start(longest))) {
+                longest = i;
             }
-            int j = Math.min(found, k - 1);
-            if (found == k && l <= len[j]) {
-                continue;
-            }
-            while (j > 0 && len[j - 1] < l) {
-                idx[j] = idx[j - 1];
-                len[j] = len[j - 1];
-                j--;
-            }
-            idx[j] = r.start(i);
-            len[j] = l;
-            found = Math.min(found + 1, k);
         }
-        return java.util.Arrays.copyOf(idx, found);
+        if (longest < 0) {
+            return new int[0];
+        }
+        return new int[] {r.start(longest), (r.start(longest) + r.end(longest)) >>> 1};
+    }
+
+    /** {@code in} without the bytes {@code [lo, hi)}: ranges cut there, in order, into {@code out}. */
+    private static void clip(Ranges in, int lo, int hi, Ranges out) {
+        out.count = 0;
+        out.partial = false;
+        for (int i = 0; i < in.count; i++) {
+            int s = in.start(i);
+            int e = in.end(i);
+            if (e <= lo || s >= hi) {
+                out.add(s, e);
+                continue;
+            }
+            if (s < lo) {
+                out.add(s, lo);
+            }
+            if (e > hi) {
+                out.add(hi, e);
+            }
+        }
     }
 
     /** Applies {@code moves} to {@code page} in order, each as {@code memmove}. */
@@ -363,6 +495,11 @@ public final class PageDiff {
     public static final class Moves {
         int[] m = new int[3 * LogRecord.MAX_MOVES];
         public int count;
+        /** The search's scratch: the bytes at the distances from one anchor. */
+        final byte[] window = new byte[MAX_SHIFT + 15];
+
+        /** Scratch ranges for completing a partial diff (the caller's scratch may hold a trial). */
+        final Ranges tail = new Ranges();
 
         public void add(int src, int dst, int length) {
             if (3 * count + 3 > m.length) {
@@ -391,6 +528,8 @@ public final class PageDiff {
     public static final class Ranges {
         public int[] bounds = new int[64];
         public int count;
+        /** Set by {@link PageDiff#diff(MemorySegment, MemorySegment, int, Ranges, long)} when it stopped early. */
+        public boolean partial;
 
         public void add(int start, int end) {
             if (2 * count + 2 > bounds.length) {
@@ -415,6 +554,7 @@ public final class PageDiff {
             }
             System.arraycopy(o.bounds, 0, bounds, 0, 2 * o.count);
             count = o.count;
+            partial = o.partial;
         }
 
         public long bytes() {

@@ -465,6 +465,9 @@ public final class TransactionManager implements BufferPool.Stealer {
         } else if (cardMask != -1L && barrier != null && barrier.regions(p, regions)) {
             // object marking, remembered sets: only the marked objects or recorded words
             PageDiff.diffRegions(pre, cur, regions, PageDiff.mergeGap(1), ranges);
+        } else if (cardMask == -1L) {
+            // the whole page, stopped at the first long changed range: if the rest shifted, withMoves takes over
+            PageDiff.diff(pre, cur, PageDiff.mergeGap(1), ranges, PageDiff.MOVE_SEARCH_MIN_BYTES);
         } else {
             PageDiff.diffCards(pre, cur, cardMask, cardBytes, PageDiff.mergeGap(1), ranges);
         }
@@ -472,7 +475,7 @@ public final class TransactionManager implements BufferPool.Stealer {
             return null;
         }
         moves.count = 0;
-        if (type == LogRecord.REDO && commitLogging != CommitLogging.FULL_PAGES) {
+        if (type == LogRecord.REDO && commitLogging != CommitLogging.FULL_PAGES) { // (a partial diff is REDO's)
             if (moveWork == null || moveWork.byteSize() != ps) {
                 moveWork = MemorySegment.ofArray(new byte[ps]);
             }

@@ -86,9 +86,11 @@ class PageMovesTest {
             }
             MemorySegment b = MemorySegment.ofArray(before);
             MemorySegment a = MemorySegment.ofArray(after);
-            PageDiff.Ranges r = PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges());
-            PageDiff.Ranges plain = new PageDiff.Ranges();
-            plain.copyFrom(r);
+            PageDiff.Ranges plain = PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges());
+            // as commit diffs a whole page: stopped at the first long range, or (cards) to the end
+            PageDiff.Ranges r = rnd.nextBoolean()
+                    ? PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges(), PageDiff.MOVE_SEARCH_MIN_BYTES)
+                    : PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges());
             PageDiff.Moves m = new PageDiff.Moves();
             boolean moved = PageDiff.withMoves(
                     b,
@@ -101,8 +103,12 @@ class PageMovesTest {
                     new PageDiff.Ranges());
             String ctx = "round " + round + ", seed " + seed.value();
             assertEquals(moved, m.count > 0, ctx);
+            assertFalse(r.partial, ctx + ": the diff was completed");
             if (!moved) {
-                assertArrayEquals(Arrays.copyOf(plain.bounds, 2 * plain.count), Arrays.copyOf(r.bounds, 2 * r.count));
+                assertArrayEquals(
+                        Arrays.copyOf(plain.bounds, 2 * plain.count),
+                        Arrays.copyOf(r.bounds, 2 * r.count),
+                        ctx + ": without moves, the plain diff");
             }
             found += moved ? 1 : 0;
             assertArrayEquals(after, rebuild(before, after, m, r), ctx);
@@ -182,6 +188,24 @@ class PageMovesTest {
         assertFalse(PageDiff.withMoves(b, a, MemorySegment.ofArray(untouched), FLOOR, 7, m, r, new PageDiff.Ranges()));
         assertEquals(count, r.count);
         assertArrayEquals(new byte[PS], untouched, "no copy made when there is no anchor");
+    }
+
+    @Test
+    void aRewrittenPageStoppedEarlyGetsItsWholeDiff(Seed seed) {
+        SplittableRandom rnd = new SplittableRandom(seed.value());
+        byte[] before = page(rnd);
+        byte[] after = page(rnd); // every byte new: nothing moved
+        MemorySegment b = MemorySegment.ofArray(before);
+        MemorySegment a = MemorySegment.ofArray(after);
+        PageDiff.Ranges r = PageDiff.diff(b, a, 7, new PageDiff.Ranges(), PageDiff.MOVE_SEARCH_MIN_BYTES);
+        assertTrue(r.partial && r.bytes() < PS / 2, "stopped at the first long range");
+        PageDiff.Moves m = new PageDiff.Moves();
+        assertFalse(
+                PageDiff.withMoves(b, a, MemorySegment.ofArray(new byte[PS]), FLOOR, 7, m, r, new PageDiff.Ranges()));
+        PageDiff.Ranges whole = PageDiff.diff(b, a, 7, new PageDiff.Ranges());
+        assertFalse(r.partial);
+        assertArrayEquals(Arrays.copyOf(whole.bounds, 2 * whole.count), Arrays.copyOf(r.bounds, 2 * r.count));
+        assertArrayEquals(after, rebuild(before, after, m, r));
     }
 
     @Test
