@@ -19,6 +19,10 @@ import java.nio.ByteOrder;
  * {@link MemorySegment#mismatch}, so sparsely updated pages cost little more than that call. Both
  * segments must be readable without faults (use the alias view and the pre-image, never the
  * protected application view).
+ *
+ * <p>Beyond the paper: {@link #withMoves} finds bytes that moved inside the page (an insertion or deletion shifts
+ * everything after it), which REDO records of version 3 log as page-local moves - physiological logging in the sense
+ * of ARIES (Mohan et al. 1992: physical to a page, logical within it), limited to {@code memmove}.
  */
 public final class PageDiff {
     private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -57,7 +61,8 @@ public final class PageDiff {
      * {@link #diff}, stopped early when one range reaches {@code stopAt} bytes: {@code out} then holds the ranges up
      * to and including that one (cut at {@code stopAt} bytes or a little more) and {@link Ranges#partial} is set;
      * {@link #withMoves} takes such a diff (a page whose bytes shifted differs from the shift on, so diffing it to
-     * the end is wasted) and completes it.
+     * the end is wasted) and completes it. Only for {@code maxGap >= 6} (redo-only records); with a smaller gap the
+     * diff runs to the end.
      */
     public static Ranges diff(MemorySegment before, MemorySegment after, int maxGap, Ranges out, long stopAt) {
         long n = before.byteSize();
@@ -239,14 +244,13 @@ public final class PageDiff {
      * before it). From an anchor {@code a}, moved past words of one repeated byte (free space matches at every
      * distance), an insertion by {@code k} shows as {@code after[a + k ...] == before[a ...]} and a deletion as
      * {@code after[a ...] == before[a + k ...]}, for {@code 1 <= k <=} {@value #NEAR_SHIFT} first and up to {@value
-     * #MAX_SHIFT} when those give no move: the eight bytes at the
-     * anchor are compared at each distance, at most {@value #MAX_CANDIDATES} matching distances per direction are
+     * #MAX_SHIFT} when those give no move: the eight bytes at the anchor are compared at each distance, at most {@value #MAX_CANDIDATES} matching distances per direction are
      * measured with {@link MemorySegment#mismatch} (stopping at one that runs to the page's end), and the longest is
      * extended backwards while bytes agree. The longest run of at least {@value #MIN_MOVE} bytes becomes a move,
      * applied to {@code work} (a copy of {@code before}); the moved run equals {@code after} there, so the ranges
      * lose those bytes (a diff stopped early is completed against {@code work} instead), and the search starts again
-     * from the longest range left while at least {@value #MOVE_SEARCH_MIN_BYTES} changed bytes are left. Up to {@link LogRecord#MAX_MOVES} moves, each kept only while the record shrinks
-     * by more than the move costs.
+     * from the longest range left while at least {@value #MOVE_SEARCH_MIN_BYTES} changed bytes are left. Up to
+     * {@link LogRecord#MAX_MOVES} moves, each kept only while the record shrinks by more than the move costs.
      *
      * <p>Postconditions when true: applying {@code moves} in order to {@code before} (each as {@code memmove}),
      * then copying the ranges of {@code after} into it, reproduces {@code after}; moves never touch bytes below
@@ -340,7 +344,7 @@ public final class PageDiff {
         byte[] window = m.window;
         int[] anchors = anchors(changed);
         // near distances first (a text's few characters, a B+tree entry), all of them only when those found nothing
-        for (int reach = NEAR_SHIFT; best[2] < MIN_MOVE && reach <= MAX_SHIFT; reach *= MAX_SHIFT / NEAR_SHIFT)
+        for (int reach = NEAR_SHIFT; best[2] < MIN_MOVE && reach <= MAX_SHIFT; reach *= MAX_SHIFT / NEAR_SHIFT) {
             for (int anchor : anchors) {
                 for (int dir = 0; dir < 2; dir++) {
                     boolean insertion =
@@ -396,6 +400,7 @@ public final class PageDiff {
                     }
                 }
             }
+        }
         if (best[2] < MIN_MOVE) {
             return false;
         }

@@ -475,13 +475,14 @@ public final class TransactionManager implements BufferPool.Stealer {
             return null;
         }
         moves.count = 0;
-        if (type == LogRecord.REDO && commitLogging != CommitLogging.FULL_PAGES) { // (a partial diff is REDO's)
+        if (type == LogRecord.REDO && commitLogging != CommitLogging.FULL_PAGES) { // every stopped diff comes here
             if (moveWork == null || moveWork.byteSize() != ps) {
                 moveWork = MemorySegment.ofArray(new byte[ps]);
             }
             // an insertion or deletion inside the page shifts the bytes after it: log a move, not the bytes
             PageDiff.withMoves(pre, cur, moveWork, PageHeader.SIZE, PageDiff.mergeGap(1), moves, ranges, trial);
         }
+        assert !ranges.partial : "page " + p + ": a diff stopped early was logged";
         return LogRecord.encodePage(type, txnId, lastLsn, p, 0, null, cur, moves, ranges);
     }
 
