@@ -235,8 +235,9 @@ public final class PageDiff {
      * Looks for bytes that moved inside the page: an insertion or deletion that shifts the rest of a page (a text
      * spliced in place, an entry inserted into a sorted B+tree node) changes every byte after it, which a plain
      * diff logs in full; a move logs 12 bytes for the shifted run. Called with {@code out} holding a diff of
-     * {@code before} and {@code after} (any of the diffs of this class; only its ranges are read) whose bytes
-     * are at least {@link #MOVE_SEARCH_MIN_BYTES}; otherwise returns false at once.
+     * {@code before} and {@code after} (any of the diffs of this class; only its ranges are read) that is
+     * {@linkplain Ranges#partial partial} or has at least {@link #MOVE_SEARCH_MIN_BYTES} bytes; otherwise returns
+     * false at once.
      *
      * <p>Search: the start and the middle of the longest changed range, if it has at least {@value #ANCHOR_RANGE}
      * bytes, are anchors (a page whose changes are short ranges, such as updated fields, has none, and
@@ -244,10 +245,11 @@ public final class PageDiff {
      * before it). From an anchor {@code a}, moved past words of one repeated byte (free space matches at every
      * distance), an insertion by {@code k} shows as {@code after[a + k ...] == before[a ...]} and a deletion as
      * {@code after[a ...] == before[a + k ...]}, for {@code 1 <= k <=} {@value #NEAR_SHIFT} first and up to {@value
-     * #MAX_SHIFT} when those give no move: the eight bytes at the anchor are compared at each distance, at most {@value #MAX_CANDIDATES} matching distances per direction are
-     * measured with {@link MemorySegment#mismatch} (stopping at one that runs to the page's end), and the longest is
-     * extended backwards while bytes agree. The longest run of at least {@value #MIN_MOVE} bytes becomes a move,
-     * applied to {@code work} (a copy of {@code before}); the moved run equals {@code after} there, so the ranges
+     * #MAX_SHIFT} when those give no move: the eight bytes at the anchor are compared at each distance, at most
+     * {@value #MAX_CANDIDATES} matching distances per direction are measured with {@link MemorySegment#mismatch}
+     * (stopping at one that runs to the page's end), and the longest is extended backwards while bytes agree. The
+     * longest run of at least {@value #MIN_MOVE} bytes becomes a move, applied to {@code work} (a copy of {@code
+     * before}); the moved run equals {@code after} there, so the ranges
      * lose those bytes (a diff stopped early is completed against {@code work} instead), and the search starts again
      * from the longest range left while at least {@value #MOVE_SEARCH_MIN_BYTES} changed bytes are left. Up to
      * {@link LogRecord#MAX_MOVES} moves, each kept only while the record shrinks by more than the move costs.
@@ -279,7 +281,7 @@ public final class PageDiff {
         assert after.byteSize() == n && work.byteSize() == n;
         if (!findMove(before, after, floor, out, moves)) {
             if (out.partial) {
-                complete(before, after, maxGap, out, moves.tail); // nothing shifted: the whole diff after all
+                complete(before, after, maxGap, out, moves.tail()); // nothing shifted: the whole diff after all
             }
             return false; // the common case (no long changed range, or nothing shifted): no copy made
         }
@@ -301,7 +303,7 @@ public final class PageDiff {
                     + (long) LogRecord.RANGE_HEADER * trial.count
                     + trial.bytes();
             if (c + LogRecord.MOVE_BYTES >= cost && out.partial) {
-                complete(before, after, maxGap, out, moves.tail); // the cost of the plain diff was not known yet
+                complete(before, after, maxGap, out, moves.tail()); // the cost of the plain diff was not known yet
                 cost = (long) LogRecord.RANGE_HEADER * out.count + out.bytes();
             }
             if (c + LogRecord.MOVE_BYTES >= cost) {
@@ -341,7 +343,7 @@ public final class PageDiff {
     private static boolean findMove(MemorySegment before, MemorySegment after, int floor, Ranges changed, Moves m) {
         long n = before.byteSize();
         long[] best = new long[3]; // src, dst, length of the longest run found, extended backwards
-        byte[] window = m.window;
+        byte[] window = m.window();
         int[] anchors = anchors(changed);
         // near distances first (a text's few characters, a B+tree entry), all of them only when those found nothing
         for (int reach = NEAR_SHIFT; best[2] < MIN_MOVE && reach <= MAX_SHIFT; reach *= MAX_SHIFT / NEAR_SHIFT) {
@@ -368,7 +370,7 @@ public final class PageDiff {
                     int bestK = 0;
                     long bestRun = 0;
                     scan:
-                    for (int j = 0; j < last; j += 8) {
+                    for (int j = reach == NEAR_SHIFT ? 0 : NEAR_SHIFT; j < last; j += 8) { // (far: near was scanned)
                         // distances j + 1 .. j + 8 at once: the bytes equal to the anchor's first byte (SWAR), then the
                         // whole eight bytes at those distances only
                         long x = (long) WINDOW_LONG.get(window, j) ^ first;
@@ -452,8 +454,8 @@ public final class PageDiff {
 
     /**
      * Anchors of the search: the start and the middle of the longest range of {@code r}, if it has at least {@link
-     * #ANCHOR_RANGE} bytes (none otherwise). The middle finds a shift that starts inside a range merged with a change just
-     * before it (a length field updated beside the text it counts).
+     * #ANCHOR_RANGE} bytes (none otherwise). The middle finds a shift that starts inside a range merged with a change
+     * just before it (a length field updated beside the text it counts).
      */
     private static int[] anchors(Ranges r) {
         int longest = -1;
@@ -500,11 +502,25 @@ public final class PageDiff {
     public static final class Moves {
         int[] m = new int[3 * LogRecord.MAX_MOVES];
         public int count;
-        /** The search's scratch: the bytes at the distances from one anchor. */
-        final byte[] window = new byte[MAX_SHIFT + 15];
+        /** The search's scratch: the bytes at the distances from one anchor (allocated at the first search). */
+        private byte[] window;
 
-        /** Scratch ranges for completing a partial diff (the caller's scratch may hold a trial). */
-        final Ranges tail = new Ranges();
+        /** Scratch ranges for completing a partial diff (the caller's may hold a trial; allocated at first use). */
+        private Ranges tail;
+
+        byte[] window() {
+            if (window == null) {
+                window = new byte[MAX_SHIFT + 15];
+            }
+            return window;
+        }
+
+        Ranges tail() {
+            if (tail == null) {
+                tail = new Ranges();
+            }
+            return tail;
+        }
 
         public void add(int src, int dst, int length) {
             if (3 * count + 3 > m.length) {
