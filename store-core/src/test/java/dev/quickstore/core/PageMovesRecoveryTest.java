@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Page-local moves end to end ({@code PageDiff.withMoves}, REDO records of version 3): transactions insert and
+ * Page-local moves end to end ({@code MoveSearch}, REDO records of version 3): transactions insert and
  * delete bytes inside a large object spanning pages and inside small objects (each edit shifts the rest of the
  * object, as a text spliced in place does), some abort; under every write-detection scheme the commits log a small
  * fraction of the bytes they shifted, and after a power cut (nothing closed, unsynced writes lost) recovery, which

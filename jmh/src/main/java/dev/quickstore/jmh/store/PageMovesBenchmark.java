@@ -1,7 +1,9 @@
 package dev.quickstore.jmh.store;
 
 import dev.quickstore.core.log.LogRecord;
+import dev.quickstore.core.log.MoveSearch;
 import dev.quickstore.core.log.PageDiff;
+import dev.quickstore.core.log.PageMoves;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -23,7 +25,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What commit pays per dirty page for page-local moves ({@link PageDiff#withMoves}, REDO records of version 3),
+ * What commit pays per dirty page for page-local moves ({@link MoveSearch}, REDO records of version 3),
  * against the plain diff, over 512 off-heap pages (8 MiB for both images, beyond L2) of one shape:
  *
  * <ul>
@@ -58,9 +60,8 @@ public class PageMovesBenchmark {
     MemorySegment before;
     MemorySegment after;
     final PageDiff.Ranges ranges = new PageDiff.Ranges();
-    final PageDiff.Ranges trial = new PageDiff.Ranges();
-    final PageDiff.Moves moves = new PageDiff.Moves();
-    final MemorySegment work = MemorySegment.ofArray(new byte[PAGE]);
+    final PageMoves moves = new PageMoves();
+    final MoveSearch search = new MoveSearch();
 
     /** Log bytes of the last pass over the pages, printed at the end of the trial (per page). */
     long lastBytes;
@@ -174,8 +175,8 @@ public class PageMovesBenchmark {
         for (int p = 0; p < PAGES; p++) {
             MemorySegment b = before.asSlice((long) p * PAGE, PAGE);
             MemorySegment a = after.asSlice((long) p * PAGE, PAGE);
-            PageDiff.diff(b, a, PageDiff.mergeGap(1), ranges, PageDiff.MOVE_SEARCH_MIN_BYTES);
-            PageDiff.withMoves(b, a, work, 32, PageDiff.mergeGap(1), moves, ranges, trial);
+            PageDiff.diff(b, a, PageDiff.mergeGap(1), ranges, MoveSearch.MIN_BYTES);
+            search.search(b, a, 32, PageDiff.mergeGap(1), moves, ranges);
             bytes += LogRecord.encodePage(LogRecord.REDO, 1, 0, p, 0, null, a, moves, ranges).length;
         }
         lastBytes = bytes;

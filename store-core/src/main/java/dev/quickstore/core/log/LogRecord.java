@@ -53,7 +53,7 @@ import java.util.zip.CRC32C;
  * are the page's difference from zeros, then sets the page LSN. Like REDO it is redo-only and redone only for a
  * transaction whose COMMIT is in the log; an abort restores the zero pre-image in memory.
  *
- * <p>Moves (version 3, REDO only) are page-local block moves found by {@link PageDiff#withMoves}: an insertion or
+ * <p>Moves (version 3, REDO only) are page-local block moves found by {@link MoveSearch}: an insertion or
  * deletion inside a page (a text spliced in place, an entry inserted into a B+tree node) shifts every byte after
  * it, which the ranges alone would log in full. Redo applies the moves in order, each as {@code memmove} of
  * {@code length} bytes from {@code src} to {@code dst} on the page as the previous record left it, then the
@@ -94,7 +94,7 @@ public final class LogRecord {
     public int[] offsets = new int[0];
     public int[] lengths = new int[0];
     /** REDO: moves applied before the ranges (none for other types). */
-    public PageDiff.Moves moves = new PageDiff.Moves();
+    public PageMoves moves = new PageMoves();
     /** Per range, the before image (UPDATE only). */
     byte[][] before = new byte[0][];
     /** Per range, the image to write on redo. */
@@ -177,7 +177,7 @@ public final class LogRecord {
             long undoNext,
             MemorySegment beforeImage,
             MemorySegment afterImage,
-            PageDiff.Moves moves,
+            PageMoves moves,
             PageDiff.Ranges r) {
         int moveCount = moves == null ? 0 : moves.count;
         if (moveCount > 0 && (type != REDO || moveCount > MAX_MOVES)) {
@@ -467,7 +467,7 @@ public final class LogRecord {
         if (type == NEW_PAGE) {
             page.asSlice(PageHeader.TYPE).fill((byte) 0); // all but the checksum, which is resealed on write
         }
-        PageDiff.applyMoves(moves, page);
+        moves.applyTo(page);
         for (int i = 0; i < offsets.length; i++) {
             MemorySegment.copy(after[i], 0, page, java.lang.foreign.ValueLayout.JAVA_BYTE, offsets[i], lengths[i]);
         }

@@ -11,7 +11,9 @@ import dev.quickstore.core.events.Recorder;
 import dev.quickstore.core.log.LogReader;
 import dev.quickstore.core.log.LogRecord;
 import dev.quickstore.core.log.LogWriter;
+import dev.quickstore.core.log.MoveSearch;
 import dev.quickstore.core.log.PageDiff;
+import dev.quickstore.core.log.PageMoves;
 import dev.quickstore.core.options.CommitLogging;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.stats.CommitStats;
@@ -45,9 +47,8 @@ public final class TransactionManager implements BufferPool.Stealer {
     private final LogReader reader;
     private final PageDiff.Ranges ranges = new PageDiff.Ranges();
     private final PageDiff.Ranges regions = new PageDiff.Ranges();
-    private final PageDiff.Ranges trial = new PageDiff.Ranges();
-    private final PageDiff.Moves moves = new PageDiff.Moves();
-    private MemorySegment moveWork; // a page of scratch for PageDiff.withMoves, allocated at first use
+    private final PageMoves moves = new PageMoves();
+    private final MoveSearch moveSearch = new MoveSearch();
     /** The write-detection scheme when it records finer than cards (object marking, remembered sets), or null. */
     private WriteBarrier barrier;
 
@@ -466,8 +467,8 @@ public final class TransactionManager implements BufferPool.Stealer {
             // object marking, remembered sets: only the marked objects or recorded words
             PageDiff.diffRegions(pre, cur, regions, PageDiff.mergeGap(1), ranges);
         } else if (cardMask == -1L) {
-            // the whole page, stopped at the first long changed range: if the rest shifted, withMoves takes over
-            PageDiff.diff(pre, cur, PageDiff.mergeGap(1), ranges, PageDiff.MOVE_SEARCH_MIN_BYTES);
+            // the whole page, stopped at the first long changed range: if the rest shifted, the move search takes over
+            PageDiff.diff(pre, cur, PageDiff.mergeGap(1), ranges, MoveSearch.MIN_BYTES);
         } else {
             PageDiff.diffCards(pre, cur, cardMask, cardBytes, PageDiff.mergeGap(1), ranges);
         }
@@ -476,11 +477,8 @@ public final class TransactionManager implements BufferPool.Stealer {
         }
         moves.count = 0;
         if (type == LogRecord.REDO && commitLogging != CommitLogging.FULL_PAGES) { // every stopped diff comes here
-            if (moveWork == null || moveWork.byteSize() != ps) {
-                moveWork = MemorySegment.ofArray(new byte[ps]);
-            }
             // an insertion or deletion inside the page shifts the bytes after it: log a move, not the bytes
-            PageDiff.withMoves(pre, cur, moveWork, PageHeader.SIZE, PageDiff.mergeGap(1), moves, ranges, trial);
+            moveSearch.search(pre, cur, PageHeader.SIZE, PageDiff.mergeGap(1), moves, ranges);
         }
         assert !ranges.partial : "page " + p + ": a diff stopped early was logged";
         return LogRecord.encodePage(type, txnId, lastLsn, p, 0, null, cur, moves, ranges);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Page-local moves ({@link PageDiff#withMoves}, REDO records of version 3): for seeded random pages edited by
+ * Page-local moves ({@link MoveSearch}, REDO records of version 3): for seeded random pages edited by
  * insertions and deletions inside the page (with field writes and header changes beside), the moves and ranges
  * found rebuild the after-image from the before-image, never touch the page header, and through an encoded,
  * sealed and decoded record {@link LogRecord#redo} and {@link LogRecord#applyAfterImages} give the after-image; a
@@ -57,9 +57,9 @@ class PageMovesTest {
         }
     }
 
-    private static byte[] rebuild(byte[] before, byte[] after, PageDiff.Moves m, PageDiff.Ranges r) {
+    private static byte[] rebuild(byte[] before, byte[] after, PageMoves m, PageDiff.Ranges r) {
         byte[] p = before.clone();
-        PageDiff.applyMoves(m, MemorySegment.ofArray(p));
+        m.applyTo(MemorySegment.ofArray(p));
         for (int i = 0; i < r.count; i++) {
             System.arraycopy(after, r.start(i), p, r.start(i), r.end(i) - r.start(i));
         }
@@ -89,18 +89,10 @@ class PageMovesTest {
             PageDiff.Ranges plain = PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges());
             // as commit diffs a whole page: stopped at the first long range, or (cards) to the end
             PageDiff.Ranges r = rnd.nextBoolean()
-                    ? PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges(), PageDiff.MOVE_SEARCH_MIN_BYTES)
+                    ? PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges(), MoveSearch.MIN_BYTES)
                     : PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges());
-            PageDiff.Moves m = new PageDiff.Moves();
-            boolean moved = PageDiff.withMoves(
-                    b,
-                    a,
-                    MemorySegment.ofArray(new byte[PS]),
-                    FLOOR,
-                    PageDiff.mergeGap(1),
-                    m,
-                    r,
-                    new PageDiff.Ranges());
+            PageMoves m = new PageMoves();
+            boolean moved = new MoveSearch().search(b, a, FLOOR, PageDiff.mergeGap(1), m, r);
             String ctx = "round " + round + ", seed " + seed.value();
             assertEquals(moved, m.count > 0, ctx);
             assertFalse(r.partial, ctx + ": the diff was completed");
@@ -145,7 +137,7 @@ class PageMovesTest {
             byte[] before = new byte[PS];
             rnd.nextBytes(before);
             byte[] after = before.clone();
-            int k = 1 + rnd.nextInt(PageDiff.MAX_SHIFT);
+            int k = 1 + rnd.nextInt(MoveSearch.MAX_SHIFT);
             int at = FLOOR + rnd.nextInt(PS - FLOOR - k - 600);
             boolean insert = rnd.nextBoolean();
             shift(after, at, k, insert, rnd);
@@ -153,12 +145,9 @@ class PageMovesTest {
             MemorySegment a = MemorySegment.ofArray(after);
             PageDiff.Ranges r = PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges());
             long plain = r.bytes();
-            PageDiff.Moves m = new PageDiff.Moves();
+            PageMoves m = new PageMoves();
             String ctx = "round " + round + ", k " + k + (insert ? " inserted" : " deleted") + " at " + at;
-            assertTrue(
-                    PageDiff.withMoves(
-                            b, a, MemorySegment.ofArray(new byte[PS]), FLOOR, 7, m, r, new PageDiff.Ranges()),
-                    ctx);
+            assertTrue(new MoveSearch().search(b, a, FLOOR, 7, m, r), ctx);
             assertEquals(1, m.count, ctx);
             assertTrue(r.bytes() <= k + 16, ctx + ": logged " + r.bytes() + " bytes of " + plain);
             assertEquals(insert ? k : -k, m.dst(0) - m.src(0), ctx + ": the shift");
@@ -181,13 +170,13 @@ class PageMovesTest {
         MemorySegment b = MemorySegment.ofArray(before);
         MemorySegment a = MemorySegment.ofArray(after);
         PageDiff.Ranges r = PageDiff.diff(b, a, 7, new PageDiff.Ranges());
-        assertTrue(r.bytes() >= PageDiff.MOVE_SEARCH_MIN_BYTES, "enough bytes changed to search");
+        assertTrue(r.bytes() >= MoveSearch.MIN_BYTES, "enough bytes changed to search");
         int count = r.count;
-        PageDiff.Moves m = new PageDiff.Moves();
-        byte[] untouched = new byte[PS];
-        assertFalse(PageDiff.withMoves(b, a, MemorySegment.ofArray(untouched), FLOOR, 7, m, r, new PageDiff.Ranges()));
+        PageMoves m = new PageMoves();
+        MoveSearch search = new MoveSearch();
+        assertFalse(search.search(b, a, FLOOR, 7, m, r));
         assertEquals(count, r.count);
-        assertArrayEquals(new byte[PS], untouched, "no copy made when there is no anchor");
+        assertEquals(0, search.copies, "no copy made when there is no anchor");
     }
 
     @Test
@@ -197,11 +186,10 @@ class PageMovesTest {
         byte[] after = page(rnd); // every byte new: nothing moved
         MemorySegment b = MemorySegment.ofArray(before);
         MemorySegment a = MemorySegment.ofArray(after);
-        PageDiff.Ranges r = PageDiff.diff(b, a, 7, new PageDiff.Ranges(), PageDiff.MOVE_SEARCH_MIN_BYTES);
+        PageDiff.Ranges r = PageDiff.diff(b, a, 7, new PageDiff.Ranges(), MoveSearch.MIN_BYTES);
         assertTrue(r.partial && r.bytes() < PS / 2, "stopped at the first long range");
-        PageDiff.Moves m = new PageDiff.Moves();
-        assertFalse(
-                PageDiff.withMoves(b, a, MemorySegment.ofArray(new byte[PS]), FLOOR, 7, m, r, new PageDiff.Ranges()));
+        PageMoves m = new PageMoves();
+        assertFalse(new MoveSearch().search(b, a, FLOOR, 7, m, r));
         PageDiff.Ranges whole = PageDiff.diff(b, a, 7, new PageDiff.Ranges());
         assertFalse(r.partial);
         assertArrayEquals(Arrays.copyOf(whole.bounds, 2 * whole.count), Arrays.copyOf(r.bounds, 2 * r.count));
@@ -217,9 +205,8 @@ class PageMovesTest {
         MemorySegment b = MemorySegment.ofArray(before);
         MemorySegment a = MemorySegment.ofArray(after);
         PageDiff.Ranges r = PageDiff.diff(b, a, 7, new PageDiff.Ranges());
-        PageDiff.Moves m = new PageDiff.Moves();
-        assertTrue(
-                PageDiff.withMoves(b, a, MemorySegment.ofArray(new byte[PS]), FLOOR, 7, m, r, new PageDiff.Ranges()));
+        PageMoves m = new PageMoves();
+        assertTrue(new MoveSearch().search(b, a, FLOOR, 7, m, r));
         for (byte type : new byte[] {LogRecord.UPDATE, LogRecord.CLR, LogRecord.NEW_PAGE}) {
             assertThrows(IllegalArgumentException.class, () -> LogRecord.encodePage(type, 1, 0, 2, 0, b, a, m, r));
         }

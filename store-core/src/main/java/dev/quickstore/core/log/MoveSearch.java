@@ -1,0 +1,337 @@
+package dev.quickstore.core.log;
+
+import dev.quickstore.core.log.PageDiff.Ranges;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The search for bytes that moved inside a page, for REDO records of version 3 (page-local moves, {@link
+ * PageMoves}). An insertion or deletion inside a page (a text spliced in place, an entry inserted into a sorted
+ * B+tree node) shifts every byte after it; QuickStore's diff (White and DeWitt 1994, section 3.6, {@link PageDiff})
+ * logs all of them, a move logs 12 bytes for the shifted run. Beyond the paper: physiological logging in the sense of
+ * ARIES (Mohan et al. 1992: physical to a page, logical within it), limited to {@code memmove}.
+ *
+ * <p>One instance per committing thread: it holds the search's scratch (a page copy to apply moves to, the
+ * distances' window, scratch ranges), allocated at the first search, so a store that never shifts bytes pays
+ * nothing.
+ */
+public final class MoveSearch {
+    private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle WINDOW_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long LOW7 = 0x7f7f7f7f7f7f7f7fL;
+    private static final long HIGH = 0x8080808080808080L;
+
+    /** A copy of the page the moves are applied to (the size of the last page searched). */
+    private MemorySegment work;
+    /** The bytes at the distances from one anchor. */
+    private byte[] window;
+    /** Ranges of a trial (a move applied). */
+    private Ranges trial;
+    /** Pages copied to apply a move to (for tests: a search that finds no anchor copies nothing). */
+    long copies;
+    /** Ranges for completing a partial diff (the caller's {@code out} may be being replaced by a trial). */
+    private Ranges tail;
+
+    /** Fewest changed bytes of a page (by the plain diff) for which {@link #search} looks for moved bytes. */
+    public static final int MIN_BYTES = 512;
+
+    /** Largest distance in bytes a move shifts its bytes by (an insertion or deletion inside a page). */
+    static final int MAX_SHIFT = 1024;
+
+    /** Distances searched first (the rest only when none of these gives a move). */
+    static final int NEAR_SHIFT = 128;
+
+    /** Shortest run of moved bytes a move is made of. */
+    static final int MIN_MOVE = 256;
+
+    /** Shortest changed range the search starts from (field writes rarely make one, a shift always does). */
+    static final int ANCHOR_RANGE = 256;
+
+    /** Candidate distances verified per anchor and direction (bounds the search on repetitive bytes). */
+    static final int MAX_CANDIDATES = 8;
+
+    /**
+     * Looks for bytes that moved inside the page: an insertion or deletion that shifts the rest of a page (a text
+     * spliced in place, an entry inserted into a sorted B+tree node) changes every byte after it, which a plain
+     * diff logs in full; a move logs 12 bytes for the shifted run. Called with {@code out} holding a diff of
+     * {@code before} and {@code after} (any of the diffs of this class; only its ranges are read) that is
+     * {@linkplain Ranges#partial partial} or has at least {@link #MIN_BYTES} bytes; otherwise returns
+     * false at once.
+     *
+     * <p>Search: the start and the middle of the longest changed range, if it has at least {@value #ANCHOR_RANGE}
+     * bytes, are anchors (a page whose changes are short ranges, such as updated fields, has none, and
+     * costs one pass over its ranges; the middle finds a shift that starts inside a range merged with a change just
+     * before it). From an anchor {@code a}, moved past words of one repeated byte (free space matches at every
+     * distance), an insertion by {@code k} shows as {@code after[a + k ...] == before[a ...]} and a deletion as
+     * {@code after[a ...] == before[a + k ...]}, for {@code 1 <= k <=} {@value #NEAR_SHIFT} first and up to {@value
+     * #MAX_SHIFT} when those give no move: the eight bytes at the anchor are compared at each distance, at most
+     * {@value #MAX_CANDIDATES} matching distances per direction are measured with {@link MemorySegment#mismatch}
+     * (stopping at one that runs to the page's end), and the longest is extended backwards while bytes agree. The
+     * longest run of at least {@value #MIN_MOVE} bytes becomes a move, applied to {@code work} (a copy of {@code
+     * before}); the moved run equals {@code after} there, so the ranges
+     * lose those bytes (a diff stopped early is completed against {@code work} instead), and the search starts again
+     * from the longest range left while at least {@value #MIN_BYTES} changed bytes are left. Up to
+     * {@link LogRecord#MAX_MOVES} moves, each kept only while the record shrinks by more than the move costs.
+     *
+     * <p>Postconditions when true: applying {@code moves} in order to {@code before} (each as {@code memmove}),
+     * then copying the ranges of {@code after} into it, reproduces {@code after}; moves never touch bytes below
+     * {@code floor} (the page header, whose checksum and LSN the log's redo base need not share with memory);
+     * {@code out} holds the ranges to log. When false, {@code moves.count} is zero and {@code out} is as before, or,
+     * if it was {@linkplain Ranges#partial partial}, the whole diff of {@code before} and {@code after}.
+     *
+     * @param floor first byte a move may read or write
+     */
+    public boolean search(
+            MemorySegment before, MemorySegment after, int floor, int maxGap, PageMoves moves, Ranges out) {
+        moves.count = 0;
+        if (!out.partial && out.bytes() < MIN_BYTES) {
+            return false;
+        }
+        long n = before.byteSize();
+        assert after.byteSize() == n;
+        if (!findMove(before, after, floor, out, moves)) {
+            if (out.partial) {
+                complete(before, after, maxGap, out, tail()); // nothing shifted: the whole diff after all
+            }
+            return false; // the common case (no long changed range, or nothing shifted): no copy made
+        }
+        MemorySegment work = work(n);
+        Ranges trial = trial();
+        MemorySegment.copy(before, 0, work, 0, n);
+        copies++;
+        long cost = (long) LogRecord.RANGE_HEADER * out.count + out.bytes();
+        boolean found = false;
+        while (true) {
+            int i = moves.count - 1;
+            int lo = moves.dst(i);
+            int hi = lo + moves.length(i);
+            MemorySegment.copy(work, moves.src(i), work, lo, hi - lo);
+            assert MemorySegment.mismatch(work, lo, hi, after, lo, hi) < 0 : "a move's run equals after's bytes";
+            if (out.partial) {
+                PageDiff.diff(
+                        work, after, maxGap, trial); // the diff was stopped early: what lies beyond is not known yet
+            } else {
+                clip(out, lo, hi, trial); // the moved run equals after's bytes: no difference left in [lo, hi)
+            }
+            long c = (long) LogRecord.MOVE_BYTES * moves.count
+                    + (long) LogRecord.RANGE_HEADER * trial.count
+                    + trial.bytes();
+            if (c + LogRecord.MOVE_BYTES >= cost && out.partial) {
+                complete(before, after, maxGap, out, tail()); // the cost of the plain diff was not known yet
+                cost = (long) LogRecord.RANGE_HEADER * out.count + out.bytes();
+            }
+            if (c + LogRecord.MOVE_BYTES >= cost) {
+                moves.count--; // not worth its bytes; work is no longer used
+                break;
+            }
+            cost = c;
+            out.copyFrom(trial);
+            found = true;
+            if (moves.count == LogRecord.MAX_MOVES
+                    || out.bytes() < MIN_BYTES // what is left is not worth a search
+                    || !findMove(work, after, floor, out, moves)) {
+                break;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Completes a {@linkplain Ranges#partial partial} diff: its last range is diffed again from its start to the
+     * page's end (the ranges before it stay; they end more than {@code maxGap} bytes before it). {@code scratch} is
+     * overwritten.
+     */
+    private static void complete(MemorySegment before, MemorySegment after, int maxGap, Ranges out, Ranges scratch) {
+        assert out.partial && out.count > 0;
+        int from = out.start(out.count - 1);
+        long n = before.byteSize();
+        PageDiff.diff(before.asSlice(from, n - from), after.asSlice(from, n - from), maxGap, scratch);
+        out.count--;
+        for (int i = 0; i < scratch.count; i++) {
+            out.add(from + scratch.start(i), from + scratch.end(i));
+        }
+        out.partial = false;
+    }
+
+    /** Appends the longest move found at the anchors of {@code changed} to {@code moves}; false if none. */
+    private boolean findMove(MemorySegment before, MemorySegment after, int floor, Ranges changed, PageMoves m) {
+        long n = before.byteSize();
+        long[] best = new long[3]; // src, dst, length of the longest run found, extended backwards
+        byte[] window = window();
+        int[] anchors = anchors(changed);
+        // near distances first (a text's few characters, a B+tree entry), all of them only when those found nothing
+        for (int reach = NEAR_SHIFT; best[2] < MIN_MOVE && reach <= MAX_SHIFT; reach *= MAX_SHIFT / NEAR_SHIFT) {
+            for (int anchor : anchors) {
+                for (int dir = 0; dir < 2; dir++) {
+                    boolean insertion =
+                            dir == 0; // after[a + k ...] == before[a ...]; deletion: after[a ...] == before[a + k ...]
+                    MemorySegment fixed = insertion ? before : after;
+                    MemorySegment sliding = insertion ? after : before;
+                    int a = informative(fixed, anchor, n);
+                    if (a < floor || a + 8 > n) {
+                        continue;
+                    }
+                    long v = fixed.get(LE, a);
+                    if (v == (v & 0xff) * 0x0101010101010101L) {
+                        continue; // free space (no informative word near the anchor): it matches everywhere
+                    }
+                    int last = (int) Math.min(reach, n - 8 - a);
+                    // the distances' bytes in a heap array: one copy, then plain array loads (the segments' own loads
+                    // are polymorphic here, heap scratch or native frame, and cost a call each)
+                    MemorySegment.copy(sliding, ValueLayout.JAVA_BYTE, a + 1, window, 0, last + 7);
+                    long first = (v & 0xff) * 0x0101010101010101L;
+                    int candidates = 0;
+                    int bestK = 0;
+                    long bestRun = 0;
+                    scan:
+                    for (int j = reach == NEAR_SHIFT ? 0 : NEAR_SHIFT; j < last; j += 8) { // (far: near was scanned)
+                        // distances j + 1 .. j + 8 at once: the bytes equal to the anchor's first byte (SWAR), then the
+                        // whole eight bytes at those distances only
+                        long x = (long) WINDOW_LONG.get(window, j) ^ first;
+                        long eq = ~(((x & LOW7) + LOW7) | x) & HIGH;
+                        for (; eq != 0; eq &= eq - 1) {
+                            int k = j + (Long.numberOfTrailingZeros(eq) >>> 3) + 1;
+                            if (k > last) {
+                                break scan;
+                            }
+                            if ((long) WINDOW_LONG.get(window, k - 1) != v) {
+                                continue;
+                            }
+                            long len = run(fixed, a, sliding, a + k, n - a - k);
+                            if (len > bestRun) {
+                                bestRun = len;
+                                bestK = k;
+                            }
+                            if (len == n - a - k || ++candidates == MAX_CANDIDATES) {
+                                break scan; // to the page's end: a larger distance gives a shorter run
+                            }
+                        }
+                    }
+                    if (bestRun >= 8) { // backwards once, for the longest run of this anchor and direction
+                        if (insertion) {
+                            consider(before, a, after, a + bestK, floor, bestRun, best);
+                        } else {
+                            consider(before, a + bestK, after, a, floor, bestRun, best);
+                        }
+                    }
+                }
+            }
+        }
+        if (best[2] < MIN_MOVE) {
+            return false;
+        }
+        m.add((int) best[0], (int) best[1], (int) best[2]);
+        return true;
+    }
+
+    /**
+     * The first position from {@code a} (within 512 bytes) whose eight bytes are not one byte repeated (zeros,
+     * blanks: they match at every distance and would spend the search on runs of free space), or {@code a}.
+     */
+    private static int informative(MemorySegment s, int a, long n) {
+        for (int p = a; p + 8 <= n && p < a + 512; p += 8) {
+            long v = s.get(LE, p);
+            if (v != (v & 0xff) * 0x0101010101010101L) {
+                return p;
+            }
+        }
+        return a;
+    }
+
+    /**
+     * The run of {@code fwd} bytes where {@code after[d ...]} equals {@code before[s ...]}, extended backwards
+     * while bytes agree (not below {@code floor}); kept in {@code best} (src, dst, length) if longer.
+     */
+    private static void consider(
+            MemorySegment before, long s, MemorySegment after, long d, int floor, long fwd, long[] best) {
+        long lim = Math.min(s, d) - floor;
+        long back = 0;
+        while (back + 8 <= lim && before.get(LE, s - back - 8) == after.get(LE, d - back - 8)) {
+            back += 8;
+        }
+        while (back < lim
+                && before.get(ValueLayout.JAVA_BYTE, s - back - 1) == after.get(ValueLayout.JAVA_BYTE, d - back - 1)) {
+            back++;
+        }
+        if (back + fwd > best[2]) {
+            best[0] = s - back;
+            best[1] = d - back;
+            best[2] = back + fwd;
+        }
+    }
+
+    /** Length of the run where {@code b[bi ...]} equals {@code a[ai ...]}, at most {@code max}. */
+    private static long run(MemorySegment a, long ai, MemorySegment b, long bi, long max) {
+        long mm = MemorySegment.mismatch(a, ai, ai + max, b, bi, bi + max);
+        return mm < 0 ? max : mm;
+    }
+
+    /**
+     * Anchors of the search: the start and the middle of the longest range of {@code r}, if it has at least {@link
+     * #ANCHOR_RANGE} bytes (none otherwise). The middle finds a shift that starts inside a range merged with a change
+     * just before it (a length field updated beside the text it counts).
+     */
+    private static int[] anchors(Ranges r) {
+        int longest = -1;
+        for (int i = 0; i < r.count; i++) {
+            int l = r.end(i) - r.start(i);
+            if (l >= ANCHOR_RANGE && (longest < 0 || l > r.end(longest) - r.start(longest))) {
+                longest = i;
+            }
+        }
+        if (longest < 0) {
+            return new int[0];
+        }
+        return new int[] {r.start(longest), (r.start(longest) + r.end(longest)) >>> 1};
+    }
+
+    /** {@code in} without the bytes {@code [lo, hi)}: ranges cut there, in order, into {@code out}. */
+    private static void clip(Ranges in, int lo, int hi, Ranges out) {
+        out.count = 0;
+        out.partial = false;
+        for (int i = 0; i < in.count; i++) {
+            int s = in.start(i);
+            int e = in.end(i);
+            if (e <= lo || s >= hi) {
+                out.add(s, e);
+                continue;
+            }
+            if (s < lo) {
+                out.add(s, lo);
+            }
+            if (e > hi) {
+                out.add(hi, e);
+            }
+        }
+    }
+
+    private MemorySegment work(long n) {
+        if (work == null || work.byteSize() != n) {
+            work = MemorySegment.ofArray(new byte[Math.toIntExact(n)]);
+        }
+        return work;
+    }
+
+    private byte[] window() {
+        if (window == null) {
+            window = new byte[MAX_SHIFT + 15];
+        }
+        return window;
+    }
+
+    private Ranges trial() {
+        if (trial == null) {
+            trial = new Ranges();
+        }
+        return trial;
+    }
+
+    private Ranges tail() {
+        if (tail == null) {
+            tail = new Ranges();
+        }
+        return tail;
+    }
+}
