@@ -183,6 +183,12 @@ public final class LogRecord {
         if (moveCount > 0 && (type != REDO || moveCount > MAX_MOVES)) {
             throw new IllegalArgumentException(moveCount + " moves in a " + typeName(type) + " record");
         }
+        for (int i = 0; i < moveCount; i++) {
+            if (!moveWithin(moves.src(i), moves.dst(i), moves.length(i), afterImage.byteSize())) {
+                throw new IllegalArgumentException("move " + moves.src(i) + "->" + moves.dst(i) + "+" + moves.length(i)
+                        + " outside the page past its header");
+            }
+        }
         int size = pageRecordSize(type, moveCount, r);
         ByteBuffer b = header(size, type, txnId, prevLsn);
         b.putLong(pageId).putLong(undoNext).putInt(r.count).putInt(moveCount);
@@ -234,9 +240,9 @@ public final class LogRecord {
             int from = src.get(PageHeader.INT, pos);
             int to = src.get(PageHeader.INT, pos + 4);
             int len = src.get(PageHeader.INT, pos + 8);
-            if (from < 0 || to < 0 || len < 0 || (long) Math.max(from, to) + len > page.byteSize()) {
+            if (!moveWithin(from, to, len, page.byteSize())) {
                 throw new IllegalArgumentException("move " + i + " " + from + "->" + to + " +" + len + " outside a "
-                        + page.byteSize() + "-byte page");
+                        + page.byteSize() + "-byte page past its header");
             }
             MemorySegment.copy(page, from, page, to, len);
             pos += MOVE_BYTES;
@@ -370,12 +376,13 @@ public final class LogRecord {
                         int from = b.getInt();
                         int to = b.getInt();
                         int len = b.getInt();
-                        if (from < 0 || to < 0 || len < 0 || (long) Math.max(from, to) + len > 65536) {
+                        if (!moveWithin(from, to, len, 65536)) {
                             throw bad(
                                     file,
                                     fileOffset + b.position() - MOVE_BYTES,
                                     "move",
-                                    "source and destination within a page",
+                                    "source and destination within a page, past its " + PageHeader.SIZE
+                                            + "-byte header",
                                     from + "->" + to + "+" + len);
                         }
                         r.moves.add(from, to, len);
@@ -453,6 +460,15 @@ public final class LogRecord {
                     String.valueOf(rec.length));
         }
         return r;
+    }
+
+    /**
+     * Whether a move of {@code len} bytes from {@code from} to {@code to} stays inside a page of {@code pageSize}
+     * bytes and clear of its header (the invariant of the moves; the writer never makes another, the reader refuses
+     * one).
+     */
+    static boolean moveWithin(int from, int to, int len, long pageSize) {
+        return Math.min(from, to) >= PageHeader.SIZE && len >= 0 && (long) Math.max(from, to) + len <= pageSize;
     }
 
     private static StoreFormatException bad(String file, long offset, String field, String expected, String actual) {

@@ -227,5 +227,23 @@ class PageMovesTest {
                 IllegalArgumentException.class,
                 () -> LogRecord.applyAfterImages(big, MemorySegment.ofArray(new byte[PS])));
         assertTrue(x.getMessage().contains("outside a 8192-byte page"), x.getMessage());
+        // a move into (or out of) the page header: the writer never makes one (checksum and LSN are not the
+        // diff's), the reader refuses it naming the move's offset, the twin's apply and the encoder too
+        for (int field : new int[] {0, 4}) { // src, dst
+            byte[] head = rec.clone();
+            MemorySegment.ofArray(head).set(PageHeader.INT, LogRecord.HEADER + LogRecord.PAGE_HEADER + field, 8);
+            LogRecord.seal(head, 64);
+            e = assertThrows(StoreFormatException.class, () -> LogRecord.decode("x.wal", 0, 64, head));
+            assertTrue(e.getMessage().contains("past its " + PageHeader.SIZE + "-byte header"), e.getMessage());
+            assertTrue(e.getMessage().contains("x.wal"), e.getMessage());
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> LogRecord.applyAfterImages(head, MemorySegment.ofArray(new byte[PS])));
+        }
+        PageMoves intoHeader = new PageMoves();
+        intoHeader.add(100, 16, 200);
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> LogRecord.encodePage(LogRecord.REDO, 1, 0, 2, 0, null, a, intoHeader, r));
     }
 }
