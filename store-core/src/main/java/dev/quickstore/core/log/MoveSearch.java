@@ -29,6 +29,14 @@ public final class MoveSearch {
     private byte[] window;
     /** Ranges of a trial (a move applied). */
     private Ranges trial;
+    /** The search's anchors ({@link #anchors}). */
+    private final int[] anchorAt = new int[2];
+    /** Per anchor and direction (insertion, deletion), the position of the word compared, or -1 for none. */
+    private final int[] wordAt = new int[4];
+    /** Per anchor and direction, the word compared. */
+    private final long[] word = new long[4];
+    /** The longest run found: src, dst, length. */
+    private final long[] best = new long[3];
     /** Pages copied to apply a move to (for tests: a search that finds no anchor copies nothing). */
     long copies;
     /** Ranges for completing a partial diff (the caller's {@code out} may be being replaced by a trial). */
@@ -70,8 +78,9 @@ public final class MoveSearch {
      * {@value #MAX_CANDIDATES} matching distances per direction are measured with {@link MemorySegment#mismatch}
      * (stopping at one that runs to the page's end), and the longest is extended backwards while bytes agree. The
      * longest run of at least {@value #MIN_MOVE} bytes becomes a move, applied to {@code work} (a copy of {@code
-     * before}); the moved run equals {@code after} there, so the ranges
-     * lose those bytes (a diff stopped early is completed against {@code work} instead), and the search starts again
+     * before}); the moved run equals {@code after} there, so the ranges lose those bytes (a diff stopped early is
+     * replaced by a diff of {@code work}, and the plain diff's cost is then its cost plus that of the moved run's
+     * bytes in {@code before}), and the search starts again
      * from the longest range left while at least {@value #MIN_BYTES} changed bytes are left. Up to
      * {@link LogRecord#MAX_MOVES} moves, each kept only while the record shrinks by more than the move costs.
      *
@@ -110,17 +119,29 @@ public final class MoveSearch {
             MemorySegment.copy(work, moves.src(i), work, lo, hi - lo);
             assert MemorySegment.mismatch(work, lo, hi, after, lo, hi) < 0 : "a move's run equals after's bytes";
             if (out.partial) {
-                PageDiff.diff(
-                        work, after, maxGap, trial); // the diff was stopped early: what lies beyond is not known yet
+                // the diff was stopped early: what lies beyond is not known yet (where the move covers the rest of
+                // the page, as a text's shift does, work equals after there and this diff skips it vectorised)
+                PageDiff.diff(work, after, maxGap, trial);
             } else {
-                clip(out, lo, hi, trial); // the moved run equals after's bytes: no difference left in [lo, hi)
+                clip(out, lo, hi, trial); // work changed only in [lo, hi), where it now equals after's bytes
             }
+            long trialBytes = trial.bytes();
             long c = (long) LogRecord.MOVE_BYTES * moves.count
                     + (long) LogRecord.RANGE_HEADER * trial.count
-                    + trial.bytes();
+                    + trialBytes;
             if (c + LogRecord.MOVE_BYTES >= cost && out.partial) {
-                complete(before, after, maxGap, out, tail()); // the cost of the plain diff was not known yet
-                cost = (long) LogRecord.RANGE_HEADER * out.count + out.bytes();
+                // what the plain diff costs, known so far only to where it stopped: the trial's ranges (outside the
+                // moved run work equals before) and before's own changes inside the run (a run that carried free
+                // space onto free space changed little there); boundary merges make this at most a few bytes off
+                Ranges inside = tail();
+                PageDiff.diff(before.asSlice(lo, hi - lo), after.asSlice(lo, hi - lo), maxGap, inside);
+                cost = c
+                        - (long) LogRecord.MOVE_BYTES * moves.count
+                        + (long) LogRecord.RANGE_HEADER * inside.count
+                        + inside.bytes();
+                if (c + LogRecord.MOVE_BYTES >= cost) {
+                    complete(before, after, maxGap, out, tail()); // not worth it: the plain diff, whole
+                }
             }
             if (c + LogRecord.MOVE_BYTES >= cost) {
                 moves.count--; // not worth its bytes; work is no longer used
@@ -130,7 +151,7 @@ public final class MoveSearch {
             out.copyFrom(trial);
             found = true;
             if (moves.count == LogRecord.MAX_MOVES
-                    || out.bytes() < MIN_BYTES // what is left is not worth a search
+                    || trialBytes < MIN_BYTES // what is left (out is the trial now) is not worth a search
                     || !findMove(work, after, floor, out, moves)) {
                 break;
             }
@@ -139,82 +160,110 @@ public final class MoveSearch {
     }
 
     /**
-     * Completes a {@linkplain Ranges#partial partial} diff: its last range is diffed again from its start to the
-     * page's end (the ranges before it stay; they end more than {@code maxGap} bytes before it). {@code scratch} is
-     * overwritten.
+     * Completes a {@linkplain Ranges#partial partial} diff: the diff goes on from where it stopped (the end of its
+     * last range, a changed byte) to the page's end, and a first range found within {@code maxGap} bytes of that end
+     * extends the last range, as the whole diff would have merged it. {@code scratch} is overwritten.
      */
     private static void complete(MemorySegment before, MemorySegment after, int maxGap, Ranges out, Ranges scratch) {
         assert out.partial && out.count > 0;
-        int from = out.start(out.count - 1);
+        int from = out.end(out.count - 1);
         long n = before.byteSize();
+        out.partial = false;
+        if (from == n) {
+            return;
+        }
         PageDiff.diff(before.asSlice(from, n - from), after.asSlice(from, n - from), maxGap, scratch);
-        out.count--;
-        for (int i = 0; i < scratch.count; i++) {
+        int i = 0;
+        if (scratch.count > 0 && scratch.start(0) <= maxGap) {
+            out.bounds[2 * out.count - 1] = from + scratch.end(0);
+            i = 1;
+        }
+        for (; i < scratch.count; i++) {
             out.add(from + scratch.start(i), from + scratch.end(i));
         }
-        out.partial = false;
     }
 
     /** Appends the longest move found at the anchors of {@code changed} to {@code moves}; false if none. */
     private boolean findMove(MemorySegment before, MemorySegment after, int floor, Ranges changed, PageMoves m) {
         long n = before.byteSize();
-        long[] best = new long[3]; // src, dst, length of the longest run found, extended backwards
+        long[] best = this.best; // src, dst, length of the longest run found, extended backwards
+        best[0] = best[1] = best[2] = 0;
         byte[] window = window();
-        int[] anchors = anchors(changed);
+        int searches = 2 * anchors(changed);
+        // per anchor and direction, the informative word the search compares (found once for both passes)
+        for (int t = 0; t < searches; t++) {
+            MemorySegment fixed = (t & 1) == 0 ? before : after;
+            int a = informative(fixed, anchorAt[t >>> 1], n);
+            long v = a < floor || a + 8 > n ? 0 : fixed.get(LE, a);
+            // no word to compare, or free space (no informative word near the anchor): it matches everywhere
+            wordAt[t] = v == (v & 0xff) * 0x0101010101010101L ? -1 : a;
+            word[t] = v;
+        }
         // near distances first (a text's few characters, a B+tree entry), all of them only when those found nothing
         for (int reach = NEAR_SHIFT; best[2] < MIN_MOVE && reach <= MAX_SHIFT; reach *= MAX_SHIFT / NEAR_SHIFT) {
-            for (int anchor : anchors) {
-                for (int dir = 0; dir < 2; dir++) {
-                    boolean insertion =
-                            dir == 0; // after[a + k ...] == before[a ...]; deletion: after[a ...] == before[a + k ...]
-                    MemorySegment fixed = insertion ? before : after;
-                    MemorySegment sliding = insertion ? after : before;
-                    int a = informative(fixed, anchor, n);
-                    if (a < floor || a + 8 > n) {
-                        continue;
-                    }
-                    long v = fixed.get(LE, a);
-                    if (v == (v & 0xff) * 0x0101010101010101L) {
-                        continue; // free space (no informative word near the anchor): it matches everywhere
-                    }
-                    int last = (int) Math.min(reach, n - 8 - a);
-                    // the distances' bytes in a heap array: one copy, then plain array loads (the segments' own loads
-                    // are polymorphic here, heap scratch or native frame, and cost a call each)
-                    MemorySegment.copy(sliding, ValueLayout.JAVA_BYTE, a + 1, window, 0, last + 7);
-                    long first = (v & 0xff) * 0x0101010101010101L;
-                    int candidates = 0;
-                    int bestK = 0;
-                    long bestRun = 0;
-                    scan:
-                    for (int j = reach == NEAR_SHIFT ? 0 : NEAR_SHIFT; j < last; j += 8) { // (far: near was scanned)
-                        // distances j + 1 .. j + 8 at once: the bytes equal to the anchor's first byte (SWAR), then the
-                        // whole eight bytes at those distances only
-                        long x = (long) WINDOW_LONG.get(window, j) ^ first;
-                        long eq = ~(((x & LOW7) + LOW7) | x) & HIGH;
-                        for (; eq != 0; eq &= eq - 1) {
-                            int k = j + (Long.numberOfTrailingZeros(eq) >>> 3) + 1;
-                            if (k > last) {
-                                break scan;
-                            }
-                            if ((long) WINDOW_LONG.get(window, k - 1) != v) {
-                                continue;
-                            }
-                            long len = run(fixed, a, sliding, a + k, n - a - k);
-                            if (len > bestRun) {
-                                bestRun = len;
-                                bestK = k;
-                            }
-                            if (len == n - a - k || ++candidates == MAX_CANDIDATES) {
-                                break scan; // to the page's end: a larger distance gives a shorter run
-                            }
+            for (int t = 0; t < searches; t++) {
+                // insertion (t even): after[a + k ...] == before[a ...]; deletion: after[a ...] == before[a + k ...]
+                boolean insertion = (t & 1) == 0;
+                MemorySegment fixed = insertion ? before : after;
+                MemorySegment sliding = insertion ? after : before;
+                int a = wordAt[t];
+                if (a < 0) {
+                    continue;
+                }
+                long v = word[t];
+                int last = (int) Math.min(reach, n - 8 - a);
+                int from = reach == NEAR_SHIFT ? 0 : NEAR_SHIFT; // (far: near was scanned)
+                if (from >= last) {
+                    continue;
+                }
+                // window[w] is sliding[a + 1 + w]; distances from + 1 .. last read window[from, last + 7)
+                long lo = a + 1 + from;
+                long hi = a + 1 + last + 7;
+                if (MemorySegment.mismatch(sliding, lo, hi - 1, sliding, lo + 1, hi) < 0) {
+                    continue; // one byte repeated (free space): no distance shows the informative word
+                }
+                // the distances' bytes in a heap array: one copy, then plain array loads (the segments' own loads
+                // are polymorphic here, heap scratch or native frame, and cost a call each)
+                MemorySegment.copy(sliding, ValueLayout.JAVA_BYTE, lo, window, from, last + 7 - from);
+                long first = (v & 0xff) * 0x0101010101010101L;
+                int candidates = 0;
+                int bestK = 0;
+                long bestRun = 0;
+                scan:
+                for (int j = from; j < last; j += 8) {
+                    // distances j + 1 .. j + 8 at once: the bytes equal to the anchor's first byte (SWAR), then the
+                    // whole eight bytes at those distances only
+                    long x = (long) WINDOW_LONG.get(window, j) ^ first;
+                    long eq = ~(((x & LOW7) + LOW7) | x) & HIGH;
+                    for (; eq != 0; eq &= eq - 1) {
+                        int k = j + (Long.numberOfTrailingZeros(eq) >>> 3) + 1;
+                        if (k > last) {
+                            break scan;
+                        }
+                        if ((long) WINDOW_LONG.get(window, k - 1) != v) {
+                            continue;
+                        }
+                        long len = run(fixed, a, sliding, a + k, n - a - k);
+                        if (len > bestRun) {
+                            bestRun = len;
+                            bestK = k;
+                        }
+                        if (len == n - a - k || ++candidates == MAX_CANDIDATES) {
+                            break scan; // to the page's end: a larger distance gives a shorter run
                         }
                     }
-                    if (bestRun >= 8) { // backwards once, for the longest run of this anchor and direction
-                        if (insertion) {
-                            consider(before, a, after, a + bestK, floor, bestRun, best);
-                        } else {
-                            consider(before, a + bestK, after, a, floor, bestRun, best);
-                        }
+                }
+                // backwards once, for the longest run of this anchor and direction, unless it is the move an earlier
+                // anchor found (the middle anchor inside the run the start anchor measured: same shift, same end)
+                long src = insertion ? a : a + bestK;
+                if (bestRun >= 8
+                        && !(best[2] > 0
+                                && best[1] - best[0] == (insertion ? bestK : -bestK)
+                                && best[0] + best[2] == src + bestRun)) {
+                    if (insertion) {
+                        consider(before, a, after, a + bestK, floor, bestRun, best);
+                    } else {
+                        consider(before, a + bestK, after, a, floor, bestRun, best);
                     }
                 }
             }
@@ -269,11 +318,11 @@ public final class MoveSearch {
     }
 
     /**
-     * Anchors of the search: the start and the middle of the longest range of {@code r}, if it has at least {@link
-     * #ANCHOR_RANGE} bytes (none otherwise). The middle finds a shift that starts inside a range merged with a change
+     * Anchors of the search, into {@link #anchorAt}: the start and the middle of the longest range of {@code r}, if it
+     * has at least {@link #ANCHOR_RANGE} bytes (none otherwise); returns their number. The middle finds a shift that starts inside a range merged with a change
      * just before it (a length field updated beside the text it counts).
      */
-    private static int[] anchors(Ranges r) {
+    private int anchors(Ranges r) {
         int longest = -1;
         for (int i = 0; i < r.count; i++) {
             int l = r.end(i) - r.start(i);
@@ -282,9 +331,11 @@ public final class MoveSearch {
             }
         }
         if (longest < 0) {
-            return new int[0];
+            return 0;
         }
-        return new int[] {r.start(longest), (r.start(longest) + r.end(longest)) >>> 1};
+        anchorAt[0] = r.start(longest);
+        anchorAt[1] = (r.start(longest) + r.end(longest)) >>> 1;
+        return 2;
     }
 
     /** {@code in} without the bytes {@code [lo, hi)}: ranges cut there, in order, into {@code out}. */
