@@ -255,7 +255,10 @@ final class CursorWriter {
         s.append("    private int pendingCount;\n\n");
         s.append("    private ")
                 .append(cursor)
-                .append("(Session session) {\n        this.session = session;\n    }\n\n");
+                .append("(Session session, long address, ")
+                .append(iface)
+                .append(" other) {\n        this.session = session;\n        this.address = address;\n")
+                .append("        this.other = other;\n    }\n\n");
         // at
         s.append("    /**\n     * A cursor at {@code object}, a proxy obtained in a running transaction (not null).\n")
                 .append(
@@ -271,12 +274,19 @@ final class CursorWriter {
                 .append(
                         "                    : object.getClass().getName() + \" is not a persistent object\");\n        }\n")
                 .append("        Session s = PersistentObject.sessionOf(p);\n        s.checkReadable();\n")
-                .append("        ")
+                // placed as place(object) would, but without passing the new cursor to a call: a caller that
+                // inlines at() keeps the cursor in registers (escape analysis) instead of storing every move
+                .append("        long a = PersistentObject.addressOf(object);\n")
+                .append("        if (object instanceof ")
+                .append(impl)
+                .append(") {\n            FlatView.checkObject(a, ")
+                .append(t.layout().size())
+                .append(");\n            return new ")
                 .append(cursor)
-                .append(" c = new ")
+                .append("(s, a, null);\n        }\n")
+                .append("        return new ")
                 .append(cursor)
-                .append("(s);\n")
-                .append("        c.place(object);\n        return c;\n    }\n\n");
+                .append("(s, a, object);\n    }\n\n");
         s.append(
                         "    /** Moves to {@code object} (null: to no object), an object of this cursor's transaction; keeps the stack. */\n")
                 .append("    public ")
