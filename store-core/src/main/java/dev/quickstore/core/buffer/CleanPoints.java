@@ -59,7 +59,7 @@ final class CleanPoints {
         return shift == 0 ? pageSize : 1 << shift;
     }
 
-    /** Ends the dirty state of {@code count} frames of {@code pages} from {@code from}, one {@code mprotect} per run. */
+    /** Ends the dirty state of {@code count} pages of {@code pages} from {@code from}: one {@code mprotect} a run. */
     void clean(long[] pages, int from, int count) {
         arena.preimages().markCleanList(pages, from, count, BRIDGE);
     }

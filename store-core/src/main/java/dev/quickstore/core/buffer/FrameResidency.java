@@ -8,14 +8,15 @@ import java.util.Set;
 
 /**
  * Which pages {@link MappedFrames} holds, and which of them the buffer pool's clock knows (White and DeWitt 1994,
- * section 3.5, and section 3.1's fault handler, which here is C code that loads a page with no Java). A page becomes resident
- * by the store's own read ({@link #install}: staged, converted to runtime form, installed through the alias view)
- * or by the C fault path on an application load, with no Java; it leaves by Java's eviction ({@link #evict}) or by
- * the data plane's clock ({@link #clockEvict}). With the simplified or classic clock ({@link DataPlaneReplacer})
- * the data plane holds the pool's budget and evicts by the policy before any load, a fault included ({@link
- * #clockEvict}, {@link #hold}); with {@code STORE_CLOCK} it has no budget and the buffer pool's clock is the only
- * evictor, which adopts pages the fault path loaded by itself ({@link #adoptNativeLoads}) when the pool needs room.
- * Reprotecting frames in runs ({@link #reprotect}) is how a clock learns of references through the view.
+ * section 3.5, and section 3.1's fault handler, which here is C code that loads a page with no Java). A page
+ * becomes resident by the store's own read ({@link #install}: staged, converted to runtime form, installed through
+ * the alias view) or by the C fault path on an application load, with no Java; it leaves by Java's eviction ({@link
+ * #evict}) or by the data plane's clock ({@link #clockEvict}). With the simplified or classic clock ({@link
+ * DataPlaneReplacer}) the data plane holds the pool's budget and evicts by the policy before any load, a fault
+ * included ({@link #clockEvict}, {@link #hold}); with {@code STORE_CLOCK} it has no budget and the buffer pool's
+ * clock is the only evictor, which adopts pages the fault path loaded by itself ({@link #adoptNativeLoads}) when
+ * the pool needs room. {@link #reprotect} disables access to frames, one {@code mprotect} per run of consecutive
+ * frames, so that the next access takes a reference fault (section 3.5's reference bit).
  *
  * <p>{@code known} is the set of pages reported to the buffer pool's clock (installed by the store or adopted from
  * the fault path); a page leaves it when it is evicted (by Java or by the data plane's clock) or found not
