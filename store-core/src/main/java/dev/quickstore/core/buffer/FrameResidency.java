@@ -72,8 +72,8 @@ final class FrameResidency {
         frames.reserveThrough(pageId + 1);
         stage.copyFrom(image);
         frames.toRuntime(stage); // the store's own reads are swizzled like the fault path's
-        arena.loading()
-                .install(frames.frame(pageId), stage); // false: a fault loaded the same page meanwhile; its bytes stay
+        // false: a fault loaded the same page meanwhile; its bytes stay
+        arena.loading().install(frames.frame(pageId), stage);
         known.add(pageId);
         return frames.slice(pageId);
     }
