@@ -2,11 +2,9 @@ package dev.quickstore.core;
 
 import dev.quickstore.core.btree.RootDirectory;
 import dev.quickstore.core.buffer.Addresses;
-import dev.quickstore.core.buffer.ArenaPlacement;
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.buffer.CardBarrier;
 import dev.quickstore.core.buffer.MappedFrames;
-import dev.quickstore.core.buffer.Replacer;
 import dev.quickstore.core.buffer.SoftwareFrames;
 import dev.quickstore.core.buffer.WriteBarrier;
 import dev.quickstore.core.error.PageFaultRefusedException;
@@ -17,7 +15,6 @@ import dev.quickstore.core.log.LogWriter;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.core.recovery.Checkpointer;
-import dev.quickstore.core.recovery.Recovery;
 import dev.quickstore.core.remote.RemotePages;
 import dev.quickstore.core.software.Swizzler;
 import dev.quickstore.core.space.ExtentAllocator;
@@ -29,23 +26,18 @@ import dev.quickstore.core.stats.RecoveryStats;
 import dev.quickstore.core.stats.StoreStats;
 import dev.quickstore.core.txn.TransactionManager;
 import dev.quickstore.core.verify.VerifyReport;
-import dev.quickstore.core.volume.ControlFile;
 import dev.quickstore.core.volume.DoubleWriteBuffer;
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.LocatingFileIO;
 import dev.quickstore.core.volume.RealFileIO;
 import dev.quickstore.core.volume.Volume;
 import dev.quickstore.core.volume.VolumeFile;
-import dev.quickstore.core.volume.VolumeHeader;
 import dev.quickstore.mmu.FaultCounters;
-import dev.quickstore.mmu.Replacement;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -61,15 +53,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * }
  * }</pre>
  *
- * <p>This class is the facade and the opening order, nothing else: each public operation is a few lines
- * under the latch that delegate to a mechanism package, and the constructor is the one place that states
- * the order of opening (double-write restore, header, frames, control file, log analysis, redo, undo,
- * bootstrap, checkpoint, placement) - which is why it stays one class. A step of that order that is more than a
- * call is its own class: the frames and write detection the options select ({@link FramesByOptions}), redo and
- * undo with their event and counts ({@link RecoveryAtOpen}). A store handle is either the embedded store over a
- * directory ({@link #open}, {@link #create}) or a page server's client ({@link #connect}: the same mechanisms over
- * the server's pages, {@link PageServerClient}); a page server serves its pages and applies its clients' commits
- * through {@link ServedStore} ({@link ClientCommits}).
+ * <p>This class is the facade, nothing else: each public operation is a few lines under the latch that delegate to a
+ * mechanism package. The order of opening (double-write restore, header, frames, control file, log analysis, redo,
+ * undo, bootstrap, checkpoint, placement) is stated in one place, {@link OpeningOrder}, whose parts the constructor
+ * keeps as this handle's fields; a step of that order that is more than a call is its own class: the frames and write
+ * detection the options select ({@link FramesByOptions}), redo and undo with their event and counts ({@link
+ * RecoveryAtOpen}). The counters' snapshots are taken by {@link StatsSnapshots}. A store handle is either the embedded
+ * store over a directory ({@link #open}, {@link #create}) or a page server's client ({@link #connect}: the same
+ * mechanisms over the server's pages, {@link PageServerClient}); a page server serves its pages and applies its
+ * clients' commits through {@link ServedStore} ({@link ClientCommits}).
  *
  * <p>One transaction at a time per opened store (design notes section 5); it may be used from several
  * threads (every operation takes the store latch). Opening a store held open by another process fails
@@ -110,106 +102,7 @@ public final class Store implements AutoCloseable {
     private StoreBean bean;
 
     private Store(Path dir, StoreOptions options, FileIO rawIo) throws IOException {
-        FileIO io = LocatingFileIO.of(rawIo); // every failed operation names its file and offset
-        this.client = null;
-        this.dir = dir;
-        this.io = io;
-        this.options = options;
-        if (!io.exists(VolumeFile.volumePath(dir))) {
-            VolumeFile.readHeader(io, dir); // throws NoSuchFileException with the right message
-        }
-        this.fileLock = VolumeFile.lock(io, dir);
-        boolean ok = false;
-        Volume vol = null;
-        MappedFrames mf = null;
-        DoubleWriteBuffer dw = null;
-        LogReader reader = null;
-        LogWriter lw = null;
-        try {
-            vol = new Volume(io.open(VolumeFile.volumePath(dir), false), peekPageSize(io, dir));
-            dw = new DoubleWriteBuffer(io.open(dir.resolve(VolumeFile.DOUBLE_WRITE_FILE), true), vol.pageSize());
-            List<Long> restored = dw.restore(vol);
-            VolumeHeader header = VolumeFile.readHeader(io, dir);
-            FramesByOptions.checkReferenceForm(
-                    header, options.frames(), VolumeFile.volumePath(dir).toString());
-            this.pageSize = header.pageSize();
-            FramesByOptions frames = FramesByOptions.open(io, dir, header, vol, options);
-            mf = frames.mapped;
-            this.addresses = frames.addresses;
-            RecoveryAtOpen recovering = RecoveryAtOpen.start(); // timed: analysis, redo, undo
-            Path ctlPath = dir.resolve(VolumeFile.CONTROL_FILE);
-            Path logDir = dir.resolve(VolumeFile.LOG_DIR);
-            ControlFile ctl = ControlFile.openOrCreate(io, dir, options.logSegmentBytes());
-            reader = new LogReader(io, logDir, ctl.logSegmentBytes());
-            Recovery.Analysis analysis = Recovery.analyze(reader, ctl);
-            lw = new LogWriter(io, logDir, ctl.logSegmentBytes(), analysis.endLsn);
-            reader.forget(); // the writer may have cut off (deleted) torn segments the analysis opened
-            lw.onSegmentsDeleted(reader::forget);
-            this.volume = vol;
-            this.dwb = dw;
-            this.log = lw;
-            this.logReader = reader;
-            this.mappedFrames = mf;
-            this.barrier = FramesByOptions.barrier(mf, new CardBarrier(mf, dir, pageSize), options.writeDetection());
-            this.refusals = new Refusals(mf, addresses, dir, null);
-            this.pool = new BufferPool(
-                    frames.frames,
-                    vol,
-                    dw,
-                    lw,
-                    Replacer.of(mf != null ? options.replacement() : Replacement.STORE_CLOCK, frames.frames),
-                    dir.toString());
-            this.txns = new TransactionManager(pool, lw, reader, analysis.maxTxnId + 1, options.commitLogging());
-            pool.setStealer(txns);
-            txns.writeBarrier(barrier);
-            this.recovery = recovering.redoAndUndo(dir, reader, analysis, pool, lw, restored);
-            this.extents = new ExtentAllocator(pool, pageSize, header.extentPages());
-            this.objects = new ObjectAllocator(pool, extents, addresses, header.extentPages());
-            this.largeObjects = new LargeObjects(pool, extents, addresses);
-            this.roots = new RootDirectory(pool, extents);
-            this.checkpointer = new Checkpointer(pool, lw, txns, io, ctlPath);
-            if (mf != null) {
-                mf.inTransaction(txns::active);
-                mf.reserveThrough(extents.pageCount()); // every page of the volume is reachable through the view
-            }
-            boolean created = extents.pageCount() <= 1; // relocateFraction applies to existing stores only
-            if (created) {
-                txns.begin();
-                extents.bootstrap();
-                txns.commit();
-                pool.unpinAll();
-            }
-            checkpointer.checkpoint();
-            if (frames.texas) {
-                // recovery and bootstrap worked on persistent-form images; from here on the store's own reads
-                // swizzle and its write-backs unswizzle, so the pool starts empty (everything is clean now)
-                pool.unpinAll();
-                pool.evictAll();
-                mf.startSwizzling();
-            } else if (mf != null
-                    && (mf.movedArena() || (options.relocateFraction() > 0 && !created) || frames.placement != null)) {
-                relocatedPages = new ArenaPlacement(dir, io, volume, pool, mf, addresses)
-                        .place(
-                                options.relocation(),
-                                options.relocateFraction(),
-                                header.preferredArenaBase(),
-                                frames.placement,
-                                extents.pageCount());
-            }
-            if (mf != null && !frames.texas) {
-                mf.populateAhead(extents.pageCount(), dir.toString()); // the cold faults' memory, allocated ahead
-            }
-            ok = true;
-        } finally {
-            if (!ok) {
-                closeQuietly(mf);
-                closeQuietly(lw);
-                closeQuietly(reader);
-                closeQuietly(dw);
-                closeQuietly(vol);
-                closeQuietly(fileLock);
-            }
-        }
+        this(null, dir, null, options, rawIo);
     }
 
     /**
@@ -217,39 +110,41 @@ public final class Store implements AutoCloseable {
      * log, no recovery here (the server's); frames are the client cache's arena at the store's preferred base.
      */
     private Store(PageServerClient client, StoreOptions options, String name) throws IOException {
+        this(client, Path.of(name), name, options, null);
+    }
+
+    /**
+     * Opens the embedded store in {@code dir} ({@code client} null, through {@code rawIo}) or a page server's client
+     * named {@code name}, in {@link OpeningOrder}'s order, and keeps the parts.
+     */
+    private Store(PageServerClient client, Path dir, String name, StoreOptions options, FileIO rawIo)
+            throws IOException {
         this.client = client;
-        this.dir = Path.of(name);
-        this.io = RealFileIO.INSTANCE;
+        this.dir = dir;
         this.options = options;
-        this.fileLock = () -> {};
-        RemotePages remote = client.pages();
-        MappedFrames mf = client.frames(name); // refuses a Texas store and an arena away from its preferred base
-        this.pageSize = remote.pageSize();
-        this.mappedFrames = mf;
-        this.addresses = new Addresses(remote.arenaBase(), pageSize);
-        this.volume = new Volume(client, pageSize);
-        this.dwb = null;
-        this.log = null;
-        this.logReader = null;
-        this.barrier = new CardBarrier(mf, dir, pageSize);
-        this.refusals = new Refusals(mf, addresses, dir, remote);
-        this.pool = new BufferPool(mf, volume, null, null, Replacer.of(Replacement.STORE_CLOCK, mf), name);
-        this.txns = new TransactionManager(pool, null, null, 1);
-        pool.setStealer(PageServerClient::neverSteals);
-        pool.setFixObserver((page, forWrite) -> {
-            client.touch(page, forWrite);
-            if (hasPendingRefusal()) {
-                takePending(); // refused (server gone, lock refused): the transaction is doomed, typed exception
-            }
-        });
-        this.recovery = new RecoveryStats(0, 0, 0, List.of());
-        VolumeHeader header = remote.header();
-        this.extents = new ExtentAllocator(pool, pageSize, header.extentPages());
-        this.objects = new ObjectAllocator(pool, extents, addresses, header.extentPages());
-        this.largeObjects = new LargeObjects(pool, extents, addresses);
-        this.roots = new RootDirectory(pool, extents);
-        this.checkpointer = null;
-        mf.inTransaction(txns::active);
+        OpeningOrder o = client == null
+                ? new OpeningOrder(dir, options, rawIo)
+                : new OpeningOrder(this, client, dir, options, name); // its pool asks this handle for refusals
+        this.io = o.io;
+        this.pageSize = o.pageSize;
+        this.addresses = o.addresses;
+        this.fileLock = o.fileLock;
+        this.volume = o.volume;
+        this.dwb = o.dwb;
+        this.log = o.log;
+        this.logReader = o.logReader;
+        this.pool = o.pool;
+        this.extents = o.extents;
+        this.objects = o.objects;
+        this.largeObjects = o.largeObjects;
+        this.roots = o.roots;
+        this.txns = o.txns;
+        this.checkpointer = o.checkpointer;
+        this.recovery = o.recovery;
+        this.mappedFrames = o.mappedFrames;
+        this.barrier = o.barrier;
+        this.refusals = o.refusals;
+        this.relocatedPages = o.relocatedPages;
     }
 
     /**
@@ -331,28 +226,6 @@ public final class Store implements AutoCloseable {
     /** Pages placed away from their preferred frame when this store was opened (0 without relocation). */
     public long relocatedPages() {
         return relocatedPages;
-    }
-
-    private static void closeQuietly(AutoCloseable c) {
-        if (c != null) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                // already failing: the original exception is the one to report
-            }
-        }
-    }
-
-    private static int peekPageSize(FileIO io, Path dir) throws IOException {
-        try (FileIO.Handle h = io.open(VolumeFile.volumePath(dir), false)) {
-            byte[] prefix = new byte[VolumeHeader.SIZE];
-            int n = h.read(ByteBuffer.wrap(prefix), 0);
-            int ps = VolumeHeader.peekPageSize(prefix, n);
-            if (Integer.bitCount(ps) != 1 || ps < 4096 || ps > 65536) {
-                return VolumeFile.readHeader(io, dir).pageSize(); // throws, naming the damaged field
-            }
-            return ps;
-        }
     }
 
     /** Creates a new store in {@code dir} with default options and opens it. */
@@ -603,22 +476,12 @@ public final class Store implements AutoCloseable {
      * fault handling).
      */
     public long[] residentPages() {
-        latch.lock();
-        try {
-            return pool.frames().residentPages();
-        } finally {
-            latch.unlock();
-        }
+        return StatsSnapshots.residentPages(this);
     }
 
     /** A snapshot of the replacement counters ({@link PoolStats}). */
     public PoolStats poolStats() {
-        latch.lock();
-        try {
-            return pool.stats(mappedFrames != null ? mappedFrames.arena().counters() : null);
-        } finally {
-            latch.unlock();
-        }
+        return StatsSnapshots.poolStats(this);
     }
 
     /** The options this store was opened with. */
@@ -628,36 +491,12 @@ public final class Store implements AutoCloseable {
 
     /** Counters of this handle (this process only), taken under the store latch. */
     public StoreStats stats() {
-        latch.lock();
-        try {
-            return new StoreStats(
-                    options.bufferPoolPages(),
-                    pool.reads,
-                    pool.writes,
-                    pool.steals(),
-                    checkpointer == null ? 0 : checkpointer.checkpoints,
-                    txns.nextTxnId(),
-                    txns.redoRecords(),
-                    txns.redoBytes(),
-                    log == null ? 0 : log.endLsn(),
-                    log == null ? 0 : log.durableLsn(),
-                    recovery.logRecordsScanned(),
-                    recovery.redoApplied(),
-                    recovery.losersUndone(),
-                    recovery.tornPagesRestored());
-        } finally {
-            latch.unlock();
-        }
+        return StatsSnapshots.stats(this);
     }
 
     /** A snapshot of the commit counters ({@link CommitStats}), kept by the transaction manager. */
     public CommitStats commitStats() {
-        latch.lock();
-        try {
-            return txns.commitStats();
-        } finally {
-            latch.unlock();
-        }
+        return StatsSnapshots.commitStats(this);
     }
 
     /** The volume's page count: pages {@code [0, pageCount)} exist (what a page server may serve). */

@@ -2,7 +2,6 @@ package dev.quickstore.core.buffer;
 
 import dev.quickstore.core.volume.FileIO;
 import dev.quickstore.core.volume.Volume;
-import dev.quickstore.mmu.ArenaException;
 import dev.quickstore.mmu.DetachedPreimages;
 import dev.quickstore.mmu.FrameState;
 import dev.quickstore.mmu.KernelTracking;
@@ -11,8 +10,6 @@ import dev.quickstore.mmu.TexasSwizzling;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
  * {@link PageFrames} over store-native's {@link MappedArena}: the QuickStore design (White and DeWitt
@@ -39,10 +36,15 @@ import java.util.Set;
  * StableImages}).
  *
  * <p><b>Residency.</b> With the simplified or classic clock ({@link DataPlaneReplacer}) the data plane holds the
- * pool's budget and evicts by the policy before any load, a fault included ({@link #clockEvict}, {@link
- * #hold}); with {@code STORE_CLOCK} it has no budget and the buffer pool's clock is the only evictor, which
- * adopts pages the fault path loaded by itself ({@link #adoptNativeLoads}) when the pool needs room. Every
- * method is one or a few downcalls; no native lock is held across a return to Java.
+ * pool's budget and evicts by the policy before any load, a fault included; with {@code STORE_CLOCK} the buffer
+ * pool's clock is the only evictor and adopts the pages the fault path loaded by itself ({@link FrameResidency}).
+ * Every method is one or a few downcalls; no native lock is held across a return to Java.
+ *
+ * <p><b>Parts</b>, one mechanism each: the frames reserved for the volume ({@link FrameReservation}), residency
+ * ({@link FrameResidency}), clean points and dirty masks ({@link CleanPoints}), the repair of refused frames
+ * ({@link RefusedFrameRepair}), relocation ({@link FrameRelocation}), Texas mode ({@link TexasFrames}),
+ * write-back images ({@link StableImages}), card masks ({@link DirtyCards}). This class is the {@link
+ * PageFrames} seam over them: the page to frame translation and the one-downcall operations.
  */
 public final class MappedFrames implements PageFrames {
     private final MappedArena arena;
@@ -51,16 +53,9 @@ public final class MappedFrames implements PageFrames {
     private final MemorySegment alias;
     private final Arena staging = Arena.ofShared();
     private final MemorySegment stage;
-    /** Pages reported to the buffer pool's clock (installed by the store or adopted from the fault path). */
-    private final Set<Long> known = new HashSet<>();
-    /** Frames named by refusal records taken so far (they may lie beyond the reserved range). */
-    private final Set<Long> refused = new HashSet<>();
 
     /** The frames reserved for the volume's pages: {@code [0, reservation.reservedUpTo())}. */
     private final FrameReservation reservation;
-
-    private volatile Runnable cleanPointHook;
-    private boolean racePending; // cleanPointHook runs at the next liveImage
 
     /** Where pages live and which frames translate pointers under QS-CR/QS-OR relocation (identity otherwise). */
     private final FrameRelocation relocation;
@@ -70,6 +65,10 @@ public final class MappedFrames implements PageFrames {
 
     /** Kernel write tracking's granularity (the OS page): the card size of {@link #dirtyCards} under it. */
     private final int osPageBytes = KernelTracking.pageBytes();
+
+    private final FrameResidency residency;
+    private final CleanPoints cleanPoints;
+    private final RefusedFrameRepair refusedRepair;
 
     /** Allocating the memory of the first frames in the background since open ({@link #populateAhead}), or null. */
     private ArenaPopulator populator;
@@ -82,6 +81,9 @@ public final class MappedFrames implements PageFrames {
         this.reservation = new FrameReservation(arena, source);
         this.stage = staging.allocate(pageSize, 4096);
         this.relocation = new FrameRelocation(this, arena, pageSize, source);
+        this.residency = new FrameResidency(this, arena, reservation, relocation, stage);
+        this.cleanPoints = new CleanPoints(this, arena, pageSize, osPageBytes);
+        this.refusedRepair = new RefusedFrameRepair(this, arena, reservation, relocation);
         arena.loading().readAhead(READ_AHEAD_FRAMES);
     }
 
@@ -162,6 +164,11 @@ public final class MappedFrames implements PageFrames {
         return texas == null ? null : texas.swizzling();
     }
 
+    /** Texas mode's frames (null in the other modes). */
+    TexasFrames texasFrames() {
+        return texas;
+    }
+
     /**
      * Texas mode, once recovery has run and the pool is empty: from now on the store's own reads swizzle and its
      * write-backs, diffs and log records unswizzle (before, images stay in persistent form, as on disk).
@@ -182,7 +189,8 @@ public final class MappedFrames implements PageFrames {
         return !arena.atPreferredBase();
     }
 
-    private long frame(long pageId) {
+    /** The frame of a page: Texas mode's table, else {@link FrameRelocation} (the page itself under identity). */
+    long frame(long pageId) {
         if (texas != null) {
             return texas.frameOf(pageId);
         }
@@ -317,42 +325,17 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public MemorySegment resident(long pageId) {
-        if (pageId < 0 || pageId >= reservation.reservedUpTo()) {
-            return null;
-        }
-        if (texas != null && !texas.hasFrame(pageId)) {
-            return null; // no frame yet: not resident (and no frame reserved just for asking)
-        }
-        long f = frame(pageId);
-        FrameState s = StableImages.stableState(arena, f);
-        if (s == FrameState.REFUSED) {
-            arena.refused().repairRefused(f, 1); // keeps the bytes of a frame refused while resident
-            s = StableImages.stableState(arena, f);
-        }
-        if (s != FrameState.CLEAN && s != FrameState.DIRTY) {
-            known.remove(pageId);
-            return null;
-        }
-        return slice(pageId);
+        return residency.resident(pageId);
     }
 
     @Override
     public MemorySegment install(long pageId, MemorySegment image) {
-        reserveThrough(pageId + 1);
-        stage.copyFrom(image);
-        toRuntime(stage); // the store's own reads are swizzled like the fault path's
-        arena.loading().install(frame(pageId), stage); // false: a fault loaded the same page meanwhile; its bytes stay
-        known.add(pageId);
-        return slice(pageId);
+        return residency.install(pageId, image);
     }
 
     @Override
     public void evict(long pageId) {
-        known.remove(pageId);
-        long f = frame(pageId);
-        java.util.BitSet words = relocation.pointerWordsBeforeEvict(pageId);
-        arena.evict(f, 1, false); // a page that became DIRTY meanwhile stays (and is adopted again)
-        relocation.evicted(pageId, f, words);
+        residency.evict(pageId);
     }
 
     @Override
@@ -404,20 +387,12 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public long dirtyCards(long pageId) {
-        if (arena.kernelTracking().on()) {
-            long m = arena.kernelTracking().writtenPages(frame(pageId)); // the OS pages the kernel saw written
-            return m == (1L << (pageSize / osPageBytes)) - 1 ? -1L : m; // all of them: one diff of the whole page
-        }
-        return DirtyCards.of(arena.cardTable(), frame(pageId), pageSize);
+        return cleanPoints.dirtyCards(pageId);
     }
 
     @Override
     public int cardBytes() {
-        if (arena.kernelTracking().on()) {
-            return osPageBytes;
-        }
-        int shift = arena.cardTable().shift();
-        return shift == 0 ? pageSize : 1 << shift;
+        return cleanPoints.cardBytes();
     }
 
     @Override
@@ -426,22 +401,14 @@ public final class MappedFrames implements PageFrames {
         relocation.cleared(pageId);
     }
 
-    /**
-     * Clean frames between two dirty ones that a run may cover with one {@code mprotect} (they are read-only
-     * already). Frames that are not resident end a run: OO7 medium T2B's 1,541 dirty pages lie in 1,202 runs of
-     * adjacent frames, and the document pages between composite parts, never read by T2B, keep them apart
-     * (docs/results.md, "Commit: one mprotect per run").
-     */
-    static final int BRIDGE = 16;
-
-    /** One {@code mprotect} per run of nearby frames (identity placement), else page by page. */
+    /** One {@code mprotect} per run of nearby frames (identity placement, {@link CleanPoints}), else page by page. */
     @Override
     public void clearDirty(long[] pages, int from, int count) {
         if (relocation.relocated() || relocation.translates() || texas != null) {
             PageFrames.super.clearDirty(pages, from, count); // relocated: frames are not in page order
             return;
         }
-        arena.preimages().markCleanList(pages, from, count, BRIDGE);
+        cleanPoints.clean(pages, from, count);
     }
 
     /** Identity placement (frames are pages, images are their disk form): pre-images can be handed over. */
@@ -456,15 +423,7 @@ public final class MappedFrames implements PageFrames {
         if (count <= 0 || count > detachLimit()) {
             throw new IllegalArgumentException(count + " pages, limit " + detachLimit());
         }
-        DetachedPreimages d = arena.preimages().detached();
-        try {
-            d.detachClean(pages, from, count, BRIDGE);
-        } catch (ArenaException e) {
-            d.release(); // the runs cleaned before the failure handed their slots over too
-            throw e;
-        }
-        racePending = cleanPointHook != null;
-        return d;
+        return cleanPoints.detach(pages, from, count);
     }
 
     /**
@@ -473,26 +432,17 @@ public final class MappedFrames implements PageFrames {
      * a store race with commit deterministically (null = none).
      */
     public void afterCleanPointForTest(Runnable hook) {
-        this.cleanPointHook = hook;
+        cleanPoints.afterCleanPointForTest(hook);
     }
 
     /** Evicts one page chosen by the data plane's clock; returns it, or -1 if none is evictable. */
     long clockEvict() {
-        long f = arena.clock().evictOne();
-        if (f < 0) {
-            return -1;
-        }
-        long p = pageOfFrame(f);
-        known.remove(p);
-        return p;
+        return residency.clockEvict();
     }
 
     /** Sets or clears a hold on the page's frame (see {@link DataPlaneReplacer}). */
     void hold(long pageId, int bits, boolean on) {
-        long f = frame(pageId);
-        if (f >= 0 && f < arena.frameCount()) {
-            arena.clock().hold(f, bits, on);
-        }
+        residency.hold(pageId, bits, on);
     }
 
     /**
@@ -507,18 +457,17 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public void collectWritten() {
-        if (arena.kernelTracking().on()) {
-            arena.kernelTracking().collect();
-        }
+        cleanPoints.collectWritten();
     }
 
     /** Whether commit makes each logged page's image its frame's twin ({@code DetachedPreimages.keepAsTwin}). */
     @Override
     public boolean keepsTwins() {
-        return arena.kernelTracking().on();
+        return cleanPoints.keepsTwins();
     }
 
-    private long[] pages(long[] frames) {
+    /** The pages of {@code frames} (the same array under identity placement; else the pages held, sorted). */
+    long[] pages(long[] frames) {
         if (!relocation.relocated() && texas == null) {
             return frames;
         }
@@ -538,11 +487,7 @@ public final class MappedFrames implements PageFrames {
     /** The alias slice when pages are stored as mapped (no relocation, no swizzling): no conversion to disk form. */
     @Override
     public MemorySegment liveImage(long pageId) {
-        Runnable hook = cleanPointHook;
-        if (racePending && hook != null) {
-            racePending = false;
-            hook.run();
-        }
+        cleanPoints.beforeLiveImage();
         return !relocation.relocated() && texas == null ? slice(pageId) : null;
     }
 
@@ -573,18 +518,7 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public long[] adoptNativeLoads() {
-        if (arena.residentFrames() <= known.size()) {
-            return new long[0];
-        }
-        long[] all = pages(arena.residentFrameList());
-        long[] fresh = new long[all.length];
-        int n = 0;
-        for (long p : all) {
-            if (known.add(p)) {
-                fresh[n++] = p;
-            }
-        }
-        return java.util.Arrays.copyOf(fresh, n);
+        return residency.adoptNativeLoads();
     }
 
     @Override
@@ -594,22 +528,7 @@ public final class MappedFrames implements PageFrames {
 
     @Override
     public int reprotect(long[] pages) {
-        int runs = 0;
-        long[] frames = new long[pages.length];
-        for (int i = 0; i < pages.length; i++) {
-            frames[i] = frame(pages[i]);
-        }
-        java.util.Arrays.sort(frames);
-        for (int i = 0; i < frames.length; ) {
-            int j = i + 1;
-            while (j < frames.length && frames[j] == frames[j - 1] + 1) {
-                j++;
-            }
-            arena.reprotect(frames[i], j - i);
-            runs++;
-            i = j;
-        }
-        return runs;
+        return residency.reprotect(pages);
     }
 
     @Override
@@ -619,26 +538,12 @@ public final class MappedFrames implements PageFrames {
 
     /** Ends refusals: REFUSED frames get their shared mapping back without losing bytes. */
     public void repairRefused() {
-        if (texas != null) {
-            long next = texas.framesHandedOut();
-            if (next > 0) {
-                arena.refused().repairRefused(0, next);
-            }
-        } else if (reservation.reservedUpTo() > 0) {
-            arena.refused().repairRefused(0, reservation.reservedUpTo());
-        }
-        relocation.repairRefused();
-        for (long f : refused) {
-            if (f >= reservation.reservedUpTo() && f < arena.frameCount()) {
-                arena.refused().repairRefused(f, 1);
-            }
-        }
-        refused.clear();
+        refusedRepair.repairRefused();
     }
 
     /** Remembers the frame of a refusal record so that {@link #repairRefused} reaches it. */
     public void noteRefused(long frame) {
-        refused.add(frame);
+        refusedRepair.noteRefused(frame);
     }
 
     /**
