@@ -24,7 +24,7 @@ public final class MoveSearch {
     private static final long LOW7 = 0x7f7f7f7f7f7f7f7fL;
     private static final long HIGH = 0x8080808080808080L;
 
-    /** A copy of the page the moves are applied to (the size of the last page searched). */
+    /** A copy of the page the moves are applied to (native, the size of the last page searched). */
     private MemorySegment work;
     /** The bytes at the distances from one anchor. */
     private byte[] window;
@@ -174,13 +174,8 @@ public final class MoveSearch {
             return;
         }
         PageDiff.diff(before.asSlice(from, n - from), after.asSlice(from, n - from), maxGap, scratch);
-        int i = 0;
-        if (scratch.count > 0 && scratch.start(0) <= maxGap) {
-            out.bounds[2 * out.count - 1] = from + scratch.end(0);
-            i = 1;
-        }
-        for (; i < scratch.count; i++) {
-            out.add(from + scratch.start(i), from + scratch.end(i));
+        for (int i = 0; i < scratch.count; i++) {
+            out.addMerging(from + scratch.start(i), from + scratch.end(i), maxGap);
         }
     }
 
@@ -224,7 +219,7 @@ public final class MoveSearch {
                     continue; // one byte repeated (free space): no distance shows the informative word
                 }
                 // the distances' bytes in a heap array: one copy, then plain array loads (the segments' own loads
-                // are polymorphic here, heap scratch or native frame, and cost a call each)
+                // cost a bounds and liveness check each, and a call where heap and native images both come here)
                 MemorySegment.copy(sliding, ValueLayout.JAVA_BYTE, lo, window, from, last + 7 - from);
                 long first = (v & 0xff) * 0x0101010101010101L;
                 int candidates = 0;

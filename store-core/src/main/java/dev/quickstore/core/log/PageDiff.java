@@ -169,11 +169,7 @@ public final class PageDiff {
             for (int i = 0; i < run.count; i++) {
                 int s = (int) lo + run.start(i);
                 int e = (int) lo + run.end(i);
-                if (out.count > 0 && s - out.end(out.count - 1) <= maxGap) {
-                    out.bounds[2 * out.count - 1] = e;
-                } else {
-                    out.add(s, e);
-                }
+                out.addMerging(s, e, maxGap);
             }
         }
         return out;
@@ -200,11 +196,7 @@ public final class PageDiff {
             for (int i = 0; i < run.count; i++) {
                 int s = (int) lo + run.start(i);
                 int e = (int) lo + run.end(i);
-                if (out.count > 0 && s - out.end(out.count - 1) <= maxGap) {
-                    out.bounds[2 * out.count - 1] = e;
-                } else {
-                    out.add(s, e);
-                }
+                out.addMerging(s, e, maxGap);
             }
         }
         return out;
@@ -232,6 +224,18 @@ public final class PageDiff {
 
         public int end(int i) {
             return bounds[2 * i + 1];
+        }
+
+        /**
+         * Appends {@code [start, end)} (at or after the last range), merged into the last range when the gap between
+         * them is at most {@code maxGap} bytes, as {@link PageDiff#diff} merges.
+         */
+        void addMerging(int start, int end, int maxGap) {
+            if (count > 0 && start - end(count - 1) <= maxGap) {
+                bounds[2 * count - 1] = end;
+            } else {
+                add(start, end);
+            }
         }
 
         void copyFrom(Ranges o) {
