@@ -304,6 +304,59 @@ class CursorTest {
         return n;
     }
 
+    /**
+     * A comb 100 levels deep (each node's right child a leaf, its left the next level): the pre-order walk's pending
+     * stack and the {@code downLeft()}/{@code up()} stack grow past their first 16 entries, on the fast path (only
+     * {@code CursorNode}s) and while proxies are held (every third node a {@code HeavyCursorNode}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mapped", "software"})
+    void deepWalksGrowTheirStacksWithAndWithoutProxies(String mode) throws Exception {
+        try (PersistentStore s =
+                PersistentStore.create(dir.resolve("db"), options(mode), CursorNode.class, HeavyCursorNode.class)) {
+            for (boolean subtypes : new boolean[] {false, true}) {
+                try (ObjectTransaction tx = s.begin()) {
+                    CursorNode root = null;
+                    for (int i = 100; i > 0; i--) {
+                        CursorNode n =
+                                subtypes && i % 3 == 0 ? tx.create(HeavyCursorNode.class) : tx.create(CursorNode.class);
+                        n.key(i);
+                        n.extra(-i);
+                        CursorNode leaf =
+                                subtypes && i % 3 == 1 ? tx.create(HeavyCursorNode.class) : tx.create(CursorNode.class);
+                        leaf.key(1000 + i);
+                        n.left(root);
+                        n.right(leaf);
+                        root = n;
+                    }
+                    List<Long> expected = new ArrayList<>();
+                    preorder(root, expected);
+                    assertEquals(200, expected.size());
+                    CursorNodeCursor c = CursorNodeCursor.at(root);
+                    List<Long> walk = new ArrayList<>();
+                    do {
+                        walk.add(((long) c.key() << 32) ^ (c.extra() & 0xffffffffL));
+                    } while (c.toNextPreorder());
+                    assertEquals(expected, walk, "walk, subtypes " + subtypes);
+                    CursorNodeCursor d = CursorNodeCursor.at(root);
+                    int down = 0;
+                    while (d.downLeft()) {
+                        down++;
+                    }
+                    assertEquals(99, down);
+                    assertEquals(99, d.depth());
+                    assertEquals(100, d.key(), "at the deepest level");
+                    for (int level = 99; level >= 1; level--) {
+                        d.up();
+                        assertEquals(level, d.key(), "up to level " + level + ", subtypes " + subtypes);
+                    }
+                    assertEquals(0, d.depth());
+                    assertThrows(IllegalStateException.class, d::up);
+                }
+            }
+        }
+    }
+
     private static void preorder(TreeNode t, List<Integer> out) {
         if (t != null) {
             out.add(t.key());

@@ -73,11 +73,19 @@ final class CursorWriter {
                     others[d] = null;
                 }
 
-                /** Pushes the current position: the stack grows, or it or a pushed one is held as a proxy. */
+                /**
+                 * A longer copy of a stack (static: the rare growth of a move's fast path passes no cursor to a
+                 * call C2 does not inline, so a cursor used in one method stays in registers).
+                 */
+                private static long[] grown(long[] a) {
+                    return java.util.Arrays.copyOf(a, Math.max(16, 2 * a.length));
+                }
+
+                /** Pushes the current position while it or a pushed one is held as a proxy. */
                 private void push() {
                     int d = depth;
                     if (d == stack.length) {
-                        stack = java.util.Arrays.copyOf(stack, Math.max(16, 2 * d));
+                        stack = grown(stack);
                     }
                     stack[d] = address;
                     if (other != null || others != null) {
@@ -150,9 +158,13 @@ final class CursorWriter {
                     if (n == 0) {
                         return false;
                     }
-                    int d = depth;
-                    long[] st = stack;
-                    if (d < st.length && others == null) {
+                    if (others == null) {
+                        int d = depth;
+                        long[] st = stack;
+                        if (d == st.length) {
+                            st = grown(st);
+                            stack = st;
+                        }
                         st[d] = a;
                         depth = d + 1;
                     } else {
@@ -276,17 +288,21 @@ final class CursorWriter {
                 .append("        Session s = PersistentObject.sessionOf(p);\n        s.checkReadable();\n")
                 // placed as place(object) would, but without passing the new cursor to a call: a caller that
                 // inlines at() keeps the cursor in registers (escape analysis) instead of storing every move
+                // and with one allocation site: two (one per branch) merge in a phi, which escape analysis does
+                // not scalar-replace, so every move stored the cursor's address and reloaded it (store-to-load
+                // forwarding on the walk's critical path; PrintAssembly, docs/results.md)
                 .append("        long a = PersistentObject.addressOf(object);\n")
+                .append("        ")
+                .append(iface)
+                .append(" other = object;\n")
                 .append("        if (object instanceof ")
                 .append(impl)
                 .append(") {\n            FlatView.checkObject(a, ")
                 .append(t.layout().size())
-                .append(");\n            return new ")
-                .append(cursor)
-                .append("(s, a, null);\n        }\n")
+                .append(");\n            other = null;\n        }\n")
                 .append("        return new ")
                 .append(cursor)
-                .append("(s, a, object);\n    }\n\n");
+                .append("(s, a, other);\n    }\n\n");
         s.append(
                         "    /** Moves to {@code object} (null: to no object), an object of this cursor's transaction; keeps the stack. */\n")
                 .append("    public ")
@@ -376,6 +392,7 @@ final class CursorWriter {
     private static void preorder(StringBuilder s, String iface, String impl, java.util.List<FieldModel> self) {
         StringBuilder fields = new StringBuilder();
         StringBuilder proxies = new StringBuilder();
+        StringBuilder addresses = new StringBuilder();
         for (int i = self.size() - 1; i >= 0; i--) {
             FieldModel f = self.get(i);
             fields.append("        long c")
@@ -391,17 +408,28 @@ final class CursorWriter {
                         .append(" != 0) {\n            pend(c")
                         .append(i)
                         .append(");\n        }\n");
-            } else { // the first child is visited next: no round trip through the pending stack
-                fields.append("        if (c0 != 0) {\n            return go(c0);\n        }\n");
-            }
-            proxies.append("        pendSlow(o.").append(f.name()).append("());\n");
+            } // the first child is visited next: no round trip through the pending stack
+            addresses
+                    .append("            pendAddress(FlatView.getLongIn(a + ")
+                    .append(impl)
+                    .append('.')
+                    .append(constant(f))
+                    .append("));\n");
+            proxies.append("            pendSlow(o.").append(f.name()).append("());\n");
         }
         s.append(PREORDER.replace("%FIELDS%", fields.toString())
                 .replace("%PROXIES%", proxies.toString())
+                .replace("%ADDRESSES%", addresses.toString())
                 .replace("%I%", iface)
                 .replace("%M%", impl));
     }
 
+    /**
+     * The pre-order walk. Its fast path has one arrival (one inlined {@code go}): with two (the first child's and the
+     * pending stack's) its compiled code passed C2's {@code InlineSmallCode}, so a caller's loop did not inline it
+     * ({@code PrintInlining}: "already compiled into a big method") and the cursor escaped to the heap
+     * (docs/results.md, "Cursors in registers").
+     */
     private static final String PREORDER = """
 
                 /**
@@ -414,14 +442,26 @@ final class CursorWriter {
                 public boolean toNextPreorder() {
                     long a = here();
                     %I% o = other;
-                    if (o != null) {
-                        return preorderSlow(o);
+                    if (o != null || pendingOthers != null) {
+                        return preorderSlow(a, o);
                     }
-            %FIELDS%        return popPending();
+            %FIELDS%        if (c0 == 0) {
+                        int p = pendingCount - 1;
+                        if (p < 0) {
+                            return false;
+                        }
+                        pendingCount = p;
+                        c0 = pending[p];
+                    }
+                    return go(c0);
                 }
 
-                private boolean preorderSlow(%I% o) {
-            %PROXIES%        return popPending();
+                /** The walk's step when the current object or a pending one is held as a proxy. */
+                private boolean preorderSlow(long a, %I% o) {
+                    if (o != null) {
+            %PROXIES%        } else {
+            %ADDRESSES%        }
+                    return popPending();
                 }
 
                 private boolean popPending() {
@@ -439,12 +479,23 @@ final class CursorWriter {
                     return go(pending[p]);
                 }
 
+                private void pendAddress(long a) {
+                    if (a != 0) {
+                        pend(a);
+                    }
+                }
+
                 private void pend(long a) {
                     int p = pendingCount;
-                    if (p == pending.length) {
-                        growPending();
+                    long[] pd = pending;
+                    if (p == pd.length) {
+                        pd = grown(pd);
+                        pending = pd;
+                        if (pendingOthers != null) {
+                            pendingOthers = java.util.Arrays.copyOf(pendingOthers, pd.length);
+                        }
                     }
-                    pending[p] = a;
+                    pd[p] = a;
                     pendingCount = p + 1;
                 }
 
@@ -454,7 +505,10 @@ final class CursorWriter {
                     }
                     int p = pendingCount;
                     if (p == pending.length) {
-                        growPending();
+                        pending = grown(pending);
+                        if (pendingOthers != null) {
+                            pendingOthers = java.util.Arrays.copyOf(pendingOthers, pending.length);
+                        }
                     }
                     if (pendingOthers == null) {
                         pendingOthers = new %I%[pending.length];
@@ -464,12 +518,6 @@ final class CursorWriter {
                     pendingCount = p + 1;
                 }
 
-                private void growPending() {
-                    pending = java.util.Arrays.copyOf(pending, Math.max(16, 2 * pending.length));
-                    if (pendingOthers != null) {
-                        pendingOthers = java.util.Arrays.copyOf(pendingOthers, pending.length);
-                    }
-                }
             """;
 
     private static String returnType(FieldModel f) {
