@@ -85,6 +85,15 @@ public final class BufferPool {
     private long evictions;
 
     /**
+     * Counts the pool's own evictions, steals and whole-pool evictions (see {@link #writeStamp}). Invariant: a
+     * page that a transaction's {@link #fixForWrite} made dirty stays resident, dirty and at the same memory until
+     * the transaction ends or this count changes - the contract of {@link PageFrames} (a dirty page is not
+     * evicted; only {@code clearDirty}, which mid-transaction only a steal calls, ends its dirty state) and of the
+     * data plane's clock (it evicts clean frames only).
+     */
+    private long residencyChanges;
+
+    /**
      * @param name the store's name in events (its directory, or a client's server address)
      */
     public BufferPool(
@@ -240,6 +249,23 @@ public final class BufferPool {
         MemorySegment seg = fix(pageId, true);
         frames.markDirtyStoreOnly(pageId);
         return seg;
+    }
+
+    /**
+     * A stamp for a caller that keeps the segment {@link #fixForWrite} returned for a page and writes through it
+     * again later in the same transaction without fixing the page again (the object allocator's page being filled:
+     * a fix per object was about a third of an object's creation, docs/results.md, "Creation without a fix per
+     * object"). Valid while {@link #stillFixedForWrite} accepts it and the transaction runs; -1 (never valid)
+     * with a {@link FixObserver}, which must see every fix. The page is not pinned meanwhile: a steal may take it,
+     * which the stamp then refuses.
+     */
+    public long writeStamp() {
+        return fixObserver != null ? -1 : residencyChanges;
+    }
+
+    /** Whether a segment fixed for write when {@code stamp} was taken (this transaction) is still that page's. */
+    public boolean stillFixedForWrite(long stamp) {
+        return stamp >= 0 && stamp == residencyChanges && fixObserver == null;
     }
 
     public void unpin(long pageId) {
@@ -398,6 +424,7 @@ public final class BufferPool {
         if (clock.inDataPlane()) {
             if (clock.evictByPolicy() >= 0) {
                 evictions++;
+                residencyChanges++;
                 return true;
             }
             if (!dirtyPageTable.isEmpty()) {
@@ -406,6 +433,7 @@ public final class BufferPool {
                 writeBackAll();
                 if (clock.evictByPolicy() >= 0) {
                     evictions++;
+                    residencyChanges++;
                     return true;
                 }
             }
@@ -474,6 +502,7 @@ public final class BufferPool {
             clock.remove(p);
             holdForLogging(p, false);
             evictions++;
+            residencyChanges++;
         }
         return true;
     }
@@ -497,6 +526,7 @@ public final class BufferPool {
      * exactly the changes up to the clean point are logged and written.
      */
     private void steal(long p) throws IOException {
+        residencyChanges++;
         frames.toDisk(stealPre.copyFrom(frames.preImage(p)));
         frames.clearDirty(p);
         MemorySegment cur = frames.stableImage(p, stealCur);
@@ -547,6 +577,7 @@ public final class BufferPool {
         for (long p : frames.adoptNativeLoads()) {
             clock.add(p);
         }
+        residencyChanges++;
         for (long p : frames.residentPages()) {
             frames.evict(p);
             clock.remove(p);

@@ -79,9 +79,20 @@ public final class ObjectAllocator {
 
     private int[] hotTail;
 
+    /**
+     * The {@link #hotPage}'s segment as {@code pool.fixForWrite} returned it, and the pool's {@link
+     * BufferPool#writeStamp} taken after that fix: while the stamp holds, the next append writes through it without
+     * fixing the page again (no pin, residency check, dirty mark and their downcalls per object).
+     */
+    private MemorySegment hotSegment;
+
+    private long hotStamp = -1;
+
     /** Called when a transaction ends (commit or abort): the memos describe pages as this transaction left them. */
     public void reset() {
         hotPage = -1;
+        hotSegment = null;
+        hotStamp = -1;
         currentPage = 0;
         noFit.clear();
         denseTails.clear();
@@ -97,7 +108,11 @@ public final class ObjectAllocator {
         if (page == hotPage) {
             int[] known = hotTail;
             if (SlottedPage.denseFits(pageSize, known[0], known[1], size)) {
-                MemorySegment w = pool.fixForWrite(page);
+                MemorySegment w = hotSegment;
+                if (!pool.stillFixedForWrite(hotStamp)) {
+                    w = pool.fixForWrite(page);
+                    remember(w);
+                }
                 if (holdsTail(w, known)) {
                     return append(w, known, size, need, pointerOffsets);
                 }
@@ -196,7 +211,14 @@ public final class ObjectAllocator {
         int off = append(w, tail, size, need, pointerOffsets);
         hotPage = page;
         hotTail = tail;
+        remember(w);
         return off;
+    }
+
+    /** {@code w} is the {@link #hotPage}'s segment, just returned by {@code pool.fixForWrite}. */
+    private void remember(MemorySegment w) {
+        hotSegment = w;
+        hotStamp = pool.writeStamp();
     }
 
     private void refuse(long page, int need) {
