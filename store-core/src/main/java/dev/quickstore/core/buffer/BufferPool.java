@@ -254,8 +254,8 @@ public final class BufferPool {
     /**
      * A stamp for a caller that keeps the segment {@link #fixForWrite} returned for a page and writes through it
      * again later in the same transaction without fixing the page again (the object allocator's page being filled:
-     * a fix per object was about a third of an object's creation, docs/results.md, "Creation without a fix per
-     * object"). Valid while {@link #stillFixedForWrite} accepts it and the transaction runs; -1 (never valid)
+     * a fix per object was about a third of an object's creation, docs/results.md, "Object creation: the hot page
+     * without a fix per object"). Valid while {@link #stillFixedForWrite} accepts it and the transaction runs; -1 (never valid)
      * with a {@link FixObserver}, which must see every fix. The page is not pinned meanwhile: a steal may take it,
      * which the stamp then refuses.
      */
