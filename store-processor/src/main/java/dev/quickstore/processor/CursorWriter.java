@@ -39,150 +39,6 @@ final class CursorWriter {
             "clone",
             "finalize");
 
-    /**
-     * The address stack: {@code up()} and the slow half of a push. The fast paths of the moves push inline while
-     * no pushed position holds a proxy ({@code others == null}), so they stay small enough for C2 to inline.
-     */
-    private static final String STACK = """
-                /**
-                 * Returns to the position the last successful {@code down...()} left.
-                 *
-                 * @throws IllegalStateException if there is none
-                 */
-                public void up() {
-                    int d = depth - 1;
-                    if (d < 0 || others != null) {
-                        upSlow();
-                        return;
-                    }
-                    depth = d;
-                    address = stack[d];
-                    other = null;
-                }
-
-                private void upSlow() {
-                    session.checkReadable();
-                    int d = depth - 1;
-                    if (d < 0) {
-                        throw new IllegalStateException(
-                                "%C%.up(): no position to return to (each up() needs an earlier successful down...())");
-                    }
-                    depth = d;
-                    address = stack[d];
-                    other = others[d];
-                    others[d] = null;
-                }
-
-                /**
-                 * A longer copy of a stack (static: the rare growth of a move's fast path passes no cursor to a
-                 * call C2 does not inline, so a cursor used in one method stays in registers).
-                 */
-                private static long[] grown(long[] a) {
-                    return java.util.Arrays.copyOf(a, Math.max(16, 2 * a.length));
-                }
-
-                /** Pushes the current position while it or a pushed one is held as a proxy. */
-                private void push() {
-                    int d = depth;
-                    if (d == stack.length) {
-                        stack = grown(stack);
-                    }
-                    stack[d] = address;
-                    if (other != null || others != null) {
-                        if (others == null || others.length < stack.length) {
-                            others = others == null ? new %I%[stack.length] : java.util.Arrays.copyOf(others, stack.length);
-                        }
-                        others[d] = other;
-                    }
-                    depth = d + 1;
-                }
-
-            """;
-
-    /** Arriving at an address read from a reference field: the type tag decides whether a proxy is needed. */
-    private static final String GO = """
-                /**
-                 * Positions at an address read from a reference field (0: at null); false when 0. The arrival
-                 * check: the object's whole layout must lie in the view, else the move throws and the cursor
-                 * stays where it was; the fast paths' loads then need no compare of their own.
-                 */
-                private boolean go(long a) {
-                    if (a == 0) {
-                        address = 0;
-                        other = null;
-                        return false;
-                    }
-                    int tag = FlatView.tagOf(a, %SIZE%);
-                    long from = address;
-                    address = a; // before other is decided: 11 % faster on a list walk (docs/results.md)
-                    if (tag == %M%.TAG) {
-                        other = null;
-                    } else {
-                        try {
-                            other = enter(a);
-                        } catch (RuntimeException e) {
-                            address = from; // refused: the cursor stays where it was
-                            throw e;
-                        }
-                    }
-                    return true;
-                }
-
-                /** The proxy of an object that is not a {@code %M%} (a subtype's layout differs). */
-                private %I% enter(long a) {
-                    return %M%.of(session, a);
-                }
-
-            """;
-
-    /** {@code toX()} and {@code downX()} for a reference field {@code x} of the interface's own type. */
-    private static final String MOVE = """
-
-                /** Moves along {@code %F%} (to null if it is null); true when it arrived at an object. */
-                public boolean to%X%() {
-                    long a = here();
-                    %I% o = other;
-                    return o == null ? go(FlatView.getLongIn(a + %OFF%)) : place(o.%F%());
-                }
-
-                /**
-                 * Descends along {@code %F%} if it is not null, pushing the current position for {@link #up};
-                 * else stays and returns false.
-                 */
-                public boolean down%X%() {
-                    long a = here();
-                    if (other != null) {
-                        return down%X%Slow();
-                    }
-                    long n = FlatView.getLongIn(a + %OFF%);
-                    if (n == 0) {
-                        return false;
-                    }
-                    if (others == null) {
-                        int d = depth;
-                        long[] st = stack;
-                        if (d == st.length) {
-                            st = grown(st);
-                            stack = st;
-                        }
-                        st[d] = a;
-                        depth = d + 1;
-                    } else {
-                        push();
-                    }
-                    return go(n);
-                }
-
-                private boolean down%X%Slow() {
-                    %I% n = other.%F%();
-                    if (n == null) {
-                        return false;
-                    }
-                    push();
-                    return place(n);
-                }
-            """;
-
     /** {@code Outer$Node$Impl} becomes {@code Outer$NodeCursor}. */
     static String cursorName(String implName) {
         return implName.substring(0, implName.length() - "$Impl".length()) + "Cursor";
@@ -334,7 +190,7 @@ final class CursorWriter {
         s.append(
                         "    /** The number of positions pushed by {@code down...()} and not yet returned to by {@link #up}. */\n")
                 .append("    public int depth() {\n        return depth;\n    }\n\n");
-        s.append(STACK.replace("%C%", cursor).replace("%I%", iface));
+        s.append(CursorTemplates.STACK.replace("%C%", cursor).replace("%I%", iface));
         s.append("    /** Positions at a proxy (null: at null); false when null. */\n")
                 .append("    private boolean place(")
                 .append(iface)
@@ -348,7 +204,8 @@ final class CursorWriter {
                 .append(t.layout().size())
                 .append(");\n            other = null;\n        } else {\n            other = object;\n        }\n")
                 .append("        address = a;\n        return true;\n    }\n\n");
-        s.append(GO.replace("%M%", impl)
+        s.append(CursorTemplates.GO
+                .replace("%M%", impl)
                 .replace("%I%", iface)
                 .replace("%SIZE%", Integer.toString(t.layout().size())));
         s.append(
@@ -378,7 +235,8 @@ final class CursorWriter {
     }
 
     private static void move(StringBuilder s, String iface, String impl, FieldModel f) {
-        s.append(MOVE.replace("%X%", capitalized(f.name()))
+        s.append(CursorTemplates.MOVE
+                .replace("%X%", capitalized(f.name()))
                 .replace("%F%", f.name())
                 .replace("%OFF%", impl + "." + constant(f))
                 .replace("%I%", iface));
@@ -417,108 +275,13 @@ final class CursorWriter {
                     .append("));\n");
             proxies.append("            pendSlow(o.").append(f.name()).append("());\n");
         }
-        s.append(PREORDER.replace("%FIELDS%", fields.toString())
+        s.append(CursorTemplates.PREORDER
+                .replace("%FIELDS%", fields.toString())
                 .replace("%PROXIES%", proxies.toString())
                 .replace("%ADDRESSES%", addresses.toString())
                 .replace("%I%", iface)
                 .replace("%M%", impl));
     }
-
-    /**
-     * The pre-order walk. Its fast path has one arrival (one inlined {@code go}): with two (the first child's and the
-     * pending stack's) its compiled code passed C2's {@code InlineSmallCode}, so a caller's loop did not inline it
-     * ({@code PrintInlining}: "already compiled into a big method") and the cursor escaped to the heap
-     * (docs/results.md, "Cursors in registers").
-     */
-    private static final String PREORDER = """
-
-                /**
-                 * Moves to the next object of a depth-first, pre-order walk along the reference fields of this
-                 * type (in field order) from the object the cursor was placed at by {@code at} or {@code moveTo};
-                 * false when the walk is complete (the cursor then stays where it is). Every path is walked: an
-                 * object reachable along two paths is visited twice, and a cycle never ends (use it on trees).
-                 * Independent of {@code down...()}/{@link #up}'s stack.
-                 */
-                public boolean toNextPreorder() {
-                    long a = here();
-                    %I% o = other;
-                    if (o != null || pendingOthers != null) {
-                        return preorderSlow(a, o);
-                    }
-            %FIELDS%        if (c0 == 0) {
-                        int p = pendingCount - 1;
-                        if (p < 0) {
-                            return false;
-                        }
-                        pendingCount = p;
-                        c0 = pending[p];
-                    }
-                    return go(c0);
-                }
-
-                /** The walk's step when the current object or a pending one is held as a proxy. */
-                private boolean preorderSlow(long a, %I% o) {
-                    if (o != null) {
-            %PROXIES%        } else {
-            %ADDRESSES%        }
-                    return popPending();
-                }
-
-                private boolean popPending() {
-                    int p = pendingCount - 1;
-                    if (p < 0) {
-                        return false;
-                    }
-                    pendingCount = p;
-                    %I%[] po = pendingOthers;
-                    if (po != null && po[p] != null) {
-                        %I% x = po[p];
-                        po[p] = null;
-                        return place(x);
-                    }
-                    return go(pending[p]);
-                }
-
-                private void pendAddress(long a) {
-                    if (a != 0) {
-                        pend(a);
-                    }
-                }
-
-                private void pend(long a) {
-                    int p = pendingCount;
-                    long[] pd = pending;
-                    if (p == pd.length) {
-                        pd = grown(pd);
-                        pending = pd;
-                        if (pendingOthers != null) {
-                            pendingOthers = java.util.Arrays.copyOf(pendingOthers, pd.length);
-                        }
-                    }
-                    pd[p] = a;
-                    pendingCount = p + 1;
-                }
-
-                private void pendSlow(%I% x) {
-                    if (x == null) {
-                        return;
-                    }
-                    int p = pendingCount;
-                    if (p == pending.length) {
-                        pending = grown(pending);
-                        if (pendingOthers != null) {
-                            pendingOthers = java.util.Arrays.copyOf(pendingOthers, pending.length);
-                        }
-                    }
-                    if (pendingOthers == null) {
-                        pendingOthers = new %I%[pending.length];
-                    }
-                    pending[p] = PersistentObject.addressOf(x);
-                    pendingOthers[p] = x instanceof %M% ? null : x;
-                    pendingCount = p + 1;
-                }
-
-            """;
 
     private static String returnType(FieldModel f) {
         return switch (f.kind()) {

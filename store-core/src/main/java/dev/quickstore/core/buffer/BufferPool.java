@@ -85,11 +85,10 @@ public final class BufferPool {
     private long evictions;
 
     /**
-     * Counts the pool's own evictions, steals and whole-pool evictions (see {@link #writeStamp}). Invariant: a
-     * page that a transaction's {@link #fixForWrite} made dirty stays resident, dirty and at the same memory until
-     * the transaction ends or this count changes - the contract of {@link PageFrames} (a dirty page is not
-     * evicted; only {@code clearDirty}, which mid-transaction only a steal calls, ends its dirty state) and of the
-     * data plane's clock (it evicts clean frames only).
+     * Counts the pool's evictions, steals, whole-pool evictions and fix-observer changes ({@link #writeStamp}).
+     * Invariant: a page a transaction's {@link #fixForWrite} made dirty stays resident, dirty and at the same memory
+     * until the transaction ends or this count changes ({@link PageFrames}: a dirty page is not evicted, and
+     * mid-transaction only a steal ends a dirty state; the data plane's clock evicts clean frames only).
      */
     private long residencyChanges;
 
@@ -120,6 +119,7 @@ public final class BufferPool {
     /** Sets the {@link FixObserver}; null: nobody. */
     public void setFixObserver(FixObserver observer) {
         this.fixObserver = observer;
+        residencyChanges++; // a stamp taken before must not skip the fixes the observer is now told of
     }
 
     public void setStealer(Stealer s) {
@@ -252,12 +252,12 @@ public final class BufferPool {
     }
 
     /**
-     * A stamp for a caller that keeps the segment {@link #fixForWrite} returned for a page and writes through it
-     * again later in the same transaction without fixing the page again (the object allocator's page being filled:
-     * a fix per object was about a third of an object's creation, docs/results.md, "Object creation: the hot page
-     * without a fix per object"). Valid while {@link #stillFixedForWrite} accepts it and the transaction runs; -1 (never valid)
-     * with a {@link FixObserver}, which must see every fix. The page is not pinned meanwhile: a steal may take it,
-     * which the stamp then refuses.
+     * A stamp for a caller that keeps the segment {@link #fixForWrite} returned and writes through it again later in
+     * the same transaction without fixing the page again (the object allocator's page being filled: a fix per object
+     * was a third of a creation, docs/results.md, "Object creation: the hot page without a fix per object"). Valid
+     * while {@link #stillFixedForWrite} accepts it and the transaction runs; -1, never valid, with a {@link
+     * FixObserver}, which must see every fix. The page is not pinned meanwhile: a steal may take it, which the
+     * stamp then refuses.
      */
     public long writeStamp() {
         return fixObserver != null ? -1 : residencyChanges;
@@ -265,7 +265,7 @@ public final class BufferPool {
 
     /** Whether a segment fixed for write when {@code stamp} was taken (this transaction) is still that page's. */
     public boolean stillFixedForWrite(long stamp) {
-        return stamp >= 0 && stamp == residencyChanges && fixObserver == null;
+        return stamp == residencyChanges; // never for -1: the count starts at 0 and only grows
     }
 
     public void unpin(long pageId) {

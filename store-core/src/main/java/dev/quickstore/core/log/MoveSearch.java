@@ -320,8 +320,8 @@ public final class MoveSearch {
 
     /**
      * Anchors of the search, into {@link #anchorAt}: the start and the middle of the longest range of {@code r}, if it
-     * has at least {@link #ANCHOR_RANGE} bytes (none otherwise); returns their number. The middle finds a shift that starts inside a range merged with a change
-     * just before it (a length field updated beside the text it counts).
+     * has at least {@link #ANCHOR_RANGE} bytes (none otherwise); returns their number. The middle finds a shift that
+     * starts inside a range merged with a change just before it (a length field updated beside the text it counts).
      */
     private int anchors(Ranges r) {
         int longest = -1;

@@ -57,9 +57,9 @@ public final class PageDiff {
     /**
      * {@link #diff}, stopped early when one range reaches {@code stopAt} bytes: {@code out} then holds the ranges up
      * to and including that one (cut at {@code stopAt} bytes or a little more) and {@link Ranges#partial} is set;
-     * {@link MoveSearch#search} takes such a diff (a page whose bytes shifted differs from the shift on, so diffing it to
-     * the end is wasted) and completes it. Only for {@code maxGap >= 6} (redo-only records); with a smaller gap the
-     * diff runs to the end.
+     * {@link MoveSearch#search} takes such a diff (a page whose bytes shifted differs from the shift on, so diffing it
+     * to the end is wasted) and completes it. Only for {@code maxGap >= 6} (redo-only records); with a smaller gap
+     * the diff runs to the end.
      */
     public static Ranges diff(MemorySegment before, MemorySegment after, int maxGap, Ranges out, long stopAt) {
         long n = before.byteSize();
