@@ -35,7 +35,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code shift}: three bytes inserted near the start of a page of text (a text spliced in place);
  *   <li>{@code leaf}: one to four 16-byte entries inserted into a sorted B+tree leaf of 300 (keys increasing by
  *       random steps, addresses random, so shifted entries differ in most of their bytes);
- *   <li>{@code newData}: 4,000 new bytes written into free space (zeros).
+ *   <li>{@code newData}: 4,000 new bytes written into free space (zeros);
+ *   <li>{@code documents}: OO7 T5's page: four documents of 1,950 bytes of OO7's repeated text, each with room to
+ *       grow, whose prefix {@code "I am"} becomes {@code "This is"} (four shifts of three bytes, one per document,
+ *       each with its length field).
  * </ul>
  *
  * {@code plain} is the diff and encoding commit did before moves; {@code moves} is commit's path now (the diff
@@ -51,10 +54,13 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PageMovesBenchmark {
     static final int PAGES = 512;
     static final int PAGE = 8192;
+    /** The {@code documents} shape: documents per page, where the first starts, its slot, its text's length. */
+    static final int DOCUMENTS = 4, DOCUMENT_AT = 48, DOCUMENT_SLOT = 2030, DOCUMENT_TEXT = 1950;
+
     private static final ValueLayout.OfLong BE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    @Param({"fields", "objects", "shift", "leaf", "newData"})
+    @Param({"fields", "objects", "shift", "leaf", "newData", "documents"})
     String shape;
 
     MemorySegment before;
@@ -104,6 +110,16 @@ public class PageMovesBenchmark {
                     b[i] = (byte) rnd.nextInt();
                 }
             }
+            case "documents" -> {
+                for (int d = 0; d < DOCUMENTS; d++) {
+                    int at = DOCUMENT_AT + d * DOCUMENT_SLOT;
+                    s.set(ValueLayout.JAVA_INT_UNALIGNED, at, DOCUMENT_TEXT);
+                    String line = String.format("I am the documentation for composite part #%08d.\n", rnd.nextInt(500));
+                    for (int i = 0; i < DOCUMENT_TEXT; i++) {
+                        b[at + 4 + i] = (byte) line.charAt(i % line.length());
+                    }
+                }
+            }
             default -> rnd.nextBytes(b);
         }
         byte[] a = b.clone();
@@ -142,6 +158,14 @@ public class PageMovesBenchmark {
             case "newData" -> {
                 for (int i = 1000; i < 5000; i++) {
                     a[i] = (byte) rnd.nextInt();
+                }
+            }
+            case "documents" -> {
+                for (int d = 0; d < DOCUMENTS; d++) {
+                    int at = DOCUMENT_AT + d * DOCUMENT_SLOT;
+                    as.set(ValueLayout.JAVA_INT_UNALIGNED, at, DOCUMENT_TEXT + 3);
+                    System.arraycopy(b, at + 4 + 4, a, at + 4 + 7, DOCUMENT_TEXT - 4);
+                    System.arraycopy("This is".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, a, at + 4, 7);
                 }
             }
             default -> throw new IllegalArgumentException(shape);

@@ -26,6 +26,10 @@ public final class MoveSearch {
 
     /** A copy of the page the moves are applied to (native, the size of the last page searched). */
     private MemorySegment work;
+    /** Scratch for the bytes a move of a stopped diff overwrote in {@link #work} ({@link #withoutLast}). */
+    private MemorySegment saved;
+    /** The first {@link #HEAD} bytes a move of a stopped diff overwrote in {@link #work}. */
+    private MemorySegment head;
     /** The bytes at the distances from one anchor. */
     private byte[] window;
     /** Ranges of a trial (a move applied). */
@@ -58,6 +62,12 @@ public final class MoveSearch {
     /** Shortest changed range the search starts from (field writes rarely make one, a shift always does). */
     static final int ANCHOR_RANGE = 256;
 
+    /**
+     * Bytes at the start of a moved run whose changes are counted first when a stopped diff's move is priced: a
+     * shifted run differs almost everywhere, so these prove that the move pays without the rest.
+     */
+    static final int HEAD = 256;
+
     /** Candidate distances verified per anchor and direction (bounds the search on repetitive bytes). */
     static final int MAX_CANDIDATES = 8;
 
@@ -79,11 +89,14 @@ public final class MoveSearch {
      * {@value #MAX_CANDIDATES} matching distances per direction are measured with {@link MemorySegment#mismatch}
      * (stopping at one that runs to the page's end), and the longest is extended backwards while bytes agree. The
      * longest run of at least {@value #MIN_MOVE} bytes becomes a move, applied to {@code work} (a copy of {@code
-     * before}); the moved run equals {@code after} there, so the ranges lose those bytes (a diff stopped early is
-     * replaced by a diff of {@code work}, and the plain diff's cost is then its cost plus that of the moved run's
-     * bytes in {@code before}), and the search starts again
-     * from the longest range left while at least {@value #MIN_BYTES} changed bytes are left. Up to
-     * {@link LogRecord#MAX_MOVES} moves, each kept only while the record shrinks by more than the move costs.
+     * before}); the moved run equals {@code after} there, so the ranges lose those bytes, and the search starts
+     * again from the longest range left while at least {@value #MIN_BYTES} changed bytes are left. Up to {@link
+     * LogRecord#MAX_MOVES} moves, each kept only while the record shrinks by more than the move costs. A diff stopped
+     * early is replaced by a diff of {@code work} stopped again at the next long range (a page of several texts
+     * edited in place is diffed once, one text per move, not once more per move to its end); the record without the
+     * move then costs that diff plus the moved run's changed bytes as {@code work} had them, which are counted only
+     * until they exceed what the move costs, and diffed only if they do not. A refused move of a stopped diff is
+     * undone in {@code work} and the diff completed from where it stopped.
      *
      * <p>Postconditions when true: applying {@code moves} in order to {@code before} (each as {@code memmove}),
      * then copying the ranges of {@code after} into it, reproduces {@code after}; moves never touch bytes below
@@ -113,16 +126,27 @@ public final class MoveSearch {
         copies++;
         long cost = (long) LogRecord.RANGE_HEADER * out.count + out.bytes();
         boolean found = false;
+        // out is the diff of work (before with the moves accepted so far) and after
         while (true) {
             int i = moves.count - 1;
             int lo = moves.dst(i);
             int hi = lo + moves.length(i);
+            boolean partial = out.partial;
+            int head = Math.min(HEAD, hi - lo);
+            if (partial) {
+                MemorySegment.copy(work, lo, head(), 0, head); // the start of what the move overwrites: its price
+            }
             MemorySegment.copy(work, moves.src(i), work, lo, hi - lo);
             assert MemorySegment.mismatch(work, lo, hi, after, lo, hi) < 0 : "a move's run equals after's bytes";
-            if (out.partial) {
-                // the diff was stopped early: what lies beyond is not known yet (where the move covers the rest of
-                // the page, as a text's shift does, work equals after there and this diff skips it vectorised)
-                PageDiff.diff(work, after, maxGap, trial);
+            if (partial) {
+                // the diff was stopped early: what lies beyond is not known yet; diffed again, stopped again at the
+                // next long range (the next shifted text of the page), so no shifted bytes are diffed twice
+                PageDiff.diff(work, after, maxGap, trial, MIN_BYTES);
+                if (trial.partial && trial.start(trial.count - 1) < hi) {
+                    // stopped before the run (what is left of a long range the move began inside): the trial must
+                    // see the run for its price to compare with the record before it, so it is diffed whole
+                    PageDiff.diff(work, after, maxGap, trial);
+                }
             } else {
                 clip(out, lo, hi, trial); // work changed only in [lo, hi), where it now equals after's bytes
             }
@@ -130,22 +154,28 @@ public final class MoveSearch {
             long c = (long) LogRecord.MOVE_BYTES * moves.count
                     + (long) LogRecord.RANGE_HEADER * trial.count
                     + trialBytes;
-            if (c + LogRecord.MOVE_BYTES >= cost && out.partial) {
-                // what the plain diff costs, known so far only to where it stopped: the trial's ranges (outside the
-                // moved run work equals before) and before's own changes inside the run (a run that carried free
-                // space onto free space changed little there); boundary merges make this at most a few bytes off
-                Ranges inside = tail();
-                PageDiff.diff(before.asSlice(lo, hi - lo), after.asSlice(lo, hi - lo), maxGap, inside);
-                cost = c
-                        - (long) LogRecord.MOVE_BYTES * moves.count
-                        + (long) LogRecord.RANGE_HEADER * inside.count
-                        + inside.bytes();
-                if (c + LogRecord.MOVE_BYTES >= cost) {
-                    complete(before, after, maxGap, out, tail()); // not worth it: the plain diff, whole
+            if (c + LogRecord.MOVE_BYTES >= cost && partial) {
+                // what the record costs without this move, known so far only to where the diffs stopped: the
+                // trial's ranges (outside the moved run work is as it was) and the run's own changes before the
+                // move; boundary merges make this at most a few bytes off. The changed bytes in the run bound that
+                // from below (a shifted run differs almost everywhere): counted until they prove the move pays
+                long pays = 2L * LogRecord.MOVE_BYTES
+                        - LogRecord.RANGE_HEADER; // c + MOVE_BYTES < c - MOVE_BYTES + header + bytes
+                if (changedBytes(this.head.asSlice(0, head), after.asSlice(lo, head), pays) > pays) {
+                    cost = Long.MAX_VALUE; // paid for: the exact plain diff of the run is not needed
+                } else {
+                    Ranges inside = tail();
+                    MemorySegment run = withoutLast(before, moves).asSlice(lo, hi - lo);
+                    PageDiff.diff(run, after.asSlice(lo, hi - lo), maxGap, inside);
+                    cost = c - LogRecord.MOVE_BYTES + (long) LogRecord.RANGE_HEADER * inside.count + inside.bytes();
                 }
             }
             if (c + LogRecord.MOVE_BYTES >= cost) {
-                moves.count--; // not worth its bytes; work is no longer used
+                if (partial) {
+                    MemorySegment.copy(withoutLast(before, moves), lo, work, lo, hi - lo); // work as out has it
+                    complete(work, after, maxGap, out, tail());
+                }
+                moves.count--; // not worth its bytes
                 break;
             }
             cost = c;
@@ -154,10 +184,33 @@ public final class MoveSearch {
             if (moves.count == LogRecord.MAX_MOVES
                     || trialBytes < MIN_BYTES // what is left (out is the trial now) is not worth a search
                     || !findMove(work, after, floor, out, moves)) {
+                if (out.partial) {
+                    complete(work, after, maxGap, out, tail()); // the rest of the page, as a plain diff
+                }
                 break;
             }
         }
         return found;
+    }
+
+    /**
+     * The bytes where {@code a} and {@code b} (same length) differ, counted until there are more than {@code limit}:
+     * a lower bound of the bytes any diff of them logs (its ranges cover every changed byte).
+     */
+    private static long changedBytes(MemorySegment a, MemorySegment b, long limit) {
+        long n = a.byteSize();
+        long count = 0;
+        long i = 0;
+        for (; i + 8 <= n && count <= limit; i += 8) {
+            long x = a.get(LE, i) ^ b.get(LE, i);
+            count += Long.bitCount((((x & LOW7) + LOW7) | x) & HIGH); // a high bit per changed byte
+        }
+        for (; i < n && count <= limit; i++) {
+            if (a.get(ValueLayout.JAVA_BYTE, i) != b.get(ValueLayout.JAVA_BYTE, i)) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**
@@ -373,6 +426,30 @@ public final class MoveSearch {
             window = new byte[MAX_SHIFT + 15];
         }
         return window;
+    }
+
+    /**
+     * {@code before} with every move of {@code m} but the last applied, in {@link #saved}: what {@link #work} held
+     * before the last move overwrote a run of it (rebuilt only when a stopped diff's move must be priced or undone,
+     * so the common case copies nothing more). {@code m}'s count is the moves including the last.
+     */
+    private MemorySegment head() {
+        if (head == null) {
+            head = Arena.ofAuto().allocate(HEAD, 8);
+        }
+        return head;
+    }
+
+    private MemorySegment withoutLast(MemorySegment before, PageMoves m) {
+        long n = before.byteSize();
+        if (saved == null || saved.byteSize() != n) {
+            saved = Arena.ofAuto().allocate(n, 8);
+        }
+        MemorySegment.copy(before, 0, saved, 0, n);
+        for (int i = 0; i < m.count - 1; i++) {
+            MemorySegment.copy(saved, m.src(i), saved, m.dst(i), m.length(i));
+        }
+        return saved;
     }
 
     private Ranges trial() {

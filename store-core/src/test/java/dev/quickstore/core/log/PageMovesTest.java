@@ -1,5 +1,6 @@
 package dev.quickstore.core.log;
 
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -44,14 +45,22 @@ class PageMovesTest {
 
     /** Inserts {@code k} random bytes at {@code at} (the tail shifts up, its end falls off) or deletes them. */
     private static void shift(byte[] p, int at, int k, boolean insert, SplittableRandom rnd) {
+        shift(p, at, PS, k, insert, rnd);
+    }
+
+    /**
+     * {@link #shift} inside {@code [at, end)} only (an object with room to grow, such as a text edited in place):
+     * the bytes from {@code end} on stay where they are.
+     */
+    private static void shift(byte[] p, int at, int end, int k, boolean insert, SplittableRandom rnd) {
         if (insert) {
-            System.arraycopy(p, at, p, at + k, PS - at - k);
+            System.arraycopy(p, at, p, at + k, end - at - k);
             for (int i = at; i < at + k; i++) {
                 p[i] = (byte) rnd.nextInt();
             }
         } else {
-            System.arraycopy(p, at + k, p, at, PS - at - k);
-            for (int i = PS - k; i < PS; i++) {
+            System.arraycopy(p, at + k, p, at, end - at - k);
+            for (int i = end - k; i < end; i++) {
                 p[i] = (byte) rnd.nextInt(); // the next page's bytes move in
             }
         }
@@ -74,6 +83,18 @@ class PageMovesTest {
             byte[] before = page(rnd);
             byte[] after = before.clone();
             int edits = 1 + rnd.nextInt(3);
+            if (rnd.nextInt(3) == 0) {
+                // objects edited in place, each shifted inside itself (OO7 T5's documents): one stopped diff per
+                // object, up to more objects than a record has moves
+                edits = 1 + rnd.nextInt(LogRecord.MAX_MOVES + 2);
+                int size = (PS - FLOOR) / edits;
+                for (int e = 0; e < edits; e++) {
+                    int at = FLOOR + e * size + rnd.nextInt(64);
+                    int k = 1 + rnd.nextInt(rnd.nextBoolean() ? 8 : 200);
+                    shift(after, at, FLOOR + (e + 1) * size - rnd.nextInt(32), k, rnd.nextBoolean(), rnd);
+                }
+                edits = 0;
+            }
             for (int e = 0; e < edits; e++) {
                 int at = FLOOR + rnd.nextInt(PS - FLOOR - 1200);
                 shift(after, at, 1 + rnd.nextInt(rnd.nextBoolean() ? 16 : 1100), rnd.nextBoolean(), rnd);
@@ -194,6 +215,51 @@ class PageMovesTest {
         assertFalse(r.partial);
         assertArrayEquals(Arrays.copyOf(whole.bounds, 2 * whole.count), Arrays.copyOf(r.bounds, 2 * r.count));
         assertArrayEquals(after, rebuild(before, after, m, r));
+    }
+
+    /**
+     * A move found in a stopped diff that does not pay for itself is refused, and the diff is completed from the
+     * page as it was without it: a long changed range (ones over zeros) stops the diff; its middle anchor finds the
+     * eight informative bytes after it shifted by three in free space, a run through thousands of zero bytes that
+     * saves eleven changed bytes and costs a move. Once as the page's first move, once after a text shifted in place
+     * before it was moved (the second stopped diff of the search).
+     */
+    @Test
+    void aMoveOfAStoppedDiffThatDoesNotPayIsRefusedAndTheDiffCompleted() {
+        for (boolean textFirst : new boolean[] {false, true}) {
+            byte[] before = new byte[PS];
+            byte[] after = new byte[PS];
+            int at = FLOOR;
+            if (textFirst) {
+                byte[] text = "I am the documentation for composite part #00000042.\n".getBytes(US_ASCII);
+                for (int i = FLOOR; i < 2000; i++) {
+                    before[i] = text[(i - FLOOR) % text.length];
+                }
+                System.arraycopy(before, FLOOR, after, FLOOR + 3, 2000 - FLOOR - 3);
+                after[FLOOR] = 'T';
+                at = 3000;
+            }
+            Arrays.fill(after, at, at + 528, (byte) 0xff);
+            byte[] informative = {1, 2, 3, 4, 5, 6, 7, 8};
+            System.arraycopy(informative, 0, before, at + 528, 8);
+            System.arraycopy(informative, 0, after, at + 531, 8);
+            MemorySegment b = MemorySegment.ofArray(before);
+            MemorySegment a = MemorySegment.ofArray(after);
+            PageDiff.Ranges r = PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges(), MoveSearch.MIN_BYTES);
+            assertTrue(r.partial, "stopped in the first long range");
+            PageMoves m = new PageMoves();
+            MoveSearch search = new MoveSearch();
+            assertEquals(textFirst, search.search(b, a, FLOOR, PageDiff.mergeGap(1), m, r));
+            assertEquals(textFirst ? 1 : 0, m.count, "the text's move kept, the free space's refused");
+            assertFalse(r.partial);
+            assertArrayEquals(after, rebuild(before, after, m, r));
+            if (!textFirst) {
+                PageDiff.Ranges whole = PageDiff.diff(b, a, PageDiff.mergeGap(1), new PageDiff.Ranges());
+                assertArrayEquals(Arrays.copyOf(whole.bounds, 2 * whole.count), Arrays.copyOf(r.bounds, 2 * r.count));
+            } else {
+                assertTrue(r.bytes() < 600, r.bytes() + " bytes logged beside the text's move");
+            }
+        }
     }
 
     @Test
