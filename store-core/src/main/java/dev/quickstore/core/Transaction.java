@@ -32,6 +32,8 @@ public final class Transaction implements AutoCloseable {
     private final long id;
     private State state = State.ACTIVE;
     private RuntimeException doomedBy;
+    /** Whether this transaction created an index: its catalog entries are then not remembered (it may abort). */
+    private boolean createdIndex;
 
     Transaction(Store store, long id) {
         this.store = store;
@@ -312,11 +314,12 @@ public final class Transaction implements AutoCloseable {
      * @param keyLength bytes of a STRING key (ignored for INT and LONG)
      */
     public Index createIndex(String name, KeyType type, int keyLength, boolean unique) {
+        createdIndex = true;
         return new Index(this, mutate(() -> store.roots.createIndex(name, type, keyLength, unique)), name);
     }
 
     public Index index(String name) {
-        return new Index(this, read(() -> store.roots.index(name)), name);
+        return new Index(this, read(() -> store.roots.index(name, !createdIndex)), name);
     }
 
     // ---- end ----

@@ -120,6 +120,9 @@ public final class BPlusTree {
         return new BPlusTree(pool, extents, meta, type, unique, k);
     }
 
+    /** The key types by their code in the meta page (one array, not a copy per {@link #open}). */
+    private static final KeyType[] KEY_TYPES = KeyType.values();
+
     public static BPlusTree open(BufferPool pool, ExtentAllocator extents, long meta) throws IOException {
         MemorySegment m = pool.fix(meta);
         if (PageHeader.type(m) != PageHeader.BTREE_META) {
@@ -132,7 +135,7 @@ public final class BPlusTree {
                     PageHeader.typeName(PageHeader.type(m)));
         }
         int t = m.get(ValueLayout.JAVA_BYTE, META_KEY_TYPE);
-        if (t < 0 || t >= KeyType.values().length) {
+        if (t < 0 || t >= KEY_TYPES.length) {
             throw new StoreFormatException(
                     pool.volume().name(),
                     meta,
@@ -145,7 +148,7 @@ public final class BPlusTree {
                 pool,
                 extents,
                 meta,
-                KeyType.values()[t],
+                KEY_TYPES[t],
                 m.get(ValueLayout.JAVA_BYTE, META_UNIQUE) != 0,
                 Short.toUnsignedInt(m.get(PageHeader.SHORT, META_KEY_LENGTH)));
     }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Named roots, and the catalog of named indexes: two unique {@link BPlusTree}s keyed by names of up to
@@ -23,6 +24,8 @@ public final class RootDirectory {
     static final int NAME_BYTES = 64;
     private final BufferPool pool;
     private final ExtentAllocator extents;
+    /** Meta pages of committed catalog entries looked up before ({@link #index}): the catalog lookup once per name. */
+    private final Map<String, Long> metaPages = new ConcurrentHashMap<>();
 
     public RootDirectory(BufferPool pool, ExtentAllocator extents) {
         this.pool = pool;
@@ -100,11 +103,29 @@ public final class RootDirectory {
         return t;
     }
 
-    public BPlusTree index(String name) throws IOException {
+    /**
+     * The index named {@code name}. Its meta page is looked up in the catalog once and then remembered, if {@code
+     * remember} (the caller's transaction created no index, so the entry is committed: an entry the running
+     * transaction created disappears if it aborts). Invariant: the catalog only grows (there is no dropping an
+     * index) and a committed entry's meta page never changes (a tree's root moves inside its meta page), so a
+     * remembered meta page stays right for the life of this directory, that is, of the open store (which runs one
+     * transaction at a time, so no other transaction's uncommitted entry is seen); a page server's client sees
+     * other clients' committed pages only, and they can only add names.
+     *
+     * @throws StoreException if there is no such index
+     */
+    public BPlusTree index(String name, boolean remember) throws IOException {
+        Long known = metaPages.get(name);
+        if (known != null) {
+            return BPlusTree.open(pool, extents, known);
+        }
         BPlusTree cat = indexCatalog(false);
         long[] meta = cat == null ? new long[0] : cat.lookup(name);
         if (meta.length == 0) {
             throw new StoreException("no index named \"" + name + "\"");
+        }
+        if (remember) {
+            metaPages.put(name, meta[0]);
         }
         return BPlusTree.open(pool, extents, meta[0]);
     }
