@@ -131,12 +131,86 @@ final class Nodes {
 
     /** {@link #route} for the entry (key bits, value). */
     int routeNumeric(MemorySegment p, long bits, long value) {
+        return partitionNumeric(p, entry + 8, bits, value, true, 0, 0, 0);
+    }
+
+    /**
+     * {@link #routeNumeric} in a node whose keys lie in {@code [low, high]} (as far as {@code known} says: bit 0 for
+     * {@code low}, bit 1 for {@code high}; the parent's separators around the child followed), which saves the
+     * search the loads of the node's first and last keys.
+     */
+    int routeNumeric(MemorySegment p, long bits, long value, long low, long high, int known) {
+        return partitionNumeric(p, entry + 8, bits, value, true, low, high, known);
+    }
+
+    /** {@link #lowerBound} for the entry (key bits, value). */
+    int lowerBoundNumeric(MemorySegment p, long bits, long value) {
+        return partitionNumeric(p, entry, bits, value, false, 0, 0, 0);
+    }
+
+    /** {@link #lowerBoundNumeric} in a leaf whose keys lie in {@code [low, high]}, as {@link #routeNumeric} takes. */
+    int lowerBoundNumeric(MemorySegment p, long bits, long value, long low, long high, int known) {
+        return partitionNumeric(p, entry, bits, value, false, low, high, known);
+    }
+
+    /** The order bits of separator {@code i} of inner node {@code p}. */
+    long separatorBits(MemorySegment p, int i) {
+        return bitsAt(p, BPlusTree.BODY + (long) i * (entry + 8));
+    }
+
+    /** Bits of {@code known}: the lower and the upper bound of a node's keys are known. */
+    static final int LOW_KNOWN = 1, HIGH_KNOWN = 2;
+
+    /** Nodes with fewer items are searched by bisection alone. */
+    static final int INTERPOLATE_MIN = 16;
+
+    /**
+     * The number of items of {@code p} (each {@code width} bytes) before (key bits, value): those comparing below it,
+     * or also equal to it if {@code orEqual}. Keys that are spread evenly over a node (ids, dates, counters: the
+     * numeric keys an index usually holds) put the answer where the key lies between the node's first and last, so
+     * the search starts there and gallops outwards until the answer is bracketed, then bisects the bracket: a
+     * probe or two near the guess, in one or two cache lines, where bisection from the middle takes a cache line per
+     * probe down to the last few. Keys bunched unevenly cost at most about twice bisection's probes. The bounds the
+     * guess interpolates between are the node's first and last keys, or those {@code known} from its parent (any
+     * guess gives the right answer; a good one gives it in fewer probes).
+     */
+    private int partitionNumeric(
+            MemorySegment p, long width, long bits, long value, boolean orEqual, long low, long high, int known) {
+        int n = count(p);
         int lo = 0;
-        int hi = count(p);
-        long w = entry + 8;
+        int hi = n; // the answer lies in [lo, hi]
+        if (n >= INTERPOLATE_MIN) {
+            long first = (known & LOW_KNOWN) != 0 ? low : bitsAt(p, BPlusTree.BODY);
+            long last = (known & HIGH_KNOWN) != 0 ? high : bitsAt(p, BPlusTree.BODY + (n - 1) * width);
+            if (Long.compareUnsigned(first, bits) < 0 && Long.compareUnsigned(bits, last) < 0) {
+                int g = (int) (unsigned(bits - first) / unsigned(last - first) * (n - 1));
+                g = Math.max(1, Math.min(n - 2, g));
+                if (before(p, g, width, bits, value, orEqual)) {
+                    lo = g + 1;
+                    int step = 1;
+                    int j = g + 1;
+                    while (j < n && before(p, j, width, bits, value, orEqual)) {
+                        lo = j + 1;
+                        step <<= 1;
+                        j = g + step;
+                    }
+                    hi = Math.min(j, n);
+                } else {
+                    hi = g;
+                    int step = 1;
+                    int j = g - 1;
+                    while (j >= 0 && !before(p, j, width, bits, value, orEqual)) {
+                        hi = j;
+                        step <<= 1;
+                        j = g - step;
+                    }
+                    lo = Math.max(j + 1, 0);
+                }
+            }
+        }
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compareNumeric(p, BPlusTree.BODY + mid * w, bits, value) <= 0) {
+            if (before(p, mid, width, bits, value, orEqual)) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -145,18 +219,13 @@ final class Nodes {
         return lo;
     }
 
-    /** {@link #lowerBound} for the entry (key bits, value). */
-    int lowerBoundNumeric(MemorySegment p, long bits, long value) {
-        int lo = 0;
-        int hi = count(p);
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (compareNumeric(p, BPlusTree.BODY + (long) mid * entry, bits, value) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+    private boolean before(MemorySegment p, int i, long width, long bits, long value, boolean orEqual) {
+        int c = compareNumeric(p, BPlusTree.BODY + i * width, bits, value);
+        return orEqual ? c <= 0 : c < 0;
+    }
+
+    /** {@code x} read as an unsigned 64-bit number (approximately: only a guess's position depends on it). */
+    private static double unsigned(long x) {
+        return x >= 0 ? x : (x >>> 1) * 2.0;
     }
 }

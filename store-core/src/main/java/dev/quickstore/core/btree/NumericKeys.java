@@ -35,6 +35,14 @@ final class NumericKeys {
     private final KeyType keyType;
     private final int keyLength;
     private final int entry;
+    /**
+     * The bounds of the keys of the leaf the last {@link #leafNumeric} returned, and which of them are known (the
+     * separators around it on the way down): scratch of one descent, read right after it under the store's latch.
+     */
+    private long leafLow;
+
+    private long leafHigh;
+    private int leafKnown;
 
     NumericKeys(BPlusTree tree, BufferPool pool, Nodes nodes, NodeSplits splits) {
         this.tree = tree;
@@ -70,15 +78,35 @@ final class NumericKeys {
         return keyType == KeyType.INT ? (int) bits ^ Integer.MIN_VALUE : bits ^ Long.MIN_VALUE;
     }
 
-    /** The leaf that holds (bits, value) or would: one fix of the meta page and one per level. */
+    /**
+     * The leaf that holds (bits, value) or would: one fix of the meta page and one per level. The bounds of its keys
+     * that the separators on the way down gave are left in {@link #leafLow}, {@link #leafHigh} and {@link
+     * #leafKnown} (for {@link Nodes#lowerBoundNumeric(MemorySegment, long, long, long, long, int)}).
+     */
     private long leafNumeric(long bits, long value) throws IOException {
         MemorySegment m = pool.fix(metaPage);
         long page = m.get(PageHeader.LONG, BPlusTree.META_ROOT);
         int h = m.get(PageHeader.INT, BPlusTree.META_HEIGHT);
+        long low = 0;
+        long high = 0;
+        int known = 0;
         for (int level = 1; level < h; level++) {
             MemorySegment p = pool.fix(page);
-            page = nodes.child(p, nodes.routeNumeric(p, bits, value));
+            int r = nodes.routeNumeric(p, bits, value, low, high, known);
+            // child r holds the keys from separator r - 1 up to separator r (the node's own bounds at either end)
+            if (r > 0) {
+                low = nodes.separatorBits(p, r - 1);
+                known |= Nodes.LOW_KNOWN;
+            }
+            if (r < Nodes.count(p)) {
+                high = nodes.separatorBits(p, r);
+                known |= Nodes.HIGH_KNOWN;
+            }
+            page = nodes.child(p, r);
         }
+        leafLow = low;
+        leafHigh = high;
+        leafKnown = known;
         return page;
     }
 
@@ -113,7 +141,7 @@ final class NumericKeys {
      */
     private long first(long bits, long absent, boolean presence) throws IOException {
         MemorySegment p = pool.fix(leafNumeric(bits, 0));
-        int pos = nodes.lowerBoundNumeric(p, bits, 0);
+        int pos = nodes.lowerBoundNumeric(p, bits, 0, leafLow, leafHigh, leafKnown);
         while (pos >= count(p)) {
             long next = PageHeader.aux(p);
             if (next == 0) {
