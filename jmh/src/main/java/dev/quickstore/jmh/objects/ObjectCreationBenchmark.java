@@ -2,12 +2,11 @@ package dev.quickstore.jmh.objects;
 
 import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
+import dev.quickstore.jmh.BenchFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -71,11 +70,7 @@ public class ObjectCreationBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         store.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        BenchFiles.deleteTree(dir);
     }
 
     @Benchmark

@@ -4,14 +4,13 @@ import dev.quickstore.api.ObjectTransaction;
 import dev.quickstore.api.PersistentStore;
 import dev.quickstore.api.internal.FlatView;
 import dev.quickstore.api.internal.View;
+import dev.quickstore.jmh.BenchFiles;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -154,11 +153,7 @@ public class ObjectTraversalBenchmark {
     public void tearDown() throws IOException {
         tx.close();
         store.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        BenchFiles.deleteTree(dir);
     }
 
     @Benchmark

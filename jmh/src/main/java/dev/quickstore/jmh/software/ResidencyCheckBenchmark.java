@@ -11,14 +11,13 @@ import dev.quickstore.core.page.SlottedPage;
 import dev.quickstore.core.software.Oid;
 import dev.quickstore.core.software.Swizzler;
 import dev.quickstore.core.software.SwizzlingFrames;
+import dev.quickstore.jmh.BenchFiles;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -154,9 +153,7 @@ public class ResidencyCheckBenchmark {
     public void tearDown() throws IOException {
         tx.commit();
         store.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        BenchFiles.deleteTree(dir);
     }
 
     @Benchmark

@@ -2,20 +2,19 @@ package dev.quickstore.jmh.store;
 
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.jmh.BenchFiles;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 
 /**
  * Multi-user throughput of the page server, 1 to 8 client processes (issue 12), measured in one run: a
@@ -157,11 +156,7 @@ public final class MultiClientThroughput {
             server.waitFor(60, TimeUnit.SECONDS);
             String log = Files.readString(dir.resolve("server.log"));
             log.lines().filter(l -> l.contains("stopped")).forEach(System.out::println);
-            try (Stream<Path> s = Files.walk(dir)) {
-                for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+            BenchFiles.deleteTree(dir);
         }
     }
 }

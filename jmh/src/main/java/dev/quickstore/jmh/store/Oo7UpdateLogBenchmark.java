@@ -2,12 +2,11 @@ package dev.quickstore.jmh.store;
 
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.jmh.BenchFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -76,11 +75,7 @@ public class Oo7UpdateLogBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         store.close();
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        BenchFiles.deleteTree(dir);
         System.out.printf(
                 "%n[oo7] stride %d: redo records %d, redo bytes %d%n",
                 stride, store.stats().redoRecords(), store.stats().redoBytes());

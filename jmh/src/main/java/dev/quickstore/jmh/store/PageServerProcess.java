@@ -2,17 +2,16 @@ package dev.quickstore.jmh.store;
 
 import dev.quickstore.core.Store;
 import dev.quickstore.core.Transaction;
+import dev.quickstore.jmh.BenchFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -78,10 +77,6 @@ public class PageServerProcess {
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             process.destroyForcibly();
         }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
+        BenchFiles.deleteTree(dir);
     }
 }

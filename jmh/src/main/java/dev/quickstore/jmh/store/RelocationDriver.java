@@ -6,12 +6,11 @@ import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.Relocation;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.jmh.BenchFiles;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * Figure 17 of White and DeWitt (1994), QS-CR only: a cold traversal of a pointer graph (a chain through
@@ -92,9 +91,7 @@ public final class RelocationDriver {
                         f * 100, bestOpen / 1e6, bestRun / 1e6, bestRun / zero, moved);
             }
         } finally {
-            try (Stream<Path> w = Files.walk(dir)) {
-                w.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            BenchFiles.deleteTree(dir);
         }
     }
 }

@@ -5,16 +5,15 @@ import dev.quickstore.core.Transaction;
 import dev.quickstore.core.options.FramesMode;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.page.PageHeader;
+import dev.quickstore.jmh.BenchFiles;
 import dev.quickstore.mmu.FaultCounters;
 import dev.quickstore.mmu.Replacement;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Replacement policies compared on one workload bigger than the pool, in one JVM, reported as ratios
@@ -84,9 +83,7 @@ public final class ReplacementDriver {
                         e.getKey(), m[0] / 1e6, (double) m[0] / ref, m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
             }
         } finally {
-            try (Stream<Path> w = Files.walk(dir)) {
-                w.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            BenchFiles.deleteTree(dir);
         }
     }
 
