@@ -171,7 +171,7 @@ final class NumericKeys {
         long hiBits = keyBits(hi);
         long leaf = leafNumeric(loBits, 0);
         MemorySegment p = pool.fix(leaf);
-        int pos = nodes.lowerBoundNumeric(p, loBits, 0);
+        int pos = nodes.lowerBoundNumeric(p, loBits, 0, leafLow, leafHigh, leafKnown);
         while (true) {
             while (pos < count(p)) {
                 long off = BODY + (long) pos * entry;
@@ -285,7 +285,7 @@ final class NumericKeys {
         long bits = keyBits(key);
         long leaf = leafNumeric(bits, value);
         MemorySegment p = pool.fix(leaf);
-        int pos = nodes.lowerBoundNumeric(p, bits, value);
+        int pos = nodes.lowerBoundNumeric(p, bits, value, leafLow, leafHigh, leafKnown);
         if (pos >= count(p) || nodes.compareNumeric(p, BODY + (long) pos * entry, bits, value) != 0) {
             return false;
         }
