@@ -94,8 +94,8 @@ public final class MoveSearch {
      * LogRecord#MAX_MOVES} moves, each kept only while the record shrinks by more than the move costs. A diff stopped
      * early is replaced by a diff of {@code work} stopped again at the next long range (a page of several texts
      * edited in place is diffed once, one text per move, not once more per move to its end); the record without the
-     * move then costs that diff plus the moved run's changed bytes as {@code work} had them, which are counted only
-     * until they exceed what the move costs, and diffed only if they do not. A refused move of a stopped diff is
+     * move then costs that diff plus the moved run's changed bytes as {@code work} had them, counted in the run's
+     * first {@value #HEAD} bytes until they exceed what the move costs, and diffed in full only if they do not. A refused move of a stopped diff is
      * undone in {@code work} and the diff completed from where it stopped.
      *
      * <p>Postconditions when true: applying {@code moves} in order to {@code before} (each as {@code memmove}),
