@@ -154,6 +154,7 @@ public final class MoveSearch {
             long c = (long) LogRecord.MOVE_BYTES * moves.count
                     + (long) LogRecord.RANGE_HEADER * trial.count
                     + trialBytes;
+            MemorySegment without = null; // work before this move, rebuilt at most once (withoutLast)
             if (c + LogRecord.MOVE_BYTES >= cost && partial) {
                 // what the record costs without this move, known so far only to where the diffs stopped: the
                 // trial's ranges (outside the moved run work is as it was) and the run's own changes before the
@@ -165,14 +166,18 @@ public final class MoveSearch {
                     cost = Long.MAX_VALUE; // paid for: the exact plain diff of the run is not needed
                 } else {
                     Ranges inside = tail();
-                    MemorySegment run = withoutLast(before, moves).asSlice(lo, hi - lo);
+                    without = withoutLast(before, moves);
+                    MemorySegment run = without.asSlice(lo, hi - lo);
                     PageDiff.diff(run, after.asSlice(lo, hi - lo), maxGap, inside);
                     cost = c - LogRecord.MOVE_BYTES + (long) LogRecord.RANGE_HEADER * inside.count + inside.bytes();
                 }
             }
             if (c + LogRecord.MOVE_BYTES >= cost) {
                 if (partial) {
-                    MemorySegment.copy(withoutLast(before, moves), lo, work, lo, hi - lo); // work as out has it
+                    if (without == null) {
+                        without = withoutLast(before, moves);
+                    }
+                    MemorySegment.copy(without, lo, work, lo, hi - lo); // work as out has it
                     complete(work, after, maxGap, out, tail());
                 }
                 moves.count--; // not worth its bytes
