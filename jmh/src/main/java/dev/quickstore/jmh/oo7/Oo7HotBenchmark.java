@@ -1,0 +1,124 @@
+package dev.quickstore.jmh.oo7;
+
+import dev.quickstore.core.options.StoreOptions;
+import dev.quickstore.core.options.WriteDetection;
+import dev.quickstore.jmh.BenchFiles;
+import dev.quickstore.oo7.Oo7Builder;
+import dev.quickstore.oo7.Oo7Config;
+import dev.quickstore.oo7.Oo7Operations;
+import dev.quickstore.oo7.Oo7Store;
+import dev.quickstore.oo7.heap.HeapOo7Store;
+import dev.quickstore.oo7.mapped.MappedOo7Store;
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One OO7 operation at steady state (issue 13's "hot": the operation's code compiled by C2), on the Java heap
+ * and on the mapped store in the same run, so that {@code qs / heap} is a ratio of one run. The object work only:
+ * each invocation runs inside a transaction begun before it and committed after it, outside the timed region
+ * ({@code Level.Invocation}; the operations take microseconds to milliseconds, far above JMH's per-invocation
+ * timestamps). {@code op} is one operation or several joined by {@code +} (run in that order in one transaction,
+ * e.g. {@code SM1+SM2}, which inserts and deletes the same number of composite parts, or {@code T5DO+T5UNDO}).
+ *
+ * <p>Why JMH and not only {@code qs oo7 run}: the driver's hot rounds follow 3 warm-up rounds by default, and
+ * the operations' rarely-run paths (the store's commit, the allocator's placement, the index's node search) are
+ * then still in C1's code. With 3,000 warm-up rounds OO7 SM1 on qs took 307-500 us where 300 rounds gave
+ * 1,000-2,300 us in the same session (docs/results.md, "Hot means compiled"). Ten one-second warm-up iterations
+ * here reach the same steady state; two forks show how much the JIT's choices move it.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 10, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class Oo7HotBenchmark {
+    /** {@code heap}, {@code qs} (page protection, the default) or {@code qs-cards} (card marking). */
+    @Param({"heap", "qs"})
+    String system;
+
+    @Param({"T1", "T6", "T9", "Q1", "Q4", "Q8", "T2A", "T2B", "T5DO+T5UNDO", "SM1+SM2"})
+    String op;
+
+    @Param({"small"})
+    String size;
+
+    private Path dir;
+    private Oo7Store store;
+    private Oo7Operations ops;
+    private MethodHandle[] steps;
+
+    @Setup(Level.Trial)
+    public void setup() throws Throwable {
+        Oo7Config config = Oo7Config.named(size);
+        if (system.equals("heap")) {
+            store = new HeapOo7Store();
+        } else if (system.equals("qs") || system.equals("qs-cards")) {
+            dir = Files.createTempDirectory(
+                    Path.of(System.getProperty("qs.bench.dir", System.getProperty("java.io.tmpdir"))), "qs-oo7-hot");
+            Files.delete(dir); // the store creates it
+            StoreOptions options = system.equals("qs")
+                    ? StoreOptions.defaults()
+                    : StoreOptions.defaults().withWriteDetection(WriteDetection.CARD_MARKING);
+            store = MappedOo7Store.create(dir, false, options);
+        } else {
+            throw new IllegalArgumentException("system " + system + ": heap, qs or qs-cards");
+        }
+        new Oo7Builder(config, 42).build(store, (phase, done, total) -> {});
+        ops = new Oo7Operations(store, config, 42, Oo7Operations.Parameters.DEFAULTS);
+        String[] names = op.split("\\+");
+        steps = new MethodHandle[names.length];
+        for (int i = 0; i < names.length; i++) {
+            steps[i] = MethodHandles.publicLookup()
+                    .findVirtual(
+                            Oo7Operations.class, names[i].toLowerCase(Locale.ROOT), MethodType.methodType(int.class))
+                    .bindTo(ops);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        store.close();
+        if (dir != null) {
+            BenchFiles.deleteTree(dir);
+        }
+    }
+
+    @Setup(Level.Invocation)
+    public void begin() {
+        store.begin();
+    }
+
+    @TearDown(Level.Invocation)
+    public void commit() {
+        store.commit();
+    }
+
+    @Benchmark
+    public int operation() throws Throwable {
+        int result = 0;
+        for (MethodHandle step : steps) {
+            result += (int) step.invokeExact();
+        }
+        return result;
+    }
+}
