@@ -178,7 +178,20 @@ public final class BPlusTree {
         return ByteBuffer.allocate(entry).put(key).putLong(value).array();
     }
 
-    private long[] pathTo(byte[] e) throws IOException {
+    /** The leaf {@link #pathTo} ends at, without the path. */
+    private long leafFor(MemorySegment e) throws IOException {
+        MemorySegment m = pool.fix(metaPage);
+        long page = m.get(PageHeader.LONG, META_ROOT);
+        int h = m.get(PageHeader.INT, META_HEIGHT);
+        for (int level = 0; level < h - 1; level++) {
+            MemorySegment p = pool.fix(page);
+            page = nodes.child(p, nodes.route(p, e));
+        }
+        return page;
+    }
+
+    private long[] pathTo(byte[] bytes) throws IOException {
+        MemorySegment e = MemorySegment.ofArray(bytes); // wrapped once for every level
         MemorySegment m = pool.fix(metaPage);
         long page = m.get(PageHeader.LONG, META_ROOT);
         int h = m.get(PageHeader.INT, META_HEIGHT);
@@ -242,7 +255,7 @@ public final class BPlusTree {
     }
 
     public long[] lookup(Object key) throws IOException {
-        return lookup(encodeKey(key), Integer.MAX_VALUE);
+        return lookupFrom(keyType.encode(key, keyLength, entry), Integer.MAX_VALUE);
     }
 
     /**
@@ -250,12 +263,15 @@ public final class BPlusTree {
      * are compared on the page (no entry copy, no decoded key), the values collected in one growing array.
      */
     private long[] lookup(byte[] k, int max) throws IOException {
-        byte[] start = composite(k, 0);
-        long[] path = pathTo(start);
-        long leaf = path[path.length - 1];
+        return lookupFrom(composite(k, 0), max);
+    }
+
+    /** {@link #lookup(byte[], int)} from {@code start}, the entry (key, value 0) where the key's entries begin. */
+    private long[] lookupFrom(byte[] start, int max) throws IOException {
+        MemorySegment ks = MemorySegment.ofArray(start); // wrapped once; its first keyLength bytes are the key
+        long leaf = leafFor(ks);
         MemorySegment p = pool.fix(leaf);
-        int pos = nodes.lowerBound(p, start);
-        MemorySegment ks = MemorySegment.ofArray(k);
+        int pos = nodes.lowerBound(p, ks);
         long[] out = new long[1];
         int n = 0;
         while (n < max) {

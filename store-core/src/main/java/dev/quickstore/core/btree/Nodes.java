@@ -70,7 +70,14 @@ final class Nodes {
 
     /** Index of the child to follow for entry e: number of separators &lt;= e. */
     int route(MemorySegment p, byte[] e) {
-        MemorySegment es = MemorySegment.ofArray(e);
+        return route(p, MemorySegment.ofArray(e));
+    }
+
+    /**
+     * {@link #route} for an entry already wrapped as a segment: a descent wraps its entry once, not once per level
+     * (each wrap of a heap array is a segment and a session object: a third of a STRING lookup's allocation).
+     */
+    int route(MemorySegment p, MemorySegment es) {
         int lo = 0;
         int hi = count(p);
         while (lo < hi) {
@@ -86,7 +93,11 @@ final class Nodes {
 
     /** First position in a leaf whose entry is &gt;= e. */
     int lowerBound(MemorySegment p, byte[] e) {
-        MemorySegment es = MemorySegment.ofArray(e);
+        return lowerBound(p, MemorySegment.ofArray(e));
+    }
+
+    /** {@link #lowerBound} for an entry already wrapped as a segment (see {@link #route(MemorySegment, MemorySegment)}). */
+    int lowerBound(MemorySegment p, MemorySegment es) {
         int lo = 0;
         int hi = count(p);
         while (lo < hi) {

@@ -22,6 +22,31 @@ public enum KeyType {
     }
 
     public byte[] encode(Object key, int length) {
+        return encode(key, length, length);
+    }
+
+    /**
+     * {@link #encode(Object, int)} into the first {@code length} bytes of a new array of {@code capacity} bytes, the
+     * rest zero: a B+tree entry whose value is still zero (the start of a lookup), made with one allocation. A
+     * STRING key of ASCII characters is copied in one pass; any other string goes through the UTF-8 encoder.
+     */
+    public byte[] encode(Object key, int length, int capacity) {
+        if (this == STRING && key instanceof String s && s.length() <= length) {
+            byte[] out = new byte[capacity];
+            for (int i = 0, n = s.length(); i < n; i++) {
+                char c = s.charAt(i);
+                if (c == 0 || c >= 0x80) {
+                    return java.util.Arrays.copyOf(encodeOnce(key, length), capacity); // the checks and messages
+                }
+                out[i] = (byte) c;
+            }
+            return out;
+        }
+        byte[] k = encodeOnce(key, length);
+        return capacity == k.length ? k : java.util.Arrays.copyOf(k, capacity);
+    }
+
+    private byte[] encodeOnce(Object key, int length) {
         return switch (this) {
             case INT -> {
                 if (!(key instanceof Integer i)) {
