@@ -49,12 +49,7 @@ class HoledPagePlacementTest {
             try (Transaction tx = s.begin()) {
                 hint = tx.allocate(24);
                 for (int i = 0; i < 3000; i++) {
-                    int size = 8 + rnd.nextInt(rnd.nextInt(8) == 0 ? 400 : 56);
-                    long r = tx.allocate(size, hint);
-                    byte[] b = body(++id, size);
-                    tx.write(r, 0, b);
-                    live.put(r, b);
-                    order.add(r);
+                    order.add(place(tx, rnd, hint, ++id, live));
                 }
                 tx.commit();
             }
@@ -80,11 +75,7 @@ class HoledPagePlacementTest {
                                 removed.add(r);
                             }
                         } else {
-                            int size = 8 + rnd.nextInt(rnd.nextInt(8) == 0 ? 400 : 56);
-                            long r = tx.allocate(size, hint);
-                            byte[] b = body(++id, size);
-                            tx.write(r, 0, b);
-                            added.put(r, b);
+                            long r = place(tx, rnd, hint, ++id, added);
                             order.add(r);
                             pagesPlacedOn.add(s.addresses.pageOf(r));
                         }
@@ -114,6 +105,16 @@ class HoledPagePlacementTest {
             check(s, live);
             assertTrue(s.verify().ok(), s.verify().toString());
         }
+    }
+
+    /** Places object {@code id} (8 to 407 bytes, mostly small) near {@code hint}, writes its bytes, records them. */
+    private static long place(Transaction tx, SplittableRandom rnd, long hint, long id, Map<Long, byte[]> into) {
+        int size = 8 + rnd.nextInt(rnd.nextInt(8) == 0 ? 400 : 56);
+        long r = tx.allocate(size, hint);
+        byte[] b = body(id, size);
+        tx.write(r, 0, b);
+        into.put(r, b);
+        return r;
     }
 
     private static void check(Store s, Map<Long, byte[]> live) {

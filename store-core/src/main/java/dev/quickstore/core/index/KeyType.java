@@ -31,6 +31,9 @@ public enum KeyType {
      * STRING key of ASCII characters is copied in one pass; any other string goes through the UTF-8 encoder.
      */
     public byte[] encode(Object key, int length, int capacity) {
+        if (capacity < length) {
+            throw new IllegalArgumentException("capacity " + capacity + " is below the key length " + length);
+        }
         if (this == STRING && key instanceof String s && s.length() <= length) {
             byte[] out = new byte[capacity];
             for (int i = 0, n = s.length(); i < n; i++) {

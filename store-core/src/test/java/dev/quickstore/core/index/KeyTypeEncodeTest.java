@@ -47,6 +47,9 @@ class KeyTypeEncodeTest {
         }
         check(KeyType.STRING, 42, 8, 16);
         check(KeyType.INT, "42", 4, 12);
+        IllegalArgumentException small =
+                assertThrows(IllegalArgumentException.class, () -> KeyType.STRING.encode("abcdef", 8, 4));
+        assertEquals("capacity 4 is below the key length 8", small.getMessage());
     }
 
     private static void check(KeyType type, Object key, int length, int capacity) {
