@@ -38,6 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@code Level.Invocation}; the operations take microseconds to milliseconds, far above JMH's per-invocation
  * timestamps). {@code op} is one operation or several joined by {@code +} (run in that order in one transaction,
  * e.g. {@code SM1+SM2}, which inserts and deletes the same number of composite parts, or {@code T5DO+T5UNDO}).
+ * {@code -p size=medium} runs OO7 medium (the mapped stores' pool holds it: {@code poolPages}).
  *
  * <p>Why JMH and not only {@code qs oo7 run}: the driver's hot rounds follow 3 warm-up rounds by default, and
  * the operations' rarely-run paths (the store's commit, the allocator's placement, the index's node search) are
@@ -62,6 +63,14 @@ public class Oo7HotBenchmark {
     @Param({"small"})
     String size;
 
+    /**
+     * Buffer pool frames of the mapped stores: 16,384 (128 MiB) holds OO7 small (688 pages) and medium whole, so
+     * the hot operations run on resident pages as on the heap (the default pool, 4,096 frames, does not hold
+     * medium).
+     */
+    @Param({"16384"})
+    int poolPages;
+
     private Path dir;
     private Oo7Store store;
     private Oo7Operations ops;
@@ -76,9 +85,10 @@ public class Oo7HotBenchmark {
             dir = Files.createTempDirectory(
                     Path.of(System.getProperty("qs.bench.dir", System.getProperty("java.io.tmpdir"))), "qs-oo7-hot");
             Files.delete(dir); // the store creates it
-            StoreOptions options = system.equals("qs")
-                    ? StoreOptions.defaults()
-                    : StoreOptions.defaults().withWriteDetection(WriteDetection.CARD_MARKING);
+            StoreOptions options = StoreOptions.defaults().withBufferPoolPages(poolPages);
+            if (system.equals("qs-cards")) {
+                options = options.withWriteDetection(WriteDetection.CARD_MARKING);
+            }
             store = MappedOo7Store.create(dir, false, options);
         } else {
             throw new IllegalArgumentException("system " + system + ": heap, qs or qs-cards");
