@@ -43,7 +43,8 @@ import java.nio.file.Path;
  * <p><b>Parts</b>, one mechanism each: the frames reserved for the volume ({@link FrameReservation}), residency
  * ({@link FrameResidency}), clean points and dirty masks ({@link CleanPoints}), the repair of refused frames
  * ({@link RefusedFrameRepair}), relocation ({@link FrameRelocation}), Texas mode ({@link TexasFrames}),
- * write-back images ({@link StableImages}), card masks ({@link DirtyCards}). This class is the {@link
+ * write-back images ({@link StableImages}), card masks ({@link DirtyCards}), the frames' alias slices ({@link
+ * FrameSlices}). This class is the {@link
  * PageFrames} seam over them: the page to frame translation and the one-downcall operations.
  */
 public final class MappedFrames implements PageFrames {
@@ -70,18 +71,8 @@ public final class MappedFrames implements PageFrames {
     private final CleanPoints cleanPoints;
     private final RefusedFrameRepair refusedRepair;
 
-    /**
-     * The alias view's slice of each frame, made on the frame's first {@link #slice} and kept for the arena's life (a
-     * frame's place in the alias never changes; relocation changes which page a frame holds, not the frame), in
-     * chunks of {@link #SLICE_CHUNK} allocated as frames are first sliced. A fix used to cut a new slice each time,
-     * the only allocation of a numeric index lookup (three per lookup, 120 bytes) and a third of OO7 Q8's (docs/
-     * results.md, "Index lookups without allocation"). Two threads may race to fill an entry; both slices are equal
-     * and immutable, so either may stay.
-     */
-    private final MemorySegment[][] slices;
-
-    private static final int SLICE_CHUNK_SHIFT = 12;
-    private static final int SLICE_CHUNK = 1 << SLICE_CHUNK_SHIFT;
+    /** Each frame's alias slice, made once ({@link FrameSlices}). */
+    private final FrameSlices slices;
 
     /** Allocating the memory of the first frames in the background since open ({@link #populateAhead}), or null. */
     private ArenaPopulator populator;
@@ -91,7 +82,7 @@ public final class MappedFrames implements PageFrames {
         this.pageSize = pageSize;
         this.capacity = capacity;
         this.alias = arena.alias();
-        this.slices = new MemorySegment[(int) ((arena.frameCount() + SLICE_CHUNK - 1) >>> SLICE_CHUNK_SHIFT)][];
+        this.slices = new FrameSlices(alias, arena.frameCount(), pageSize);
         this.reservation = new FrameReservation(arena, source);
         this.stage = staging.allocate(pageSize, 4096);
         this.relocation = new FrameRelocation(this, arena, pageSize, source);
@@ -334,20 +325,7 @@ public final class MappedFrames implements PageFrames {
     }
 
     MemorySegment slice(long pageId) {
-        long f = frame(pageId);
-        int c = (int) (f >>> SLICE_CHUNK_SHIFT);
-        MemorySegment[] chunk = slices[c];
-        if (chunk == null) {
-            chunk = new MemorySegment[SLICE_CHUNK];
-            slices[c] = chunk;
-        }
-        int i = (int) f & (SLICE_CHUNK - 1);
-        MemorySegment s = chunk[i];
-        if (s == null) {
-            s = alias.asSlice(f * pageSize, pageSize);
-            chunk[i] = s;
-        }
-        return s;
+        return slices.of(frame(pageId));
     }
 
     @Override

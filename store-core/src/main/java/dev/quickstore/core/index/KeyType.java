@@ -2,6 +2,7 @@ package dev.quickstore.core.index;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Key types of B+tree indexes. Keys are encoded into fixed-length byte strings whose unsigned
@@ -39,14 +40,14 @@ public enum KeyType {
             for (int i = 0, n = s.length(); i < n; i++) {
                 char c = s.charAt(i);
                 if (c == 0 || c >= 0x80) {
-                    return java.util.Arrays.copyOf(encodeOnce(key, length), capacity); // the checks and messages
+                    return Arrays.copyOf(encodeOnce(key, length), capacity); // the checks and messages
                 }
                 out[i] = (byte) c;
             }
             return out;
         }
         byte[] k = encodeOnce(key, length);
-        return capacity == k.length ? k : java.util.Arrays.copyOf(k, capacity);
+        return capacity == k.length ? k : Arrays.copyOf(k, capacity);
     }
 
     private byte[] encodeOnce(Object key, int length) {
@@ -75,7 +76,7 @@ public enum KeyType {
                     throw new IllegalArgumentException(
                             "string key of " + utf8.length + " UTF-8 bytes exceeds the index key length " + length);
                 }
-                yield java.util.Arrays.copyOf(utf8, length);
+                yield Arrays.copyOf(utf8, length);
             }
         };
     }
