@@ -24,8 +24,12 @@ public final class RootDirectory {
     static final int NAME_BYTES = 64;
     private final BufferPool pool;
     private final ExtentAllocator extents;
-    /** Meta pages of committed catalog entries looked up before ({@link #index}): the catalog lookup once per name. */
-    private final Map<String, Long> metaPages = new ConcurrentHashMap<>();
+    /**
+     * Trees of committed catalog entries opened before ({@link #index}): the catalog lookup and the meta page's read
+     * once per name. A {@link BPlusTree} holds only what its meta page fixed at creation (key type, key length,
+     * uniqueness) and scratch of one descent, used under the store's latch, so one object serves every transaction.
+     */
+    private final Map<String, BPlusTree> trees = new ConcurrentHashMap<>();
 
     public RootDirectory(BufferPool pool, ExtentAllocator extents) {
         this.pool = pool;
@@ -104,30 +108,32 @@ public final class RootDirectory {
     }
 
     /**
-     * The index named {@code name}. Its meta page is looked up in the catalog once and then remembered, if {@code
-     * remember} (the caller's transaction created no index, so the entry is committed: an entry the running
-     * transaction created disappears if it aborts). Invariant: the catalog only grows (there is no dropping an
-     * index) and a committed entry's meta page never changes (a tree's root moves inside its meta page), so a
-     * remembered meta page stays right for the life of this directory, that is, of the open store (which runs one
-     * transaction at a time, so no other transaction's uncommitted entry is seen); a page server's client sees
-     * other clients' committed pages only, and they can only add names.
+     * The index named {@code name}. Its meta page is looked up in the catalog and its tree opened once, and the tree
+     * is then remembered, if {@code remember} (the caller's transaction created no index, so the entry is committed:
+     * an entry the running transaction created disappears if it aborts). Invariant: the catalog only grows (there is
+     * no dropping an index), a committed entry's meta page never changes (a tree's root moves inside its meta page)
+     * and neither do the key type, key length and uniqueness written there at creation, so a remembered tree stays
+     * right for the life of this directory, that is, of the open store (which runs one transaction at a time, so no
+     * other transaction's uncommitted entry is seen); a page server's client sees other clients' committed pages
+     * only, and they can only add names.
      *
      * @throws StoreException if there is no such index
      */
     public BPlusTree index(String name, boolean remember) throws IOException {
-        Long known = metaPages.get(name);
+        BPlusTree known = trees.get(name);
         if (known != null) {
-            return BPlusTree.open(pool, extents, known);
+            return known;
         }
         BPlusTree cat = indexCatalog(false);
         long[] meta = cat == null ? new long[0] : cat.lookup(name);
         if (meta.length == 0) {
             throw new StoreException("no index named \"" + name + "\"");
         }
+        BPlusTree t = BPlusTree.open(pool, extents, meta[0]);
         if (remember) {
-            metaPages.put(name, meta[0]);
+            trees.put(name, t);
         }
-        return BPlusTree.open(pool, extents, meta[0]);
+        return t;
     }
 
     public Map<String, Long> indexes() throws IOException {
