@@ -1,5 +1,6 @@
 package dev.quickstore.jmh.oo7;
 
+import dev.quickstore.api.ObjectPadding;
 import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.jmh.BenchFiles;
@@ -53,7 +54,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class Oo7HotBenchmark {
-    /** {@code heap}, {@code qs} (page protection, the default) or {@code qs-cards} (card marking). */
+    /**
+     * {@code heap}, {@code qs} (page protection, the default), {@code qs-cards} (card marking) or {@code qs-b} (QS-B:
+     * every object padded to the size an OID-based layout needs, White and DeWitt 1994 section 4).
+     */
     @Param({"heap", "qs"})
     String system;
 
@@ -81,7 +85,7 @@ public class Oo7HotBenchmark {
         Oo7Config config = Oo7Config.named(size);
         if (system.equals("heap")) {
             store = new HeapOo7Store();
-        } else if (system.equals("qs") || system.equals("qs-cards")) {
+        } else if (system.equals("qs") || system.equals("qs-cards") || system.equals("qs-b")) {
             dir = Files.createTempDirectory(
                     Path.of(System.getProperty("qs.bench.dir", System.getProperty("java.io.tmpdir"))), "qs-oo7-hot");
             Files.delete(dir); // the store creates it
@@ -89,9 +93,10 @@ public class Oo7HotBenchmark {
             if (system.equals("qs-cards")) {
                 options = options.withWriteDetection(WriteDetection.CARD_MARKING);
             }
-            store = MappedOo7Store.create(dir, false, options);
+            ObjectPadding padding = system.equals("qs-b") ? ObjectPadding.OID_LAYOUT : ObjectPadding.NONE;
+            store = MappedOo7Store.create(dir, false, options, padding);
         } else {
-            throw new IllegalArgumentException("system " + system + ": heap, qs or qs-cards");
+            throw new IllegalArgumentException("system " + system + ": heap, qs, qs-cards or qs-b");
         }
         new Oo7Builder(config, 42).build(store, (phase, done, total) -> {});
         ops = new Oo7Operations(store, config, 42, Oo7Operations.Parameters.DEFAULTS);
