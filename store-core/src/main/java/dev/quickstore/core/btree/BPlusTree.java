@@ -82,6 +82,11 @@ public final class BPlusTree {
     private final Nodes nodes;
     private final NodeSplits splits;
     private final NumericKeys numericKeys;
+    /** The root and height as last read from the meta page, under {@link #rootStamp} ({@link #readRoot}). */
+    long rootPage;
+
+    int rootHeight;
+    private long rootStamp;
 
     public BPlusTree(
             BufferPool pool, ExtentAllocator extents, long metaPage, KeyType keyType, boolean unique, int keyLength) {
@@ -178,11 +183,28 @@ public final class BPlusTree {
         return ByteBuffer.allocate(entry).put(key).putLong(value).array();
     }
 
+    /**
+     * Sets {@link #rootPage} and {@link #rootHeight} from the meta page, or keeps them if they were read under the
+     * pool's current {@link dev.quickstore.core.buffer.PoolStamps#rootStamp} (no root moved and no transaction ended since): one fix fewer per
+     * descent. Invariant: with a valid stamp the two fields equal the meta page's root and height.
+     */
+    void readRoot() throws IOException {
+        long stamp = pool.stamps().rootStamp();
+        if (stamp == rootStamp && stamp != -1) {
+            assert rootPage == root() && rootHeight == height() : "stale root of the tree at meta page " + metaPage;
+            return;
+        }
+        MemorySegment m = pool.fix(metaPage);
+        rootPage = m.get(PageHeader.LONG, META_ROOT);
+        rootHeight = m.get(PageHeader.INT, META_HEIGHT);
+        rootStamp = stamp;
+    }
+
     /** The leaf {@link #pathTo} ends at, without the path. */
     private long leafFor(MemorySegment e) throws IOException {
-        MemorySegment m = pool.fix(metaPage);
-        long page = m.get(PageHeader.LONG, META_ROOT);
-        int h = m.get(PageHeader.INT, META_HEIGHT);
+        readRoot();
+        long page = rootPage;
+        int h = rootHeight;
         for (int level = 0; level < h - 1; level++) {
             MemorySegment p = pool.fix(page);
             page = nodes.child(p, nodes.route(p, e));
@@ -192,9 +214,9 @@ public final class BPlusTree {
 
     private long[] pathTo(byte[] bytes) throws IOException {
         MemorySegment e = MemorySegment.ofArray(bytes); // wrapped once for every level
-        MemorySegment m = pool.fix(metaPage);
-        long page = m.get(PageHeader.LONG, META_ROOT);
-        int h = m.get(PageHeader.INT, META_HEIGHT);
+        readRoot();
+        long page = rootPage;
+        int h = rootHeight;
         long[] path = new long[h];
         for (int level = 0; level < h; level++) {
             path[level] = page;

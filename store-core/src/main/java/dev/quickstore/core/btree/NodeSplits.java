@@ -88,6 +88,7 @@ final class NodeSplits {
             MemorySegment.copy(MemorySegment.ofArray(item), 0, r, BODY, w);
             setCount(r, 1);
             MemorySegment m = pool.fixForStoreWrite(metaPage);
+            pool.stamps().rootMoved();
             m.set(PageHeader.LONG, BPlusTree.META_ROOT, newRoot);
             m.set(PageHeader.INT, BPlusTree.META_HEIGHT, m.get(PageHeader.INT, BPlusTree.META_HEIGHT) + 1);
             return;

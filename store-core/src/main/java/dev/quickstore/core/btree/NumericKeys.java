@@ -31,7 +31,6 @@ final class NumericKeys {
     private final BufferPool pool;
     private final Nodes nodes;
     private final NodeSplits splits;
-    private final long metaPage;
     private final KeyType keyType;
     private final int keyLength;
     private final int entry;
@@ -49,7 +48,6 @@ final class NumericKeys {
         this.pool = pool;
         this.nodes = nodes;
         this.splits = splits;
-        this.metaPage = tree.metaPage;
         this.keyType = tree.keyType;
         this.keyLength = nodes.keyLength;
         this.entry = nodes.entry;
@@ -79,14 +77,14 @@ final class NumericKeys {
     }
 
     /**
-     * The leaf that holds (bits, value) or would: one fix of the meta page and one per level. The bounds of its keys
+     * The leaf that holds (bits, value) or would: the root as {@link BPlusTree#readRoot} gives it, one fix per level. The bounds of its keys
      * that the separators on the way down gave are left in {@link #leafLow}, {@link #leafHigh} and {@link
      * #leafKnown} (for {@link Nodes#lowerBoundNumeric(MemorySegment, long, long, long, long, int)}).
      */
     private long leafNumeric(long bits, long value) throws IOException {
-        MemorySegment m = pool.fix(metaPage);
-        long page = m.get(PageHeader.LONG, BPlusTree.META_ROOT);
-        int h = m.get(PageHeader.INT, BPlusTree.META_HEIGHT);
+        tree.readRoot();
+        long page = tree.rootPage;
+        int h = tree.rootHeight;
         long low = 0;
         long high = 0;
         int known = 0;
@@ -112,9 +110,9 @@ final class NumericKeys {
 
     /** As {@link #leafNumeric}, remembering the pages from the root down (for splits). */
     private long[] pathNumeric(long bits, long value) throws IOException {
-        MemorySegment m = pool.fix(metaPage);
-        long page = m.get(PageHeader.LONG, BPlusTree.META_ROOT);
-        int h = m.get(PageHeader.INT, BPlusTree.META_HEIGHT);
+        tree.readRoot();
+        long page = tree.rootPage;
+        int h = tree.rootHeight;
         long[] path = new long[h];
         for (int level = 0; level < h; level++) {
             path[level] = page;

@@ -83,14 +83,8 @@ public final class BufferPool {
 
     private long steals;
     private long evictions;
-
-    /**
-     * Counts the pool's evictions, steals, whole-pool evictions and fix-observer changes ({@link #writeStamp}).
-     * Invariant: a page a transaction's {@link #fixForWrite} made dirty stays resident, dirty and at the same memory
-     * until the transaction ends or this count changes ({@link PageFrames}: a dirty page is not evicted, and
-     * mid-transaction only a steal ends a dirty state; the data plane's clock evicts clean frames only).
-     */
-    private long residencyChanges;
+    /** What callers may keep from the pool, and until when ({@link PoolStamps}). */
+    private final PoolStamps stamps = new PoolStamps();
 
     /**
      * @param name the store's name in events (its directory, or a client's server address)
@@ -119,7 +113,7 @@ public final class BufferPool {
     /** Sets the {@link FixObserver}; null: nobody. */
     public void setFixObserver(FixObserver observer) {
         this.fixObserver = observer;
-        residencyChanges++; // a stamp taken before must not skip the fixes the observer is now told of
+        stamps.observed(observer != null);
     }
 
     public void setStealer(Stealer s) {
@@ -221,6 +215,12 @@ public final class BufferPool {
         newPages.clear();
         stolenByTxn.clear();
         writeBackWalkAbove = 0; // the ended transaction's disk-dirty pages can be written back now
+        stamps.transactionEnded();
+    }
+
+    /** The stamps under which callers keep a fixed segment or a tree's root ({@link PoolStamps}). */
+    public PoolStamps stamps() {
+        return stamps;
     }
 
     /** Pages made resident as zeros by {@link #fixNew}, without a read, since the store was opened. */
@@ -249,23 +249,6 @@ public final class BufferPool {
         MemorySegment seg = fix(pageId, true);
         frames.markDirtyStoreOnly(pageId);
         return seg;
-    }
-
-    /**
-     * A stamp for a caller that keeps the segment {@link #fixForWrite} returned and writes through it again later in
-     * the same transaction without fixing the page again (the object allocator's page being filled: a fix per object
-     * was a third of a creation, docs/results.md, "Object creation: the hot page without a fix per object"). Valid
-     * while {@link #stillFixedForWrite} accepts it and the transaction runs; -1, never valid, with a {@link
-     * FixObserver}, which must see every fix. The page is not pinned meanwhile: a steal may take it, which the
-     * stamp then refuses.
-     */
-    public long writeStamp() {
-        return fixObserver != null ? -1 : residencyChanges;
-    }
-
-    /** Whether a segment fixed for write when {@code stamp} was taken (this transaction) is still that page's. */
-    public boolean stillFixedForWrite(long stamp) {
-        return stamp == residencyChanges; // never for -1: the count starts at 0 and only grows
     }
 
     public void unpin(long pageId) {
@@ -424,7 +407,7 @@ public final class BufferPool {
         if (clock.inDataPlane()) {
             if (clock.evictByPolicy() >= 0) {
                 evictions++;
-                residencyChanges++;
+                stamps.residencyChanged();
                 return true;
             }
             if (!dirtyPageTable.isEmpty()) {
@@ -433,7 +416,7 @@ public final class BufferPool {
                 writeBackAll();
                 if (clock.evictByPolicy() >= 0) {
                     evictions++;
-                    residencyChanges++;
+                    stamps.residencyChanged();
                     return true;
                 }
             }
@@ -502,7 +485,7 @@ public final class BufferPool {
             clock.remove(p);
             holdForLogging(p, false);
             evictions++;
-            residencyChanges++;
+            stamps.residencyChanged();
         }
         return true;
     }
@@ -526,7 +509,7 @@ public final class BufferPool {
      * exactly the changes up to the clean point are logged and written.
      */
     private void steal(long p) throws IOException {
-        residencyChanges++;
+        stamps.residencyChanged();
         frames.toDisk(stealPre.copyFrom(frames.preImage(p)));
         frames.clearDirty(p);
         MemorySegment cur = frames.stableImage(p, stealCur);
@@ -577,7 +560,7 @@ public final class BufferPool {
         for (long p : frames.adoptNativeLoads()) {
             clock.add(p);
         }
-        residencyChanges++;
+        stamps.residencyChanged();
         for (long p : frames.residentPages()) {
             frames.evict(p);
             clock.remove(p);

@@ -81,7 +81,7 @@ public final class ObjectAllocator {
 
     /**
      * The {@link #hotPage}'s segment as {@code pool.fixForWrite} returned it, and the pool's {@link
-     * BufferPool#writeStamp} taken after that fix: while the stamp holds, the next append writes through it without
+     * dev.quickstore.core.buffer.PoolStamps#writeStamp} taken after that fix: while the stamp holds, the next append writes through it without
      * fixing the page again (no pin, residency check, dirty mark and their downcalls per object).
      */
     private MemorySegment hotSegment;
@@ -109,7 +109,7 @@ public final class ObjectAllocator {
             int[] known = hotTail;
             if (SlottedPage.denseFits(pageSize, known[0], known[1], size)) {
                 MemorySegment w = hotSegment;
-                if (!pool.stillFixedForWrite(hotStamp)) {
+                if (!pool.stamps().stillFixedForWrite(hotStamp)) {
                     w = pool.fixForWrite(page);
                     remember(w);
                 }
@@ -218,7 +218,7 @@ public final class ObjectAllocator {
     /** {@code w} is the {@link #hotPage}'s segment, just returned by {@code pool.fixForWrite}. */
     private void remember(MemorySegment w) {
         hotSegment = w;
-        hotStamp = pool.writeStamp();
+        hotStamp = pool.stamps().writeStamp();
     }
 
     private void refuse(long page, int need) {

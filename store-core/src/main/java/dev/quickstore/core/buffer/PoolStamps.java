@@ -1,0 +1,72 @@
+package dev.quickstore.core.buffer;
+
+/**
+ * Stamps under which a caller may keep what it got from the {@link BufferPool} instead of asking again: the segment
+ * of a page it fixed for write ({@link #writeStamp}) and a B+tree's root and height ({@link #rootStamp}). Each stamp
+ * is a count that only grows; a kept value is valid while the count still equals the stamp taken with it. Both are
+ * -1, never valid, while a {@link BufferPool.FixObserver} is set: it must see every fix (a page server's client
+ * builds its read set from them). Used under the store's latch, like the pool.
+ */
+public final class PoolStamps {
+    /**
+     * Counts the pool's evictions, steals, whole-pool evictions and fix-observer changes ({@link #writeStamp}).
+     * Invariant: a page a transaction's {@link BufferPool#fixForWrite} made dirty stays resident, dirty and at the
+     * same memory until the transaction ends or this count changes ({@link PageFrames}: a dirty page is not evicted,
+     * and mid-transaction only a steal ends a dirty state; the data plane's clock evicts clean frames only).
+     */
+    private long residencyChanges;
+
+    /** Roots moved and transactions ended since open ({@link #rootStamp}); starts at 1, so 0 is never a stamp. */
+    private long rootMoves = 1;
+
+    private boolean observed;
+
+    PoolStamps() {}
+
+    /**
+     * A stamp for a caller that keeps the segment {@link BufferPool#fixForWrite} returned and writes through it again
+     * later in the same transaction without fixing the page again (the object allocator's page being filled: a fix
+     * per object was a third of a creation, docs/results.md, "Object creation: the hot page without a fix per
+     * object"). Valid while {@link #stillFixedForWrite} accepts it and the transaction runs. The page is not pinned
+     * meanwhile: a steal may take it, which the stamp then refuses.
+     */
+    public long writeStamp() {
+        return observed ? -1 : residencyChanges;
+    }
+
+    /** Whether a segment fixed for write when {@code stamp} was taken (this transaction) is still that page's. */
+    public boolean stillFixedForWrite(long stamp) {
+        return stamp == residencyChanges; // never for -1: the count starts at 0 and only grows
+    }
+
+    /**
+     * A stamp under which a B+tree may keep its root and height instead of reading its meta page per descent: the
+     * count grows when a root moves ({@link #rootMoved}: a split of the root) and when a transaction ends (an abort's
+     * undo restores meta pages; a page server applies its clients' commits as transactions of its store).
+     */
+    public long rootStamp() {
+        return observed ? -1 : rootMoves;
+    }
+
+    /** A B+tree's root moved: every kept root is stale ({@link #rootStamp}). */
+    public void rootMoved() {
+        rootMoves++;
+    }
+
+    /** The pool evicted, stole or evicted everything: kept segments are stale ({@link #writeStamp}). */
+    void residencyChanged() {
+        residencyChanges++;
+    }
+
+    /** The running transaction ended: an abort may have undone a root split ({@link #rootStamp}). */
+    void transactionEnded() {
+        rootMoves++;
+    }
+
+    /** A fix observer was set or removed: a stamp taken before must not skip the fixes it is now told of. */
+    void observed(boolean on) {
+        observed = on;
+        residencyChanges++;
+        rootMoves++;
+    }
+}
