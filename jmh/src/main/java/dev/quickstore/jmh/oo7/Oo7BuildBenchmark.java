@@ -1,15 +1,10 @@
 package dev.quickstore.jmh.oo7;
 
-import dev.quickstore.core.options.StoreOptions;
-import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.jmh.BenchFiles;
 import dev.quickstore.oo7.Oo7Builder;
 import dev.quickstore.oo7.Oo7Config;
 import dev.quickstore.oo7.Oo7Store;
-import dev.quickstore.oo7.heap.HeapOo7Store;
-import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,7 +42,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class Oo7BuildBenchmark {
-    /** {@code heap}, {@code qs} (page protection, the default) or {@code qs-cards} (card marking). */
+    /** {@code heap}, {@code qs} (page protection), {@code qs-cards} (card marking) or {@code qs-b} ({@link Oo7Systems}). */
     @Param({"heap", "qs", "qs-cards"})
     String system;
 
@@ -65,21 +60,8 @@ public class Oo7BuildBenchmark {
 
     @Setup(Level.Invocation)
     public void emptyStore() throws IOException {
-        if (system.equals("heap")) {
-            store = new HeapOo7Store();
-            return;
-        }
-        if (!system.equals("qs") && !system.equals("qs-cards")) {
-            throw new IllegalArgumentException("system " + system + ": heap, qs or qs-cards");
-        }
-        dir = Files.createTempDirectory(
-                Path.of(System.getProperty("qs.bench.dir", System.getProperty("java.io.tmpdir"))), "qs-oo7-build");
-        Files.delete(dir); // the store creates it
-        StoreOptions options = StoreOptions.defaults();
-        if (system.equals("qs-cards")) {
-            options = options.withWriteDetection(WriteDetection.CARD_MARKING);
-        }
-        store = MappedOo7Store.create(dir, false, options);
+        dir = Oo7Systems.isMapped(system) ? Oo7Systems.newStoreDir("qs-oo7-build") : null;
+        store = Oo7Systems.create(system, dir, 0);
     }
 
     @TearDown(Level.Invocation)

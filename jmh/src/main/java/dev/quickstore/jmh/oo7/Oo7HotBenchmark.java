@@ -1,20 +1,14 @@
 package dev.quickstore.jmh.oo7;
 
-import dev.quickstore.api.ObjectPadding;
-import dev.quickstore.core.options.StoreOptions;
-import dev.quickstore.core.options.WriteDetection;
 import dev.quickstore.jmh.BenchFiles;
 import dev.quickstore.oo7.Oo7Builder;
 import dev.quickstore.oo7.Oo7Config;
 import dev.quickstore.oo7.Oo7Operations;
 import dev.quickstore.oo7.Oo7Store;
-import dev.quickstore.oo7.heap.HeapOo7Store;
-import dev.quickstore.oo7.mapped.MappedOo7Store;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
@@ -54,10 +48,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class Oo7HotBenchmark {
-    /**
-     * {@code heap}, {@code qs} (page protection, the default), {@code qs-cards} (card marking) or {@code qs-b} (QS-B:
-     * every object padded to the size an OID-based layout needs, White and DeWitt 1994 section 4).
-     */
+    /** {@code heap}, {@code qs} (page protection), {@code qs-cards} (card marking) or {@code qs-b} ({@link Oo7Systems}). */
     @Param({"heap", "qs"})
     String system;
 
@@ -83,21 +74,10 @@ public class Oo7HotBenchmark {
     @Setup(Level.Trial)
     public void setup() throws Throwable {
         Oo7Config config = Oo7Config.named(size);
-        if (system.equals("heap")) {
-            store = new HeapOo7Store();
-        } else if (system.equals("qs") || system.equals("qs-cards") || system.equals("qs-b")) {
-            dir = Files.createTempDirectory(
-                    Path.of(System.getProperty("qs.bench.dir", System.getProperty("java.io.tmpdir"))), "qs-oo7-hot");
-            Files.delete(dir); // the store creates it
-            StoreOptions options = StoreOptions.defaults().withBufferPoolPages(poolPages);
-            if (system.equals("qs-cards")) {
-                options = options.withWriteDetection(WriteDetection.CARD_MARKING);
-            }
-            ObjectPadding padding = system.equals("qs-b") ? ObjectPadding.OID_LAYOUT : ObjectPadding.NONE;
-            store = MappedOo7Store.create(dir, false, options, padding);
-        } else {
-            throw new IllegalArgumentException("system " + system + ": heap, qs, qs-cards or qs-b");
+        if (Oo7Systems.isMapped(system)) {
+            dir = Oo7Systems.newStoreDir("qs-oo7-hot");
         }
+        store = Oo7Systems.create(system, dir, poolPages);
         new Oo7Builder(config, 42).build(store, (phase, done, total) -> {});
         ops = new Oo7Operations(store, config, 42, Oo7Operations.Parameters.DEFAULTS);
         String[] names = op.split("\\+");

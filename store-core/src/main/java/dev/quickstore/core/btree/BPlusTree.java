@@ -185,8 +185,9 @@ public final class BPlusTree {
 
     /**
      * Sets {@link #rootPage} and {@link #rootHeight} from the meta page, or keeps them if they were read under the
-     * pool's current {@link dev.quickstore.core.buffer.PoolStamps#rootStamp} (no root moved and no transaction ended since): one fix fewer per
-     * descent. Invariant: with a valid stamp the two fields equal the meta page's root and height.
+     * pool's current {@link dev.quickstore.core.buffer.PoolStamps#rootStamp} (no root moved and no transaction ended
+     * since): one fix fewer per descent. Invariant: with a valid stamp the two fields equal the meta page's root and
+     * height.
      */
     void readRoot() throws IOException {
         long stamp = pool.stamps().rootStamp();

@@ -77,9 +77,10 @@ final class NumericKeys {
     }
 
     /**
-     * The leaf that holds (bits, value) or would: the root as {@link BPlusTree#readRoot} gives it, one fix per level. The bounds of its keys
-     * that the separators on the way down gave are left in {@link #leafLow}, {@link #leafHigh} and {@link
-     * #leafKnown} (for {@link Nodes#lowerBoundNumeric(MemorySegment, long, long, long, long, int)}).
+     * The leaf that holds (bits, value) or would: the root as {@link BPlusTree#readRoot} gives it, one fix per
+     * level. The bounds of its keys that the separators on the way down gave are left in {@link #leafLow}, {@link
+     * #leafHigh} and {@link #leafKnown} (for {@link Nodes#lowerBoundNumeric(MemorySegment, long, long, long, long,
+     * int)}).
      */
     private long leafNumeric(long bits, long value) throws IOException {
         tree.readRoot();

@@ -81,8 +81,9 @@ public final class ObjectAllocator {
 
     /**
      * The {@link #hotPage}'s segment as {@code pool.fixForWrite} returned it, and the pool's {@link
-     * dev.quickstore.core.buffer.PoolStamps#writeStamp} taken after that fix: while the stamp holds, the next append writes through it without
-     * fixing the page again (no pin, residency check, dirty mark and their downcalls per object).
+     * dev.quickstore.core.buffer.PoolStamps#writeStamp} taken after that fix: while the stamp holds, the next append
+     * writes through it without fixing the page again (no pin, residency check, dirty mark and their downcalls per
+     * object).
      */
     private MemorySegment hotSegment;
 
