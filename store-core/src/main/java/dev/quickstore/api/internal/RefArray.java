@@ -53,12 +53,38 @@ final class RefArray {
         return 31 - Integer.numberOfLeadingZeros(Math.min(entries, 1 << 15));
     }
 
+    /*
+     * The read path (root, size, element) loads through FlatView: one unsigned range compare per load against the
+     * bound view instead of the bound segment's own checks (its session, its length, the alignment of each
+     * address), which are a sixth of a hot OO7 T6 (docs/results.md, "Reference lists through the flat view").
+     * Writes stay on View.segment(), whose offsets slot() returns.
+     */
+
     static long root(long field) {
-        return View.segment().get(JAVA_LONG, field - View.base());
+        return FlatView.getLong(field);
     }
 
     static int size(long root) {
-        return root == 0 ? 0 : View.segment().get(JAVA_INT, root - View.base());
+        return root == 0 ? 0 : FlatView.getInt(root);
+    }
+
+    /**
+     * Element {@code i} of the tree at {@code root} (not 0; {@code 0 <= i < size}, checked by the caller): one
+     * load per level below the root, then the entry. The single read path of element words ({@link #slot} is
+     * the write path's).
+     */
+    static long element(long root, int i, int shift) {
+        long node = root;
+        int h = FlatView.getByte(root + 6);
+        int low = i;
+        if (h > 0) { // else a root leaf (of a format-0 array: i may exceed the fan-out)
+            int mask = (1 << shift) - 1;
+            do {
+                node = FlatView.getLong(node + HEADER + 8L * ((i >>> (shift * h)) & mask));
+            } while (--h > 0);
+            low = i & mask;
+        }
+        return FlatView.getLong(node + HEADER + 8L * low);
     }
 
     static int capacity(long node) {
@@ -92,7 +118,7 @@ final class RefArray {
         if (i < 0 || i >= n) {
             throw new IndexOutOfBoundsException("index " + i + " of a persistent collection of " + n);
         }
-        return View.segment().get(JAVA_LONG, slot(root, i, shift));
+        return element(root, i, shift);
     }
 
     /** Stores {@code value} at index {@code i} (in bounds). The single store path for element words. */

@@ -1,6 +1,5 @@
 package dev.quickstore.api.internal;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import dev.quickstore.api.PersistentObject;
@@ -58,7 +57,7 @@ public class RefBag<T> extends AbstractCollection<T> {
     T at(int index) {
         long a = RefArray.get(RefArray.root(field), index, shift);
         // a deleted element (tag 0) is a proxy of the declared type, as RefList.old
-        return View.segment().get(JAVA_INT, a - View.base()) == 0 ? element.create(session, a) : make(session, a);
+        return FlatView.getInt(a) == 0 ? element.create(session, a) : make(session, a);
     }
 
     long addressOf(T value) {

@@ -1,9 +1,5 @@
 package dev.quickstore.api.internal;
 
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-
 import dev.quickstore.api.PersistentObject;
 import java.util.AbstractList;
 import java.util.RandomAccess;
@@ -49,24 +45,12 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         if (View.STRICT) {
             session.checkReadable();
         }
-        var seg = View.segment();
-        long base = View.base();
-        long node = seg.get(JAVA_LONG, field - base);
-        int n = node == 0 ? 0 : seg.get(JAVA_INT, node - base);
+        long root = FlatView.getLong(field);
+        int n = root == 0 ? 0 : FlatView.getInt(root);
         if (index < 0 || index >= n) {
             throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
         }
-        // RefArray.slot, inlined: one load per level of the tree
-        int h = seg.get(JAVA_BYTE, node - base + 6);
-        int low = index;
-        if (h > 0) {
-            int mask = (1 << shift) - 1;
-            do {
-                node = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * ((index >>> (shift * h)) & mask));
-            } while (--h > 0);
-            low = index & mask;
-        }
-        long a = seg.get(JAVA_LONG, node - base + RefArray.HEADER + 8L * low);
+        long a = RefArray.element(root, index, shift);
         return a == 0 ? null : make(session, a);
     }
 
@@ -89,7 +73,7 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         if (a == 0) {
             return null;
         }
-        return View.segment().get(JAVA_INT, a - View.base()) == 0 ? element.create(session, a) : make(session, a);
+        return FlatView.getInt(a) == 0 ? element.create(session, a) : make(session, a);
     }
 
     private long addressOf(T value) {
