@@ -589,7 +589,8 @@ public final class Store implements AutoCloseable {
         T run() throws IOException;
     }
 
-    private int depth; // nesting of run() (index scan visitors may call back into the store)
+    /** Nesting of operations under the latch (index scan visitors may call back into the store). */
+    private final OperationNest nest = new OperationNest(latch);
 
     <T> T run(IoWork<T> work) {
         int mark = enter();
@@ -607,13 +608,11 @@ public final class Store implements AutoCloseable {
      * pair is {@link #run} without its lambda, for the per-object operations of a transaction (issue #20).
      */
     int enter() {
-        latch.lock();
-        depth++;
+        nest.enter(); // the latch, unless this operation is nested in one of this thread (OperationNest)
         try {
             checkUsable();
         } catch (RuntimeException e) {
-            depth--;
-            latch.unlock();
+            nest.exit();
             throw e;
         }
         return pool != null ? pool.pinMark() : 0;
@@ -627,15 +626,14 @@ public final class Store implements AutoCloseable {
     void exit(int mark) {
         try {
             if (pool != null) {
-                if (depth > 1) {
+                if (nest.depth() > 1) {
                     pool.endNestedOperation(mark);
                 } else {
                     pool.endOperation(current != null && current.isActive());
                 }
             }
         } finally {
-            depth--;
-            latch.unlock();
+            nest.exit();
         }
     }
 
