@@ -56,7 +56,8 @@ final class RefArray {
     /*
      * The read path (root, size, element) loads through FlatView: one unsigned range compare per load against the
      * bound view instead of the bound segment's own checks (its session, its length, the alignment of each
-     * address), which are a sixth of a hot OO7 T6 (docs/results.md, "Reference lists through the flat view").
+     * address): the list reads were a third of a hot OO7 T6, much of it those checks (docs/results.md, "Reference
+     * lists through the flat view").
      * Writes stay on View.segment(), whose offsets slot() returns.
      */
 
