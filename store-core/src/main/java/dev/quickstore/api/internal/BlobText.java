@@ -9,8 +9,9 @@ import java.nio.charset.StandardCharsets;
  * A {@link CharSequence} over a stored text blob ({@link Blobs}), read from the application view: what a
  * generated getter declared {@code CharSequence} returns. {@code charAt} maps the logical position to the page
  * run holding it (a small blob is one run; a large object's data continues after each following page's
- * 32-byte header) and, on the first access to a window of {@value #WINDOW} bytes of a run, copies that window
- * out of the view with one bulk copy; further {@code charAt}s of the window are array loads. A scan of a 2,000-byte document or a 100,000-byte
+ * 32-byte header). The first {@code charAt} in a window of {@value #WINDOW} bytes of a run reads its character
+ * alone; the second copies that window out of the view with one bulk copy, and further {@code charAt}s of the
+ * window are array loads (a reader of one character per window, OO7 T9's first and last, copies nothing). A scan of a 2,000-byte document or a 100,000-byte
  * manual (OO7 T4, T8) therefore costs one {@code memcpy} per window instead of a checked segment access per
  * character (issue 13: the per-character access was most of T8 and T5's reading, docs/results.md "Hot path,
  * second landing"), and a test of a prefix (T5) copies one window, not the whole text ("fifth landing"). {@link #subSequence} and {@link #toString} decode the range with one bulk copy, and
@@ -36,6 +37,13 @@ final class BlobText implements CharSequence {
     private long runLo;
     private long runHi;
     private byte[] bytes;
+    // the window {@link #window} found last: logical positions [winLo, winHi), at view offset winAt
+    private long winLo;
+    private long winHi;
+    private long winAt;
+    // the logical start of the window of the last charAt read alone (-1: none): a second charAt in that window
+    // copies it
+    private long aloneLo = -1;
 
     BlobText(long address) {
         this.address = address;
@@ -66,7 +74,17 @@ final class BlobText implements CharSequence {
         }
         long pos = Blobs.HEADER + ((long) index << (utf16 ? 1 : 0));
         if (pos < runLo || pos >= runHi) {
-            locate(pos);
+            window(pos);
+            if (winLo != aloneLo) {
+                // the first character read in this window is read alone, without copying the window: a reader of
+                // one or two characters (OO7 T9: the first and the last of a manual) copies nothing; a second
+                // character of the same window copies it, so a scan reads one character per window alone
+                aloneLo = winLo;
+                long a = View.base() + winAt + (pos - winLo);
+                int lo = FlatView.getByte(a) & 0xff;
+                return utf16 ? (char) (lo | (FlatView.getByte(a + 1) & 0xff) << 8) : (char) lo;
+            }
+            copyWindow();
         }
         int i = (int) (pos - runLo);
         byte[] b = bytes;
@@ -74,46 +92,60 @@ final class BlobText implements CharSequence {
         return utf16 ? (char) ((b[i] & 0xff) | (b[i + 1] & 0xff) << 8) : (char) (b[i] & 0xff);
     }
 
-    /**
-     * Makes the window of logical position {@code pos} current (the run by the same page rule as {@link
-     * Blobs#copy}, then the {@value #WINDOW}-byte window of that run) and copies its bytes out of the view (up to
-     * the end of the run and of the text).
-     */
+    /** Makes the window of logical position {@code pos} current ({@link #window}) and copies it ({@link #copyWindow}). */
     private void locate(long pos) {
+        window(pos);
+        copyWindow();
+    }
+
+    /**
+     * Finds the window of logical position {@code pos}: the run by the same page rule as {@link Blobs#copy}, then
+     * the {@value #WINDOW}-byte window of that run, up to the end of the run and of the text; sets {@code winLo},
+     * {@code winHi} and {@code winAt} (its view offset).
+     */
+    private void window(long pos) {
         long off = address - View.base();
-        long runAt;
+        long lo;
+        long hi;
+        long at;
         long end = Blobs.HEADER + ((long) length << (utf16 ? 1 : 0));
         if (!large) {
-            runLo = 0;
-            runHi = end;
-            runAt = off;
+            lo = 0;
+            hi = end;
+            at = off;
         } else {
             int ps = View.pageSize();
             long first = ps - LARGE_HEAD_DATA;
             if (pos < first) {
-                runLo = 0;
-                runHi = first;
-                runAt = off;
+                lo = 0;
+                hi = first;
+                at = off;
             } else {
                 long per = ps - PAGE_HEADER;
                 long k = (pos - first) / per;
-                runLo = first + k * per;
-                runHi = runLo + per;
-                runAt = off - LARGE_HEAD_DATA + (k + 1) * ps + PAGE_HEADER;
+                lo = first + k * per;
+                hi = lo + per;
+                at = off - LARGE_HEAD_DATA + (k + 1) * ps + PAGE_HEADER;
             }
-            runHi = Math.min(runHi, end);
+            hi = Math.min(hi, end);
         }
         // only the window of the run holding pos: a reader of a few characters (T5's prefix test) copies and
         // allocates WINDOW bytes, not the whole text
-        long w = (pos - runLo) / WINDOW * WINDOW;
-        runAt += w;
-        runLo += w;
-        runHi = Math.min(runHi, runLo + WINDOW);
+        long w = (pos - lo) / WINDOW * WINDOW;
+        winAt = at + w;
+        winLo = lo + w;
+        winHi = Math.min(hi, winLo + WINDOW);
+    }
+
+    /** Copies the window {@link #window} found last out of the view and makes it current. */
+    private void copyWindow() {
+        runLo = winLo;
+        runHi = winHi;
         int n = (int) (runHi - runLo);
         if (bytes == null) {
             bytes = new byte[WINDOW];
         }
-        MemorySegment.copy(View.segment(), JAVA_BYTE, runAt, bytes, 0, n);
+        MemorySegment.copy(View.segment(), JAVA_BYTE, winAt, bytes, 0, n);
     }
 
     @Override
