@@ -37,7 +37,7 @@ final class BlobText implements CharSequence {
     private long runLo;
     private long runHi;
     private byte[] bytes;
-    // the window {@link #window} found last: logical positions [winLo, winHi), at view offset winAt
+    // the window window(pos) found last: logical positions [winLo, winHi), at view offset winAt
     private long winLo;
     private long winHi;
     private long winAt;

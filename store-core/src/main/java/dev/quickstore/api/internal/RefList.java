@@ -45,8 +45,8 @@ public class RefList<T> extends AbstractList<T> implements RandomAccess {
         if (View.STRICT) {
             session.checkReadable();
         }
-        long root = FlatView.getLong(field);
-        int n = root == 0 ? 0 : FlatView.getInt(root);
+        long root = RefArray.root(field);
+        int n = RefArray.size(root);
         if (index < 0 || index >= n) {
             throw new IndexOutOfBoundsException("index " + index + " of a persistent list of " + n);
         }
