@@ -64,6 +64,7 @@ final class ClientCommits {
             return new CommitMessages.Applied(0, new long[0]);
         }
         s.txns.begin();
+        s.pool.stamps().entriesChanged(); // the client's images may change index entries, without the tree code
         try {
             for (var w : writes) {
                 MemorySegment page = s.pool.fixForWrite(w.page());

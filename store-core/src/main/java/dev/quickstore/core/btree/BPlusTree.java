@@ -87,6 +87,8 @@ public final class BPlusTree {
 
     int rootHeight;
     private long rootStamp;
+    /** The answers of {@link #lookup(Object)} under the pool's entry stamp. */
+    private final KeyedLookupMemo keyedMemo = new KeyedLookupMemo();
 
     public BPlusTree(
             BufferPool pool, ExtentAllocator extents, long metaPage, KeyType keyType, boolean unique, int keyLength) {
@@ -229,8 +231,13 @@ public final class BPlusTree {
         return path;
     }
 
-    /** Inserts (key, value); returns false if that exact entry was present. */
+    /**
+     * Inserts (key, value); returns false if that exact entry was present. Like every change of entries, it first
+     * steps the pool's {@link dev.quickstore.core.buffer.PoolStamps#entryStamp}: the lookup memos of every tree are
+     * stale from here (nothing looks up through a memo while the change runs: the store's latch is held).
+     */
     public boolean insert(Object key, long value) throws IOException {
+        pool.stamps().entriesChanged();
         byte[] k = encodeKey(key);
         if (unique) {
             long[] existing = lookup(k, 1);
@@ -264,6 +271,7 @@ public final class BPlusTree {
 
     /** Removes (key, value); returns whether it was present. */
     public boolean delete(Object key, long value) throws IOException {
+        pool.stamps().entriesChanged();
         byte[] e = composite(encodeKey(key), value);
         long[] path = pathTo(e);
         long leaf = path[path.length - 1];
@@ -277,8 +285,25 @@ public final class BPlusTree {
         return true;
     }
 
+    /**
+     * The values stored under {@code key}, in stored order: from the tree, or from its {@link KeyedLookupMemo} when
+     * the key was looked up before and no entry of any tree changed since.
+     */
     public long[] lookup(Object key) throws IOException {
-        return lookupFrom(keyType.encode(key, keyLength, entry), Integer.MAX_VALUE);
+        long stamp = KeyedLookupMemo.remembers(key) ? pool.stamps().entryStamp() : -1;
+        if (stamp != -1) {
+            long[] known = keyedMemo.find(key, stamp);
+            if (known != null) {
+                assert Arrays.equals(known, lookupFrom(keyType.encode(key, keyLength, entry), Integer.MAX_VALUE))
+                        : "stale lookup memo of the tree at meta page " + metaPage + ", key " + key;
+                return known;
+            }
+        }
+        long[] values = lookupFrom(keyType.encode(key, keyLength, entry), Integer.MAX_VALUE);
+        if (stamp != -1) {
+            keyedMemo.put(key, values, stamp);
+        }
+        return values;
     }
 
     /**
@@ -370,7 +395,8 @@ public final class BPlusTree {
 
     /**
      * The smallest value stored under numeric {@code key}, or {@code absent} if there is none: one descent, no
-     * allocation.
+     * allocation; or none, when the key was looked up before and no entry of any tree changed since (the tree's
+     * {@link LookupMemo}).
      *
      * @throws IllegalArgumentException for a STRING tree
      */
@@ -396,6 +422,7 @@ public final class BPlusTree {
      * @throws IllegalArgumentException for a STRING tree, or an INT tree and a key outside the int range
      */
     public boolean insertNumeric(long key, long value) throws IOException {
+        pool.stamps().entriesChanged();
         return numericKeys.insertNumeric(key, value);
     }
 
@@ -405,6 +432,7 @@ public final class BPlusTree {
      * @throws IllegalArgumentException for a STRING tree
      */
     public boolean deleteNumeric(long key, long value) throws IOException {
+        pool.stamps().entriesChanged();
         return numericKeys.deleteNumeric(key, value);
     }
 

@@ -42,6 +42,10 @@ final class NumericKeys {
 
     private long leafHigh;
     private int leafKnown;
+    /** Whether the last {@link #first} found its key (scratch, read right after it). */
+    private boolean found;
+    /** The answers of {@link #lookupFirst} under the pool's entry stamp. */
+    private final LookupMemo memo = new LookupMemo();
 
     NumericKeys(BPlusTree tree, BufferPool pool, Nodes nodes, NodeSplits splits) {
         this.tree = tree;
@@ -131,14 +135,35 @@ final class NumericKeys {
         if (!representable(key)) {
             return absent;
         }
-        return first(keyBits(key), absent, false);
+        long bits = keyBits(key);
+        long stamp = pool.stamps().entryStamp();
+        if (stamp == -1) {
+            return first(bits, absent, false);
+        }
+        int slot = memo.find(bits, stamp);
+        if (slot >= 0) {
+            assert memoAgrees(bits, slot) : "stale lookup memo of the tree at meta page " + tree.metaPage;
+            return memo.absentHit() ? absent : memo.value(slot);
+        }
+        long v = first(bits, 0, false);
+        memo.put(bits, found, v, stamp);
+        return found ? v : absent;
+    }
+
+    /** Assertions: the memo's answer in {@code slot} is the tree's. */
+    private boolean memoAgrees(long bits, int slot) throws IOException {
+        boolean wasAbsent = memo.absentHit();
+        long v = first(bits, 0, false);
+        return found ? !wasAbsent && v == memo.value(slot) : wasAbsent;
     }
 
     /**
      * The first entry with key {@code bits}: its value, or with {@code presence} 1, and {@code absent} if there
-     * is none. Leaves may be empty (deletion does not rebalance), so the entry may start a later leaf.
+     * is none ({@link #found} tells the two apart). Leaves may be empty (deletion does not rebalance), so the entry
+     * may start a later leaf.
      */
     private long first(long bits, long absent, boolean presence) throws IOException {
+        found = false;
         MemorySegment p = pool.fix(leafNumeric(bits, 0));
         int pos = nodes.lowerBoundNumeric(p, bits, 0, leafLow, leafHigh, leafKnown);
         while (pos >= count(p)) {
@@ -153,6 +178,7 @@ final class NumericKeys {
         if (nodes.bitsAt(p, off) != bits) {
             return absent;
         }
+        found = true;
         return presence ? 1 : p.get(BE_LONG, off + keyLength);
     }
 

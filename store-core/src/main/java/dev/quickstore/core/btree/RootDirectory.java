@@ -27,7 +27,8 @@ public final class RootDirectory {
     /**
      * Trees of committed catalog entries opened before ({@link #index}): the catalog lookup and the meta page's read
      * once per name. A {@link BPlusTree} holds only what its meta page fixed at creation (key type, key length,
-     * uniqueness) and scratch of one descent, used under the store's latch, so one object serves every transaction.
+     * uniqueness), scratch of one descent and what it keeps under the pool's stamps (its root, its lookups' answers),
+     * used under the store's latch, so one object serves every transaction.
      */
     private final Map<String, BPlusTree> trees = new ConcurrentHashMap<>();
 

@@ -2,10 +2,11 @@ package dev.quickstore.core.buffer;
 
 /**
  * Stamps under which a caller may keep what it got from the {@link BufferPool} instead of asking again: the segment
- * of a page it fixed for write ({@link #writeStamp}) and a B+tree's root and height ({@link #rootStamp}). Each stamp
- * is a count that only grows; a kept value is valid while the count still equals the stamp taken with it. Both are
- * -1, never valid, while a {@link BufferPool.FixObserver} is set: it must see every fix (a page server's client
- * builds its read set from them). Used under the store's latch, like the pool.
+ * of a page it fixed for write ({@link #writeStamp}), a B+tree's root and height ({@link #rootStamp}) and the answers
+ * of a tree's point lookups ({@link #entryStamp}). Each stamp is a count that only grows; a kept value is valid while
+ * the count still equals the stamp taken with it. All are -1, never valid, while a {@link BufferPool.FixObserver} is
+ * set: it must see every fix (a page server's client builds its read set from them). Used under the store's latch,
+ * like the pool.
  */
 public final class PoolStamps {
     /**
@@ -18,6 +19,9 @@ public final class PoolStamps {
 
     /** Roots moved and transactions ended since open ({@link #rootStamp}); starts at 1, so 0 is never a stamp. */
     private long rootMoves = 1;
+
+    /** Changes of index entries since open ({@link #entryStamp}); starts at 1, so 0 is never a stamp. */
+    private long entryChanges = 1;
 
     private boolean observed;
 
@@ -53,6 +57,23 @@ public final class PoolStamps {
         rootMoves++;
     }
 
+    /**
+     * A stamp under which a B+tree may keep the answers of its point lookups instead of descending again: the count
+     * grows before any tree's entries change ({@link #entriesChanged}: an insert or delete, any tree, any handle on
+     * it), when a transaction is rolled back (its undo restores tree pages without the tree code), when a page server
+     * applies a client's commit (the client's page images replace the server's) and when a transaction ends whose
+     * changes were committed elsewhere. A commit of this store's own transaction leaves it: the entries it changed
+     * were counted as they changed. Positive, or -1.
+     */
+    public long entryStamp() {
+        return observed ? -1 : entryChanges;
+    }
+
+    /** Index entries are about to change, or changed without the tree code: every kept answer is stale. */
+    public void entriesChanged() {
+        entryChanges++;
+    }
+
     /** The pool evicted, stole or evicted everything: kept segments are stale ({@link #writeStamp}). */
     void residencyChanged() {
         residencyChanges++;
@@ -68,5 +89,6 @@ public final class PoolStamps {
         observed = on;
         residencyChanges++;
         rootMoves++;
+        entryChanges++;
     }
 }

@@ -490,6 +490,7 @@ public final class TransactionManager implements BufferPool.Stealer {
      */
     public void committedElsewhere() {
         assert pool.frames().dirtyPages().length == 0 : "dirty pages after a remote commit";
+        pool.stamps().entriesChanged(); // what the server applied reaches this cache as pages, not as tree changes
         pool.endNewPages();
         active = false;
     }
@@ -502,6 +503,7 @@ public final class TransactionManager implements BufferPool.Stealer {
             ev.begin();
         }
         PageFrames frames = pool.frames();
+        pool.stamps().entriesChanged(); // the undo below restores tree pages without the tree code
         long[] dirty = frames.dirtyPages();
         for (long p : dirty) {
             frames.restoring(p);
