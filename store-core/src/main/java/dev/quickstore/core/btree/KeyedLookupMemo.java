@@ -17,7 +17,7 @@ import java.util.HashMap;
 final class KeyedLookupMemo {
     static final int MAX_KEYS = 4096;
 
-    private HashMap<Object, long[]> answers = new HashMap<>();
+    private HashMap<Object, long[]> answers; // made by the first put (see LookupMemo)
     private long stamp;
 
     /** Whether {@code key} may be remembered: an immutable key class whose equal instances encode equally. */
@@ -28,7 +28,7 @@ final class KeyedLookupMemo {
     /** A copy of the values remembered for {@code key} under {@code current}, or null. */
     long[] find(Object key, long current) {
         if (current != stamp) {
-            return null;
+            return null; // also before the first put: stamp 0 is never current
         }
         long[] v = answers.get(key);
         return v == null ? null : v.clone();
@@ -40,7 +40,7 @@ final class KeyedLookupMemo {
         if (current != stamp) {
             // a clear costs the table's length, which never shrinks: a large table is dropped instead, so a change
             // between every two lookups costs little
-            if (answers.size() > 64) {
+            if (answers == null || answers.size() > 64) {
                 answers = new HashMap<>();
             } else {
                 answers.clear();

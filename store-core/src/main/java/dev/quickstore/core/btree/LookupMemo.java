@@ -13,8 +13,8 @@ package dev.quickstore.core.btree;
  * {@code +stamp} (the key's first value is {@code values[i]}) or {@code -stamp} (the key is absent); any other
  * stamp is an empty slot, so a new stamp empties the memo without clearing it. Stamps are positive and only grow.
  *
- * <p>Invariants: {@code size} counts the current slots and is at most half the slots; the slots grow from {@value
- * #MIN_SLOTS} up to {@value #MAX_SLOTS} (at most {@value #MAX_SLOTS} x 24 bytes per tree, 384 KiB), and a full memo
+ * <p>Invariants: {@code size} counts the current slots and is at most half the slots; the slots are allocated by the
+ * first {@link #put} and grow from {@value #MIN_SLOTS} up to {@value #MAX_SLOTS} (at most {@value #MAX_SLOTS} x 24 bytes per tree, 384 KiB), and a full memo
  * of the largest size takes no new key (those keys descend the tree, as before). Used under the store's latch, like
  * the tree.
  */
@@ -22,9 +22,10 @@ final class LookupMemo {
     static final int MIN_SLOTS = 64;
     static final int MAX_SLOTS = 1 << 14;
 
-    private long[] keys = new long[MIN_SLOTS];
-    private long[] values = new long[MIN_SLOTS];
-    private long[] stamps = new long[MIN_SLOTS];
+    // allocated by the first put: a tree opened for one call (the roots, the catalog) never pays for them
+    private long[] keys;
+    private long[] values;
+    private long[] stamps;
     /** The stamp of the current contents (0: none yet). */
     private long stamp;
 
@@ -38,7 +39,7 @@ final class LookupMemo {
      */
     int find(long bits, long current) {
         if (current != stamp) {
-            return -1;
+            return -1; // also before the first put: stamp 0 is never current
         }
         int mask = keys.length - 1;
         for (int i = hash(bits) & mask; ; i = (i + 1) & mask) {
@@ -71,6 +72,11 @@ final class LookupMemo {
         if (current != stamp) {
             stamp = current;
             size = 0;
+        }
+        if (keys == null) {
+            keys = new long[MIN_SLOTS];
+            values = new long[MIN_SLOTS];
+            stamps = new long[MIN_SLOTS];
         }
         if (2 * (size + 1) > keys.length) {
             if (keys.length == MAX_SLOTS) {

@@ -45,6 +45,13 @@ class LookupMemoTest {
     }
 
     @Test
+    void aFreshMemoAnswersNothing() {
+        assertEquals(-1, new LookupMemo().find(0, 1), "no key before the first put");
+        assertEquals(0, new LookupMemo().size(1));
+        assertEquals(null, new KeyedLookupMemo().find("k", 1), "no key before the first put");
+    }
+
+    @Test
     void aNewStampEmptiesTheMemo() {
         LookupMemo m = new LookupMemo();
         for (long k = 0; k < 100; k++) {
