@@ -60,4 +60,30 @@ class IndexCatalogMemoTest {
             assertArrayEquals(new long[0], x.lookup(11_000L << 20));
         }
     }
+
+    /** A remembered index is handed out without the latch, but never by a transaction that ended. */
+    @Test
+    void aRememberedIndexIsNotHandedToAnEndedTransaction() throws Exception {
+        try (Store s = Store.create(dir.resolve("db"))) {
+            try (Transaction tx = s.begin()) {
+                tx.createIndex("x", KeyType.INT, 0, true).insertNumeric(1, 100);
+                tx.commit();
+            }
+            Index old;
+            try (Transaction tx = s.begin()) {
+                old = tx.index("x"); // remembered from here
+                assertEquals(100, tx.index("x").lookupFirst(1));
+                tx.commit();
+                StoreException e = assertThrows(StoreException.class, () -> tx.index("x"));
+                assertTrue(e.getMessage().contains("is committed"), e.getMessage());
+            }
+            StoreException e = assertThrows(StoreException.class, () -> old.lookupFirst(1));
+            assertTrue(e.getMessage().contains("is committed"), e.getMessage());
+            try (Transaction tx = s.begin()) {
+                assertEquals(100, tx.index("x").lookupFirst(1), "the next transaction's handle works");
+                tx.abort();
+                assertThrows(StoreException.class, () -> tx.index("x"));
+            }
+        }
+    }
 }

@@ -137,6 +137,14 @@ public final class RootDirectory {
         return t;
     }
 
+    /**
+     * The tree of index {@code name} if {@link #index} remembered it, else null: one lookup in a concurrent map, safe
+     * without the store's latch (a remembered tree stays right for the life of the open store, see there).
+     */
+    public BPlusTree remembered(String name) {
+        return trees.get(name);
+    }
+
     public Map<String, Long> indexes() throws IOException {
         Map<String, Long> out = new LinkedHashMap<>();
         BPlusTree t = indexCatalog(false);
