@@ -319,6 +319,13 @@ public final class Transaction implements AutoCloseable {
         return new Index(this, mutate(() -> store.roots.createIndex(name, type, keyLength, unique)), name);
     }
 
+    /**
+     * The index named {@code name}, for this transaction's operations. An index this open store opened before is
+     * handed out without the store's latch (the handle holds no page); each operation on the handle takes the latch
+     * and checks that the transaction is still active.
+     *
+     * @throws StoreException if there is no such index, or this transaction has ended
+     */
     public Index index(String name) {
         // an index opened before needs neither the catalog nor the latch: the handle holds no page, and every
         // operation on it takes the latch and checks the transaction (OO7 T9 took the latch twice per lookup)
