@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.options.StoreOptions;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -135,14 +137,22 @@ class LatchNestingTest {
     void twoThreadsInterleaveNestsAndSingleOperations() throws Exception {
         try (Store store = build(dir.resolve("db"))) {
             AtomicBoolean stop = new AtomicBoolean();
+            CountDownLatch running = new CountDownLatch(1);
             Future<Integer> single = other.submit(() -> {
                 int n = 0;
                 while (!stop.get()) {
                     assertTrue(store.run(() -> store.latch.getHoldCount() == 1), "one hold inside an operation");
                     n++;
+                    running.countDown();
                 }
                 return n;
             });
+            // the nests below take well under a millisecond (lookups answered from the memo): start them only once
+            // the other thread runs its operations, so that the two interleave
+            if (!running.await(10, TimeUnit.SECONDS)) {
+                single.get(1, TimeUnit.SECONDS); // its failure, if it failed
+                fail("the other thread ran no operation in 10 s");
+            }
             try (Transaction tx = store.begin()) {
                 Index inner = tx.index("inner");
                 for (int round = 0; round < 50; round++) {
