@@ -294,16 +294,21 @@ public final class BPlusTree {
         if (stamp != -1) {
             long[] known = keyedMemo.find(key, stamp);
             if (known != null) {
-                assert Arrays.equals(known, lookupFrom(keyType.encode(key, keyLength, entry), Integer.MAX_VALUE))
+                assert Arrays.equals(known, descend(key))
                         : "stale lookup memo of the tree at meta page " + metaPage + ", key " + key;
                 return known;
             }
         }
-        long[] values = lookupFrom(keyType.encode(key, keyLength, entry), Integer.MAX_VALUE);
+        long[] values = descend(key);
         if (stamp != -1) {
             keyedMemo.put(key, values, stamp);
         }
         return values;
+    }
+
+    /** {@link #lookup(Object)} from the tree: every value stored under {@code key}. */
+    private long[] descend(Object key) throws IOException {
+        return lookupFrom(keyType.encode(key, keyLength, entry), Integer.MAX_VALUE);
     }
 
     /**

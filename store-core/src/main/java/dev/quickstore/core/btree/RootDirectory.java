@@ -121,7 +121,7 @@ public final class RootDirectory {
      * @throws StoreException if there is no such index
      */
     public BPlusTree index(String name, boolean remember) throws IOException {
-        BPlusTree known = trees.get(name);
+        BPlusTree known = remembered(name);
         if (known != null) {
             return known;
         }
