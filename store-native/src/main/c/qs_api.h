@@ -94,6 +94,9 @@ uint32_t qs_crc32c(const void *p, uint64_t n);
 uint32_t qs_crc32c_impl(const void *p, uint64_t n, int impl); /* 0 table, 1 default dispatch, 2 SSE4.2 one stream */
 int qs_crc32c_has_hw(void); /* 0 table only, 1 SSE4.2, 2 SSE4.2 + PCLMUL (three streams) */
 int qs_page_check(const void *page, uint64_t n);
+/* the changed byte ranges of a page against its pre-image (qs_diff.c; ABI 16): returns 2 * ranges + partial */
+int64_t qs_page_diff(const void *before, const void *after, int64_t n, int32_t max_gap, int64_t stop_at,
+                     int32_t *out, int32_t cap);
 int qs_xlate_table_add(struct qs_arena *a, const uint64_t *lo, const uint64_t *hi, const int64_t *delta, uint32_t n);
 int qs_frame_set_relocation(struct qs_arena *a, uint64_t i, const uint8_t *bitmap, int table);
 uint64_t qs_xlate_lookup(struct qs_arena *a, int table, uint64_t v);

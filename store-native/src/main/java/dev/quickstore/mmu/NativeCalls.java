@@ -135,6 +135,10 @@ final class NativeCalls {
     static final MethodHandle SOCKET_CLOSE = h("qs_socket_close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
     static final MethodHandle CRC32C =
             h("qs_crc32c", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG), CRITICAL_HEAP);
+    static final MethodHandle PAGE_DIFF = h(
+            "qs_page_diff",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG, ADDRESS, JAVA_INT),
+            CRITICAL_HEAP);
     static final MethodHandle XLATE_TABLE_ADD =
             h("qs_xlate_table_add", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
     static final MethodHandle FRAME_SET_RELOCATION =

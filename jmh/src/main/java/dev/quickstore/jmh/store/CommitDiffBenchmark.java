@@ -40,6 +40,19 @@ public class CommitDiffBenchmark {
     @Param({"4", "64", "1024"})
     int changedWords;
 
+    /**
+     * {@code native}: {@link PageDiff#diff} (the library's C code, what commits run); {@code java}: {@link
+     * PageDiff#diffInJava}, the Java loop it replaced (docs/results.md, "The commit's diff in C").
+     */
+    @Param({"native", "java"})
+    String impl;
+
+    private PageDiff.Ranges diff(MemorySegment b, MemorySegment a) {
+        return impl.equals("java")
+                ? PageDiff.diffInJava(b, a, PageDiff.mergeGap(1), ranges, Long.MAX_VALUE)
+                : PageDiff.diff(b, a, PageDiff.mergeGap(1), ranges);
+    }
+
     MemorySegment before;
     MemorySegment after;
     final PageDiff.Ranges ranges = new PageDiff.Ranges();
@@ -68,7 +81,7 @@ public class CommitDiffBenchmark {
         for (int p = 0; p < PAGES; p++) {
             MemorySegment b = before.asSlice((long) p * PAGE, PAGE);
             MemorySegment a = after.asSlice((long) p * PAGE, PAGE);
-            PageDiff.diff(b, a, PageDiff.mergeGap(1), ranges);
+            diff(b, a);
             bh.consume(LogRecord.encodePage(LogRecord.REDO, 1, 0, p, 0, null, a, ranges));
         }
     }
@@ -77,11 +90,7 @@ public class CommitDiffBenchmark {
     @OperationsPerInvocation(PAGES)
     public void diffOnly(Blackhole bh) {
         for (int p = 0; p < PAGES; p++) {
-            PageDiff.diff(
-                    before.asSlice((long) p * PAGE, PAGE),
-                    after.asSlice((long) p * PAGE, PAGE),
-                    PageDiff.mergeGap(1),
-                    ranges);
+            diff(before.asSlice((long) p * PAGE, PAGE), after.asSlice((long) p * PAGE, PAGE));
             bh.consume(ranges.count);
         }
     }

@@ -1,8 +1,10 @@
 package dev.quickstore.core.log;
 
+import dev.quickstore.mmu.NativeDiff;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * Finds the changed byte ranges of a page by comparing it with its pre-image, merging neighbouring
@@ -12,13 +14,14 @@ import java.nio.ByteOrder;
  * bytes, and a gap byte costs one byte per image logged (one for redo-only records, two for records
  * carrying before and after images). So ranges are merged when {@code gap * imagesPerByte < RANGE_HEADER}.
  *
- * <p>Speed: the page is scanned eight bytes at a time ({@code a ^ b}); inside a word, the changed
- * bytes are found with bit tricks, so a densely updated page (every field changed) costs a few
- * nanoseconds per word, not one call per changed run. After {@value #SKIP_AFTER_EQUAL_WORDS} equal
- * words in a row the scanner jumps to the next difference with the vectorised
- * {@link MemorySegment#mismatch}, so sparsely updated pages cost little more than that call. Both
- * segments must be readable without faults (use the alias view and the pre-image, never the
- * protected application view).
+ * <p>Where it runs: in the native library's C code ({@link NativeDiff}, {@code qs_diff.c}; docs/results.md, "The
+ * commit's diff in C"), which compares 64 bytes per SSE2 step to the next difference and then takes the word
+ * holding it. The Java loop of {@link #diffInJava} is the reference: it computes the same ranges (with assertions
+ * on, every native diff is compared with it), and {@code -Dqs.diff=java} runs it instead, for comparison runs. It
+ * scans eight bytes at a time ({@code a ^ b}), finds the changed bytes inside a word with bit tricks, and after
+ * {@value #SKIP_AFTER_EQUAL_WORDS} equal words in a row jumps to the next difference with the vectorised
+ * {@link MemorySegment#mismatch}. Both segments must be readable without faults (use the alias view and the
+ * pre-image, never the protected application view).
  *
  * <p>Beyond the paper: {@link MoveSearch} finds bytes that moved inside the page (an insertion or deletion shifts
  * everything after it), starting from a diff of this class stopped at its first long range.
@@ -28,8 +31,24 @@ public final class PageDiff {
     private static final long LOW7 = 0x7f7f7f7f7f7f7f7fL;
     private static final long HIGH = 0x8080808080808080L;
 
-    /** Equal words scanned one by one before switching to {@link MemorySegment#mismatch}. */
+    /** Equal words scanned one by one before switching to {@link MemorySegment#mismatch} (the Java loop). */
     static final int SKIP_AFTER_EQUAL_WORDS = 4;
+
+    /**
+     * True when {@link #diff} runs the Java loop: system property {@code qs.diff}, {@code native} (the default) or
+     * {@code java}.
+     */
+    static final boolean IN_JAVA = inJava(System.getProperty("qs.diff", "native"));
+
+    static boolean inJava(String where) {
+        return switch (where) {
+            case "native" -> false;
+            case "java" -> true;
+            default ->
+                throw new IllegalArgumentException(
+                        "system property qs.diff is '" + where + "'; expected native (the default) or java");
+        };
+    }
 
     public PageDiff() {}
 
@@ -62,6 +81,41 @@ public final class PageDiff {
      * the diff runs to the end.
      */
     public static Ranges diff(MemorySegment before, MemorySegment after, int maxGap, Ranges out, long stopAt) {
+        if (IN_JAVA) {
+            return diffInJava(before, after, maxGap, out, stopAt);
+        }
+        for (; ; ) {
+            long r = NativeDiff.ranges(before, after, maxGap, stopAt, out.bounds);
+            long count = r >>> 1;
+            if (2 * count <= out.bounds.length) {
+                out.count = (int) count;
+                out.partial = (r & 1) != 0;
+                assert sameAsJava(before, after, maxGap, stopAt, out);
+                return out;
+            }
+            out.bounds = new int[(int) (2 * count)]; // more ranges than room: grow to fit them and diff again
+        }
+    }
+
+    /** The invariant of the native diff: it finds exactly the ranges of {@link #diffInJava}. */
+    private static boolean sameAsJava(MemorySegment before, MemorySegment after, int maxGap, long stopAt, Ranges r) {
+        Ranges j = diffInJava(before, after, maxGap, new Ranges(), stopAt);
+        if (j.count != r.count
+                || j.partial != r.partial
+                || !Arrays.equals(j.bounds, 0, 2 * j.count, r.bounds, 0, 2 * r.count)) {
+            throw new AssertionError("native diff of " + before.byteSize() + " bytes (gap " + maxGap + ", stop "
+                    + stopAt + ") found " + r.count + " ranges " + Arrays.toString(Arrays.copyOf(r.bounds, 2 * r.count))
+                    + (r.partial ? " (partial)" : "") + "; the Java loop " + j.count + " "
+                    + Arrays.toString(Arrays.copyOf(j.bounds, 2 * j.count)) + (j.partial ? " (partial)" : ""));
+        }
+        return true;
+    }
+
+    /**
+     * {@link #diff} by this class's Java loop: the reference the native diff is checked against, and what {@code
+     * -Dqs.diff=java} runs.
+     */
+    public static Ranges diffInJava(MemorySegment before, MemorySegment after, int maxGap, Ranges out, long stopAt) {
         long n = before.byteSize();
         assert after.byteSize() == n;
         out.count = 0;
@@ -211,7 +265,7 @@ public final class PageDiff {
 
         public void add(int start, int end) {
             if (2 * count + 2 > bounds.length) {
-                bounds = java.util.Arrays.copyOf(bounds, bounds.length * 2);
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
             }
             bounds[2 * count] = start;
             bounds[2 * count + 1] = end;

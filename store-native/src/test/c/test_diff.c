@@ -1,0 +1,97 @@
+/* test_diff.c - qs_page_diff against a byte-by-byte model: the same ranges for random pages of every density
+ * (one changed byte to every byte), lengths 0..300 and 8 KiB, offsets 0..7 of the buffers, merge gaps 0..13; an
+ * output array too small reports the full count; a stop after a long range (max_gap >= 6) cuts at the word's
+ * last changed byte. (PageDiffNativeTest checks the same function against store-core's Java loop.) */
+#include "qs_test.h"
+
+#include <stdint.h>
+
+static uint64_t s = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void) {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+}
+
+/* The model: changed bytes whose gap of equal bytes is at most max_gap share a range. */
+static int64_t model(const uint8_t *b, const uint8_t *a, int64_t n, int32_t max_gap, int32_t *out) {
+    int64_t count = 0, start = -1, last_end = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (b[i] == a[i]) continue;
+        if (start >= 0 && i - last_end > max_gap) {
+            out[2 * count] = (int32_t)start;
+            out[2 * count + 1] = (int32_t)last_end;
+            count++;
+            start = -1;
+        }
+        if (start < 0) start = i;
+        last_end = i + 1;
+    }
+    if (start >= 0) {
+        out[2 * count] = (int32_t)start;
+        out[2 * count + 1] = (int32_t)last_end;
+        count++;
+    }
+    return count;
+}
+
+static uint8_t before[8192 + 16], after[8192 + 16];
+static int32_t got[8192 + 8], want[8192 + 8];
+
+static void one(int64_t n, int off, int32_t gap, int density) {
+    for (int64_t i = 0; i < n + 8; i++) before[i] = after[i] = (uint8_t)rnd();
+    for (int64_t i = 0; i < n; i++)
+        if ((int)(rnd() % 1000) < density) after[off + i] ^= (uint8_t)(1 + rnd() % 255);
+    int64_t w = model(before + off, after + off, n, gap, want);
+    int64_t r = qs_page_diff(before + off, after + off, n, gap, INT64_MAX, got, 8192 / 2 + 4);
+    CHECK((r & 1) == 0, "n %ld gap %d: no stop asked, none reported", (long)n, gap);
+    CHECK(r / 2 == w, "n %ld off %d gap %d density %d: %ld ranges, the model %ld", (long)n, off, gap, density,
+          (long)(r / 2), (long)w);
+    for (int64_t k = 0; k < 2 * w; k++)
+        CHECK(got[k] == want[k], "n %ld off %d gap %d density %d: bound %ld is %d, the model %d", (long)n, off, gap,
+              density, (long)k, got[k], want[k]);
+}
+
+int main(void) {
+    static const int densities[] = {0, 1, 5, 30, 200, 600, 1000};
+    for (int64_t n = 0; n <= 300; n++)
+        for (int32_t gap = 0; gap <= 13; gap++)
+            one(n, (int)(n % 8), gap, densities[(n + gap) % 7]);
+    for (int k = 0; k < 400; k++) one(8192, k % 8, k % 14, densities[k % 7]);
+
+    /* a change in the last 8 bytes of every 64: one SSE2 step finds each */
+    memset(before, 0, 8192);
+    memset(after, 0, 8192);
+    for (int i = 56; i < 8192; i += 64) after[i + 7] = 1;
+    got[8] = got[9] = -7; /* nothing is written past the capacity */
+    int64_t r = qs_page_diff(before, after, 8192, 12, INT64_MAX, got, 4);
+    CHECK(r == 2 * 128, "128 ranges counted past a capacity of 4: %ld", (long)r);
+    CHECK(got[8] == -7 && got[9] == -7, "written past the capacity: %d %d", got[8], got[9]);
+    CHECK(got[0] == 63 && got[1] == 64 && got[6] == 255 && got[7] == 256, "the first four written: %d %d %d %d",
+          got[0], got[1], got[6], got[7]);
+
+    /* stop: bytes 100..1099 changed; with stop_at 256 the range closes at the end of the word where it reaches
+     * 256 bytes (start 100, word 352..359: end 360) and the diff is partial */
+    memset(after, 0, 8192);
+    for (int i = 100; i < 1100; i++) after[i] = 7;
+    r = qs_page_diff(before, after, 8192, 12, 256, got, 16);
+    CHECK(r == 2 * 1 + 1, "partial with one range: %ld", (long)r);
+    CHECK(got[0] == 100 && got[1] == 360, "cut at the word: [%d, %d)", got[0], got[1]);
+    /* a range of exactly stop_at bytes at the end of a word stops there: bytes 8..999 changed */
+    memset(after, 0, 8192);
+    for (int i = 8; i < 1000; i++) after[i] = 7;
+    r = qs_page_diff(before, after, 8192, 12, 256, got, 16);
+    CHECK(r == 2 * 1 + 1 && got[0] == 8 && got[1] == 264, "stop at 256 bytes: %ld [%d, %d)", (long)r, got[0], got[1]);
+    r = qs_page_diff(before, after, 8192, 12, 248, got, 16);
+    CHECK(r == 2 * 1 + 1 && got[0] == 8 && got[1] == 256, "stop at 248 bytes: %ld [%d, %d)", (long)r, got[0], got[1]);
+    memset(after, 0, 8192);
+    for (int i = 100; i < 1100; i++) after[i] = 7;
+    r = qs_page_diff(before, after, 8192, 3, 256, got, 16);
+    CHECK(r == 2 * 1 && got[0] == 100 && got[1] == 1100, "no stop below a gap of 6: %ld [%d, %d)", (long)r, got[0],
+          got[1]);
+    r = qs_page_diff(before, before, 8192, 12, 256, got, 16);
+    CHECK(r == 0, "equal pages: %ld", (long)r);
+    printf("test_diff: %d checks\n", qs_checks);
+    return 0;
+}
