@@ -97,6 +97,10 @@ int qs_page_check(const void *page, uint64_t n);
 /* the changed byte ranges of a page against its pre-image (qs_diff.c; ABI 16): returns 2 * ranges + partial */
 int64_t qs_page_diff(const void *before, const void *after, int64_t n, int32_t max_gap, int64_t stop_at,
                      int32_t *out, int32_t cap);
+/* the longest run of bytes moved inside a page, from the move search's anchors (qs_diff.c; ABI 16): 1 if found */
+int32_t qs_move_find(const void *before, const void *after, int64_t n, int32_t floor, const int32_t *anchors,
+                     int32_t count, int32_t near_shift, int32_t max_shift, int32_t min_move, int32_t max_candidates,
+                     int64_t *best);
 int qs_xlate_table_add(struct qs_arena *a, const uint64_t *lo, const uint64_t *hi, const int64_t *delta, uint32_t n);
 int qs_frame_set_relocation(struct qs_arena *a, uint64_t i, const uint8_t *bitmap, int table);
 uint64_t qs_xlate_lookup(struct qs_arena *a, int table, uint64_t v);

@@ -92,6 +92,38 @@ int main(void) {
           got[1]);
     r = qs_page_diff(before, before, 8192, 12, 256, got, 16);
     CHECK(r == 0, "equal pages: %ld", (long)r);
+    /* the move scan: an insertion of 40 bytes at 1000 into a page of random bytes is found whole, from an anchor at
+     * the insertion (src 1000, dst 1040, the rest of the page) */
+    for (int i = 0; i < 8192; i++) before[i] = (uint8_t)rnd();
+    memcpy(after, before, 1000);
+    memcpy(after + 1040, before + 1000, 8192 - 1040);
+    for (int i = 1000; i < 1040; i++) after[i] = (uint8_t)rnd();
+    int32_t anchors[2] = {1000, 1500};
+    int64_t best[3];
+    CHECK(qs_move_find(before, after, 8192, 32, anchors, 2, 128, 1024, 256, 8, best) == 1, "the insertion is found");
+    CHECK(best[0] == 1000 && best[1] == 1040 && best[2] == 8192 - 1040, "src %ld dst %ld length %ld", (long)best[0],
+          (long)best[1], (long)best[2]);
+    /* at most max_candidates distances are measured: the informative word at the anchor (2000) appears in after at
+     * nine distances, and only the ninth begins a long run; with 8 candidates no move, with 9 the move */
+    for (int i = 0; i < 8192; i++) before[i] = after[i] = (uint8_t)rnd();
+    for (int c = 1; c <= 9; c++) memcpy(after + 2000 + 10 * c, before + 2000, 8);
+    memcpy(after + 2090, before + 2000, 600); /* the ninth: 600 bytes moved by 90 */
+    anchors[0] = 2000;
+    CHECK(qs_move_find(before, after, 8192, 32, anchors, 1, 128, 1024, 256, 8, best) == 0,
+          "8 candidates: none long enough (best length %ld)", (long)best[2]);
+    CHECK(qs_move_find(before, after, 8192, 32, anchors, 1, 128, 1024, 256, 9, best) == 1 && best[1] - best[0] == 90,
+          "9 candidates: the run moved by 90 (src %ld dst %ld length %ld)", (long)best[0], (long)best[1], (long)best[2]);
+    /* no move reads or writes below the floor: 16 bytes inserted at 24, below a floor of 32; the anchor at 24 is not
+     * searched from, the middle one finds the shift, and its run stops at the floor */
+    for (int i = 0; i < 8192; i++) before[i] = (uint8_t)rnd();
+    memcpy(after, before, 24);
+    for (int i = 24; i < 40; i++) after[i] = (uint8_t)rnd();
+    memcpy(after + 40, before + 24, 8192 - 40);
+    anchors[0] = 24;
+    anchors[1] = 4000;
+    CHECK(qs_move_find(before, after, 8192, 32, anchors, 2, 128, 1024, 256, 8, best) == 1, "the shift is found");
+    CHECK(best[0] == 32 && best[1] == 48 && best[2] == 8192 - 48, "from the floor on: src %ld dst %ld length %ld",
+          (long)best[0], (long)best[1], (long)best[2]);
     printf("test_diff: %d checks\n", qs_checks);
     return 0;
 }

@@ -139,6 +139,12 @@ final class NativeCalls {
             "qs_page_diff",
             FunctionDescriptor.of(JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_LONG, ADDRESS, JAVA_INT),
             CRITICAL_HEAP);
+    static final MethodHandle MOVE_FIND = h(
+            "qs_move_find",
+            FunctionDescriptor.of(
+                    JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+                    JAVA_INT, ADDRESS),
+            CRITICAL_HEAP);
     static final MethodHandle XLATE_TABLE_ADD =
             h("qs_xlate_table_add", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
     static final MethodHandle FRAME_SET_RELOCATION =

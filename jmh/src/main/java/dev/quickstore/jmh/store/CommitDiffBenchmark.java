@@ -42,7 +42,7 @@ public class CommitDiffBenchmark {
 
     /**
      * {@code native}: {@link PageDiff#diff} (the library's C code, what commits run); {@code java}: {@link
-     * PageDiff#diffInJava}, the Java loop it replaced (docs/results.md, "The commit's diff in C").
+     * PageDiff#diffInJava}, the Java loop it replaced (docs/results.md, "The commit's diff and move search in C").
      */
     @Param({"native", "java"})
     String impl;

@@ -1,6 +1,7 @@
 package dev.quickstore.core.log;
 
 import dev.quickstore.core.log.PageDiff.Ranges;
+import dev.quickstore.mmu.NativeDiff;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -237,13 +238,51 @@ public final class MoveSearch {
         }
     }
 
-    /** Appends the longest move found at the anchors of {@code changed} to {@code moves}; false if none. */
+    /**
+     * Appends the longest move found at the anchors of {@code changed} to {@code moves}; false if none. The scan runs
+     * in the native library ({@code qs_move_find}, as {@link PageDiff#diff} does; {@code -Dqs.diff=java} runs {@link
+     * #findMoveInJava} instead), and with assertions on its result is compared with the Java loop's.
+     */
     private boolean findMove(MemorySegment before, MemorySegment after, int floor, Ranges changed, PageMoves m) {
+        int count = anchors(changed);
+        boolean found;
+        if (PageDiff.IN_JAVA) {
+            found = findMoveInJava(before, after, floor, count);
+        } else {
+            found = NativeDiff.moveFind(
+                    before, after, floor, anchorAt, count, NEAR_SHIFT, MAX_SHIFT, MIN_MOVE, MAX_CANDIDATES, best);
+            assert sameAsJava(before, after, floor, count, found);
+        }
+        if (!found) {
+            return false;
+        }
+        m.add((int) best[0], (int) best[1], (int) best[2]);
+        return true;
+    }
+
+    /** The invariant of the native scan: it finds the move (or none) the Java loop finds. */
+    private boolean sameAsJava(MemorySegment before, MemorySegment after, int floor, int count, boolean found) {
+        long src = best[0], dst = best[1], length = best[2];
+        boolean byJava = findMoveInJava(before, after, floor, count);
+        if (byJava != found || best[0] != src || best[1] != dst || best[2] != length) {
+            throw new AssertionError("native move search of " + before.byteSize() + " bytes (anchors "
+                    + java.util.Arrays.toString(java.util.Arrays.copyOf(anchorAt, count)) + ", floor " + floor
+                    + ") found " + found + " src " + src + " dst " + dst + " length " + length + "; the Java loop "
+                    + byJava + " src " + best[0] + " dst " + best[1] + " length " + best[2]);
+        }
+        return true;
+    }
+
+    /**
+     * The scan of {@link #findMove} by this class's Java loop, from the {@code count} anchors in {@link #anchorAt}:
+     * the longest run into {@link #best} (src, dst, length); true if it is at least {@value #MIN_MOVE} bytes.
+     */
+    boolean findMoveInJava(MemorySegment before, MemorySegment after, int floor, int count) {
         long n = before.byteSize();
         long[] best = this.best; // src, dst, length of the longest run found, extended backwards
         best[0] = best[1] = best[2] = 0;
         byte[] window = window();
-        int searches = 2 * anchors(changed);
+        int searches = 2 * count;
         // per anchor and direction, the informative word the search compares (found once for both passes)
         for (int t = 0; t < searches; t++) {
             MemorySegment fixed = (t & 1) == 0 ? before : after;
@@ -322,11 +361,7 @@ public final class MoveSearch {
                 }
             }
         }
-        if (best[2] < MIN_MOVE) {
-            return false;
-        }
-        m.add((int) best[0], (int) best[1], (int) best[2]);
-        return true;
+        return best[2] >= MIN_MOVE;
     }
 
     /**
@@ -395,6 +430,16 @@ public final class MoveSearch {
         anchorAt[0] = r.start(longest);
         anchorAt[1] = (r.start(longest) + r.end(longest)) >>> 1;
         return 2;
+    }
+
+    /** The anchors {@link #findMove} starts from for the ranges {@code r} (tests: the native scan against the Java one). */
+    int[] anchorsFor(Ranges r) {
+        return java.util.Arrays.copyOf(anchorAt, anchors(r));
+    }
+
+    /** The longest run the last scan found: src, dst, length (tests). */
+    long[] lastBest() {
+        return best.clone();
     }
 
     /** {@code in} without the bytes {@code [lo, hi)}: ranges cut there, in order, into {@code out}. */

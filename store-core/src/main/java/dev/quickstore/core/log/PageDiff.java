@@ -15,13 +15,13 @@ import java.util.Arrays;
  * carrying before and after images). So ranges are merged when {@code gap * imagesPerByte < RANGE_HEADER}.
  *
  * <p>Where it runs: in the native library's C code ({@link NativeDiff}, {@code qs_diff.c}; docs/results.md, "The
- * commit's diff in C"), which compares 64 bytes per SSE2 step to the next difference and then takes the word
- * holding it. The Java loop of {@link #diffInJava} is the reference: it computes the same ranges (with assertions
- * on, every native diff is compared with it), and {@code -Dqs.diff=java} runs it instead, for comparison runs. It
- * scans eight bytes at a time ({@code a ^ b}), finds the changed bytes inside a word with bit tricks, and after
- * {@value #SKIP_AFTER_EQUAL_WORDS} equal words in a row jumps to the next difference with the vectorised
- * {@link MemorySegment#mismatch}. Both segments must be readable without faults (use the alias view and the
- * pre-image, never the protected application view).
+ * commit's diff and move search in C"). The Java loop of {@link #diffInJava} is the reference: it computes the same
+ * ranges (with assertions on, every native diff is compared with it), and {@code -Dqs.diff=java} runs it instead, for
+ * comparison runs. Both scan eight bytes at a time ({@code a ^ b}) and find the changed bytes inside a word with bit
+ * tricks, so a densely updated page costs a few nanoseconds per word; after {@value #SKIP_AFTER_EQUAL_WORDS} equal
+ * words in a row they jump to the next difference (the C code 64 bytes per SSE2 step, the Java loop with the
+ * vectorised {@link MemorySegment#mismatch}). Both segments must be readable without faults (use the alias view and
+ * the pre-image, never the protected application view).
  *
  * <p>Beyond the paper: {@link MoveSearch} finds bytes that moved inside the page (an insertion or deletion shifts
  * everything after it), starting from a diff of this class stopped at its first long range.
@@ -35,8 +35,8 @@ public final class PageDiff {
     static final int SKIP_AFTER_EQUAL_WORDS = 4;
 
     /**
-     * True when {@link #diff} runs the Java loop: system property {@code qs.diff}, {@code native} (the default) or
-     * {@code java}.
+     * True when {@link #diff} and {@link MoveSearch}'s scan run their Java loops: system property {@code qs.diff},
+     * {@code native} (the default) or {@code java}.
      */
     static final boolean IN_JAVA = inJava(System.getProperty("qs.diff", "native"));
 

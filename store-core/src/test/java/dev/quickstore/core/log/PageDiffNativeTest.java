@@ -115,4 +115,125 @@ class PageDiffNativeTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PageDiff.inJava("c"));
         assertTrue(e.getMessage().contains("qs.diff") && e.getMessage().contains("'c'"), e.getMessage());
     }
+
+    /** A page as the store's pages look: random fields, free space (zeros), repeated text, sorted 16-byte entries. */
+    private static void fillPage(byte[] p, SplittableRandom rnd) {
+        int i = 0;
+        while (i < p.length) {
+            int len = Math.min(p.length - i, 64 + rnd.nextInt(1500));
+            switch (rnd.nextInt(4)) {
+                case 0 -> {
+                    for (int k = 0; k < len; k++) {
+                        p[i + k] = (byte) rnd.nextInt();
+                    }
+                }
+                case 1 -> {} // free space
+                case 2 -> {
+                    String text = "the quick brown fox " + rnd.nextInt(1000) + " ";
+                    for (int k = 0; k < len; k++) {
+                        p[i + k] = (byte) text.charAt(k % text.length());
+                    }
+                }
+                default -> {
+                    long key = rnd.nextInt(1000);
+                    for (int k = 0; k + 16 <= len; k += 16) {
+                        key += 1 + rnd.nextInt(5);
+                        for (int b = 0; b < 8; b++) {
+                            p[i + k + b] = (byte) (key >>> (8 * b));
+                            p[i + k + 8 + b] = (byte) (key * 31 >>> (8 * b));
+                        }
+                    }
+                }
+            }
+            i += len;
+        }
+    }
+
+    @Test
+    @FixedSeed(20261128L)
+    void theMoveScanFindsTheRunOfTheJavaLoop(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        MoveSearch search = new MoveSearch();
+        int floor = 32;
+        int moves = 0;
+        int searched = 0;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment nb = arena.allocate(8192, 64);
+            MemorySegment na = arena.allocate(8192, 64);
+            for (int round = 0; round < 1500; round++) {
+                byte[] before = new byte[8192];
+                fillPage(before, rnd);
+                byte[] after = before.clone();
+                int at = floor + (round % 3 == 0 ? rnd.nextInt(300) : rnd.nextInt(8192 - floor - 1));
+                int k = 1 + rnd.nextInt(round % 4 == 0 ? 1200 : 200); // beyond MAX_SHIFT too
+                k = Math.min(k, 8192 - at);
+                if (rnd.nextBoolean()) { // insertion of k bytes at `at`
+                    System.arraycopy(before, at, after, at + k, 8192 - at - k);
+                    for (int b = at; b < at + k; b++) {
+                        after[b] = (byte) rnd.nextInt();
+                    }
+                } else { // deletion
+                    System.arraycopy(before, at + k, after, at, 8192 - at - k);
+                    java.util.Arrays.fill(after, 8192 - k, 8192, (byte) 0);
+                }
+                if (round % 3 == 0) { // the header's LSN changed too: a range may start below the floor
+                    after[8 + rnd.nextInt(8)] ^= (byte) (1 + rnd.nextInt(255));
+                }
+                for (int f = rnd.nextInt(4); f > 0; f--) { // a few fields updated besides
+                    after[floor + rnd.nextInt(8192 - floor)] ^= (byte) (1 + rnd.nextInt(255));
+                }
+                MemorySegment hb = MemorySegment.ofArray(before);
+                MemorySegment ha = MemorySegment.ofArray(after);
+                PageDiff.Ranges r =
+                        PageDiff.diffInJava(hb, ha, PageDiff.mergeGap(1), new PageDiff.Ranges(), Long.MAX_VALUE);
+                int[] anchors = search.anchorsFor(r);
+                if (anchors.length == 0) {
+                    continue;
+                }
+                searched++;
+                boolean byJava = search.findMoveInJava(hb, ha, floor, anchors.length);
+                long[] want = search.lastBest();
+                nb.copyFrom(hb);
+                na.copyFrom(ha);
+                for (MemorySegment[] pair : new MemorySegment[][] {{hb, ha}, {nb, na}}) {
+                    long[] got = new long[3];
+                    boolean found = NativeDiff.moveFind(
+                            pair[0],
+                            pair[1],
+                            floor,
+                            anchors,
+                            anchors.length,
+                            MoveSearch.NEAR_SHIFT,
+                            MoveSearch.MAX_SHIFT,
+                            MoveSearch.MIN_MOVE,
+                            MoveSearch.MAX_CANDIDATES,
+                            got);
+                    String what = "round " + round + " at " + at + " k " + k + " anchors "
+                            + java.util.Arrays.toString(anchors) + " seed " + seed;
+                    assertEquals(byJava, found, what);
+                    assertArrayEquals(want, got, what);
+                }
+                moves += byJava ? 1 : 0;
+            }
+        }
+        assertTrue(searched > 1000 && moves > 500 && moves < searched, "searched " + searched + ", moves " + moves);
+    }
+
+    @Test
+    void theMoveScanRefusesAnchorsOutsideThePage() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> NativeDiff.moveFind(
+                        MemorySegment.ofArray(new byte[64]),
+                        MemorySegment.ofArray(new byte[64]),
+                        0,
+                        new int[] {70, 0},
+                        1,
+                        128,
+                        1024,
+                        256,
+                        8,
+                        new long[3]));
+        assertTrue(e.getMessage().contains("anchor 70 outside the page of 64 bytes"), e.getMessage());
+    }
 }
