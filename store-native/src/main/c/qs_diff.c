@@ -157,8 +157,7 @@ static int64_t informative(const uint8_t *s, int64_t a, int64_t n) {
 
 /* Length of the run where b[bi ...] equals a[ai ...], at most max. */
 static int64_t run_length(const uint8_t *a, int64_t ai, const uint8_t *b, int64_t bi, int64_t max) {
-    int64_t d = next_difference(a + ai, b + bi, 0, max);
-    return d;
+    return next_difference(a + ai, b + bi, 0, max);
 }
 
 /* The run of fwd bytes where after[d ...] equals before[s ...], extended backwards while bytes agree (not below

@@ -14,9 +14,9 @@ package dev.quickstore.core.btree;
  * stamp is an empty slot, so a new stamp empties the memo without clearing it. Stamps are positive and only grow.
  *
  * <p>Invariants: {@code size} counts the current slots and is at most half the slots; the slots are allocated by the
- * first {@link #put} and grow from {@value #MIN_SLOTS} up to {@value #MAX_SLOTS} (at most {@value #MAX_SLOTS} x 24 bytes per tree, 384 KiB), and a full memo
- * of the largest size takes no new key (those keys descend the tree, as before). Used under the store's latch, like
- * the tree.
+ * first {@link #put} and grow from {@value #MIN_SLOTS} up to {@value #MAX_SLOTS} (at most {@value #MAX_SLOTS} x 24
+ * bytes per tree, 384 KiB), and a full memo of the largest size takes no new key (those keys descend the tree, as
+ * before). Used under the store's latch, like the tree.
  */
 final class LookupMemo {
     static final int MIN_SLOTS = 64;

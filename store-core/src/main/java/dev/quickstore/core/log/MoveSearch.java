@@ -6,6 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * The search for bytes that moved inside a page, for REDO records of version 3 (page-local moves, {@link
@@ -266,7 +267,7 @@ public final class MoveSearch {
         boolean byJava = findMoveInJava(before, after, floor, count);
         if (byJava != found || best[0] != src || best[1] != dst || best[2] != length) {
             throw new AssertionError("native move search of " + before.byteSize() + " bytes (anchors "
-                    + java.util.Arrays.toString(java.util.Arrays.copyOf(anchorAt, count)) + ", floor " + floor
+                    + Arrays.toString(Arrays.copyOf(anchorAt, count)) + ", floor " + floor
                     + ") found " + found + " src " + src + " dst " + dst + " length " + length + "; the Java loop "
                     + byJava + " src " + best[0] + " dst " + best[1] + " length " + best[2]);
         }
@@ -434,7 +435,7 @@ public final class MoveSearch {
 
     /** The anchors {@link #findMove} starts from for the ranges {@code r} (tests: the native scan against the Java one). */
     int[] anchorsFor(Ranges r) {
-        return java.util.Arrays.copyOf(anchorAt, anchors(r));
+        return Arrays.copyOf(anchorAt, anchors(r));
     }
 
     /** The longest run the last scan found: src, dst, length (tests). */
