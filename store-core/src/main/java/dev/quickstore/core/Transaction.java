@@ -98,6 +98,31 @@ public final class Transaction implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens a {@link Batch}: the calling thread holds the store latch until the batch is closed, so that the
+     * operations it runs meanwhile do not take and release the latch each. Other threads' operations on the
+     * store wait until then.
+     *
+     * <pre>{@code
+     * try (Batch _ = tx.batch()) {
+     *     for (...) tx.allocate(...);
+     * }
+     * tx.commit();
+     * }</pre>
+     *
+     * @throws StoreException if the transaction is not active
+     */
+    public Batch batch() {
+        store.latch.lock();
+        try {
+            checkActive();
+            return new Batch(store.latch);
+        } catch (RuntimeException e) {
+            store.latch.unlock();
+            throw e;
+        }
+    }
+
     /** Ends the transaction (a page server client's commit decided how). */
     void ended(State s) {
         state = s;
