@@ -80,7 +80,7 @@ public final class ObjectTransaction implements AutoCloseable {
     /**
      * Holds the store for this thread until the returned batch is closed: the operations inside ({@link
      * #create}, {@link #delete}, index updates, every other call that reaches the storage manager) skip
-     * taking and releasing the store latch each (a small object's creation takes 0.77-0.90x the time). Meant
+     * taking and releasing the store latch each (a small object's creation took about 0.9x the time). Meant
      * for loads and bulk changes from one thread; other threads' operations on the store wait until it is
      * closed.
      *

@@ -8,7 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * compare-and-set to take it and a volatile store to release it. Inside a batch the thread already holds the latch,
  * so an operation only counts its nesting; what it does and checks is otherwise the same (the transaction's state,
  * refusals, the pins it releases at its end). A run of many small operations from one thread gains: a small
- * object's creation takes 0.77-0.90x the time (docs/results.md, "Batches").
+ * object's creation took 0.68-1.06x the time in eight runs, about 0.9x (docs/results.md, "Batches").
  *
  * <p>The price is the latch's: while a batch is open, every other thread's operation on the store waits until it
  * is closed. A batch is closed by the thread that opened it; {@link #close} is idempotent. The transaction may be

@@ -90,7 +90,11 @@ public class ObjectCreationBenchmark {
     @Benchmark
     @OperationsPerInvocation(OBJECTS)
     public PNode persistentCreate() {
-        ObjectTransaction t = tx;
+        return createList(tx);
+    }
+
+    /** The persistent benchmarks' work: {@link #OBJECTS} objects, each created near, and linked to, the last. */
+    private static PNode createList(ObjectTransaction t) {
         PNode prev = t.root("anchor", PNode.class);
         for (int i = 0; i < OBJECTS; i++) {
             PNode n = t.create(PNode.class, prev);
@@ -108,16 +112,8 @@ public class ObjectCreationBenchmark {
     @Benchmark
     @OperationsPerInvocation(OBJECTS)
     public PNode persistentCreateInBatch() {
-        ObjectTransaction t = tx;
-        try (Batch _ = t.batch()) {
-            PNode prev = t.root("anchor", PNode.class);
-            for (int i = 0; i < OBJECTS; i++) {
-                PNode n = t.create(PNode.class, prev);
-                n.value(i);
-                n.next(prev);
-                prev = n;
-            }
-            return prev;
+        try (Batch _ = tx.batch()) {
+            return createList(tx);
         }
     }
 }
