@@ -29,7 +29,7 @@ public final class NativeDiff {
         long n = before.byteSize();
         if (after.byteSize() != n || n > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("diff of " + n + " bytes against " + after.byteSize()
-                    + " bytes: the lengths must be equal and" + " fit an int");
+                    + " bytes: the lengths must be equal and fit an int");
         }
         MemorySegment o = MemorySegment.ofArray(out);
         int cap = out.length / 2;
