@@ -54,7 +54,7 @@ public final class ObjectTransaction implements AutoCloseable {
 
     /** The object at a virtual address (as returned by {@link #addressOf}); checks it is a live {@code type}. */
     public <T> T get(long address, Class<T> type) {
-        return session.get(address, Types.of(type), String.format("address 0x%x", address));
+        return session.get(address, Types.of(type), null); // named "address 0x..." in a message
     }
 
     /**

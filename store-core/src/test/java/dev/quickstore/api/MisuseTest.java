@@ -83,7 +83,16 @@ class MisuseTest {
                     e.getMessage());
             long a = tx.addressOf(n);
             assertEquals(n, tx.get(a, ListNode.class));
-            assertThrows(IllegalArgumentException.class, () -> tx.get(a + 8, ListNode.class));
+            IllegalArgumentException wild =
+                    assertThrows(IllegalArgumentException.class, () -> tx.get(a + 8, ListNode.class));
+            assertTrue(
+                    wild.getMessage().startsWith(String.format("address 0x%x is not a live persistent object", a + 8)),
+                    wild.getMessage());
+            ClassCastException other = assertThrows(ClassCastException.class, () -> tx.get(a, Kinds.class));
+            assertTrue(
+                    other.getMessage().startsWith(String.format("address 0x%x at 0x%x is a ", a, a))
+                            && other.getMessage().contains("not a dev.quickstore.api.Kinds"),
+                    other.getMessage());
             assertThrows(IllegalArgumentException.class, () -> tx.get(a + (1L << 30), ListNode.class));
             assertThrows(IllegalArgumentException.class, () -> tx.get(12345, ListNode.class));
             tx.delete(n);

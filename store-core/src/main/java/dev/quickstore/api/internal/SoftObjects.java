@@ -122,13 +122,14 @@ public final class SoftObjects {
         }
         if (!Oid.isOid(oid) || Oid.slot(oid) == LARGE_SLOT) {
             throw new IllegalArgumentException(
-                    what + " is not an object's OID in a software store: " + Oid.toString(oid));
+                    Session.described(what, oid) + " is not an object's OID in a software store: " + Oid.toString(oid));
         }
         long at;
         try {
             at = SoftView.resolve(-1, oid);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(what + " is not a live persistent object: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    Session.described(what, oid) + " is not a live persistent object: " + e.getMessage(), e);
         }
         return resolve(type, session, oid, at);
     }

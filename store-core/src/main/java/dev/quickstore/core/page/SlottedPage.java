@@ -89,10 +89,10 @@ public final class SlottedPage {
     /**
      * The slot of the live object starting at {@code offset}, or -1. A binary search first: appending places objects in
      * slot order at rising offsets (the order {@link #placement} also relies on), so the live slots are usually in
-     * offset order and the search takes a logarithmic number of probes, stepping over free slots (offset 0) to the
-     * nearest live one below. A live offset is unique on the page, so a slot the search finds is the answer whatever
-     * the order; only a miss falls back to the linear scan (a page whose freed slots were reused out of order, or an
-     * offset where no object starts). Deleting every object of a page is then O(n log n), not O(n^2).
+     * offset order and the search takes a logarithmic number of probes ({@link #searchOrdered}: it steps over free
+     * slots). A live offset is unique on the page, so a slot the search finds is the answer whatever the order; only a
+     * miss falls back to the linear scan (a page whose freed slots were reused out of order, or an offset where no
+     * object starts).
      */
     public static int slotAt(MemorySegment p, int offset) {
         if (offset == 0) {
@@ -103,17 +103,71 @@ public final class SlottedPage {
         return found >= 0 ? found : scanSlots(p, offset, n);
     }
 
-    /** {@link #slotAt} assuming the live slots are in offset order: the slot found (verified), or -1. */
+    /** Slots probed on each side of a free slot before {@link #searchOrdered} guesses it lies in a run of them. */
+    private static final int NEAR = 4;
+
+    /**
+     * {@link #slotAt} assuming the live slots are in offset order: the slot found (verified), or -1.
+     *
+     * <p>A free slot (offset 0) says nothing about where the object lies, so a probe that lands on one looks for the
+     * nearest live slot within {@link #NEAR} slots below it, then above it, and compares with that. When all of them
+     * are free too, the probe is in a run of free slots, and the search guesses that the object lies above the run:
+     * objects freed in creation order (a page emptied front to back, the common order of a bulk delete) leave such
+     * runs below every live slot, and the search then stays logarithmic. (Stepping down to the nearest live slot, as
+     * this search did before, read the whole run on every probe in it: deleting a page's objects in creation order
+     * took a quadratic number of reads, 40 % of a 16-byte object's delete; docs/results.md, "Deleting in creation
+     * order".) A guess can be wrong (live slots under the run); a search that guessed and missed runs again {@link
+     * #searchStepping}, which steps down over free slots and never guesses.
+     */
     static int searchOrdered(MemorySegment p, int offset, int n) {
         int ps = (int) p.byteSize();
+        int lo = 0;
+        int hi = n - 1;
+        boolean guessed = false;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            int live = -1;
+            int off = 0;
+            for (int s = mid, end = Math.max(lo, mid - NEAR); s >= end; s--) {
+                if ((off = offsetAt(p, ps, s)) != 0) {
+                    live = s;
+                    break;
+                }
+            }
+            if (live < 0) {
+                for (int s = mid + 1, end = Math.min(hi, mid + NEAR); s <= end; s++) {
+                    if ((off = offsetAt(p, ps, s)) != 0) {
+                        live = s;
+                        break;
+                    }
+                }
+            }
+            if (live < 0) {
+                guessed |= mid - NEAR > lo; // slots below the probed ones are unknown: a guess
+                lo = mid + NEAR + 1;
+            } else if (off < offset) {
+                lo = live + 1;
+            } else if (off > offset) {
+                hi = live - 1;
+            } else {
+                return live;
+            }
+        }
+        return guessed ? searchStepping(p, ps, offset, n) : -1;
+    }
+
+    /**
+     * The ordered search without guesses: a probe on a free slot steps down to the nearest live slot at or above
+     * {@code lo} (all of them free: the object is above the probe). Reads every free slot it steps over.
+     */
+    private static int searchStepping(MemorySegment p, int ps, int offset, int n) {
         int lo = 0;
         int hi = n - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             int live = mid;
             int off = 0;
-            while (live >= lo
-                    && (off = Short.toUnsignedInt(p.get(PageHeader.SHORT, ps - SLOT_SIZE * (live + 1)))) == 0) {
+            while (live >= lo && (off = offsetAt(p, ps, live)) == 0) {
                 live--; // a free slot: the nearest live slot below it orders the search
             }
             if (live < lo || off < offset) {
@@ -125,6 +179,11 @@ public final class SlottedPage {
             }
         }
         return -1;
+    }
+
+    /** The offset of slot {@code slot} (0: free) on a page of {@code ps} bytes. */
+    private static int offsetAt(MemorySegment p, int ps, int slot) {
+        return Short.toUnsignedInt(p.get(PageHeader.SHORT, ps - SLOT_SIZE * (slot + 1)));
     }
 
     private static int scanSlots(MemorySegment p, int offset, int n) {

@@ -244,6 +244,43 @@ class SlottedPageTest {
         }
     }
 
+    /**
+     * The search's guess over a run of free slots (that the object lies above it) is right for a page emptied in
+     * creation order and wrong for objects under a run; both kinds are found, and offsets where no object starts
+     * are not.
+     */
+    @Test
+    void orderedSearchFindsObjectsAboveAndBelowRunsOfFreeSlots() {
+        int ps = 8192;
+        MemorySegment p = MemorySegment.ofArray(new byte[ps]);
+        SlottedPage.format(p, 5);
+        List<Integer> offsets = new ArrayList<>();
+        for (int off; (off = SlottedPage.allocate(p, 16, new int[0])) > 0; ) {
+            offsets.add(off);
+        }
+        int n = offsets.size();
+        assertTrue(n > 300, "only " + n + " objects fitted");
+        // live: slots 0..9 (under the run) and 2n/3.. (above it); free: 10..2n/3-1
+        for (int i = 10; i < 2 * n / 3; i++) {
+            SlottedPage.free(p, offsets.get(i));
+        }
+        for (int i = 0; i < n; i++) {
+            int expected = i < 10 || i >= 2 * n / 3 ? i : -1;
+            assertEquals(expected, SlottedPage.searchOrdered(p, offsets.get(i), n), "slot " + i);
+            assertEquals(-1, SlottedPage.searchOrdered(p, offsets.get(i) + 8, n), "inside slot " + i);
+        }
+        // emptied front to back, as a bulk delete in creation order does: every remaining object found each time
+        for (int i = 0; i < 10; i++) {
+            SlottedPage.free(p, offsets.get(i));
+        }
+        for (int i = 2 * n / 3; i < n - 1; i++) {
+            assertEquals(i, SlottedPage.slotAt(p, offsets.get(i)), "slot " + i);
+            SlottedPage.free(p, offsets.get(i));
+            assertEquals(-1, SlottedPage.slotAt(p, offsets.get(i)), "freed slot " + i);
+            assertEquals(i + 1, SlottedPage.searchOrdered(p, offsets.get(i + 1), SlottedPage.slotCount(p)));
+        }
+    }
+
     private static int linearSlot(MemorySegment p, int offset) {
         for (int i = 0; i < SlottedPage.slotCount(p); i++) {
             if (SlottedPage.slotOffset(p, i) == offset) {
