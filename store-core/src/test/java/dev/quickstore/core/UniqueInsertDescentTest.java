@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The unique check of {@code BPlusTree.insertNumeric} made on the insert's own descent (issue #20): another value of
  * a present key must be refused wherever the new entry would land - inside a leaf, at a leaf's start (the key's entry
- * is the last of a previous leaf) or at its end (the first of a later leaf), across empty leaves left by deletes -
+ * is the last of a previous leaf) or at its end (the first of a later leaf), across a run of leaves removed by deletes -
  * and the entry count on the meta page must stay exact through refusals, an abort (undo), a commit and a reopen.
  * Every key is probed with its value - 1 and + 1, so each leaf boundary is crossed both ways; 4 KiB pages give
  * the 5,000 LONG entries a few hundred leaves of 170.
@@ -53,11 +53,11 @@ class UniqueInsertDescentTest {
                     assertThrows(DuplicateKeyException.class, () -> ix.insertNumeric(key, v + 1), "above, key " + key);
                 }
                 assertEquals(KEYS, ix.size(), "refusals changed the count");
-                // empty a run of leaves in the middle: keys 1,000..2,999 go, so their leaves stay linked but empty
+                // empty a run of leaves in the middle: keys 1,000..2,999 go, and their leaves with them (NodeRemovals)
                 for (long k = 1_000; k < 3_000; k++) {
                     assertTrue(ix.deleteNumeric(k * 3, value(k)));
                 }
-                for (long k : new long[] {999, 3_000}) { // the keys on either side of the empty leaves
+                for (long k : new long[] {999, 3_000}) { // the keys on either side of the removed leaves
                     long key = k * 3;
                     long v = value(k);
                     assertThrows(DuplicateKeyException.class, () -> ix.insertNumeric(key, v - 1), "below " + key);

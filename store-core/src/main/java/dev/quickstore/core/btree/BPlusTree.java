@@ -28,8 +28,9 @@ import java.util.Arrays;
  *
  * <p>Entries are {@code key bytes (K) ++ value (8, big-endian)} compared as unsigned byte strings, so
  * duplicate keys are ordered by value and every entry is unique; a unique index additionally refuses a
- * second value for a key. Deletion removes the entry without rebalancing (leaves may become empty; they
- * stay linked), which keeps separator invariants intact.
+ * second value for a key. Deletion removes the entry; a leaf it leaves empty is removed from the tree and its page
+ * freed ({@link NodeRemovals}), unless an index scan is running (then it stays, empty and linked). Nodes are not
+ * merged when less than full.
  *
  * <pre>
  * meta page (type {@link PageHeader#BTREE_META}):
@@ -50,7 +51,8 @@ import java.util.Arrays;
  * 13 profile of OO7 Q8 found the boxed path 94 % of the query (docs/results.md, "Hot path, second landing").
  *
  * <p>This class is the tree's format and its {@code Object}-keyed paths; the search within a node and the
- * insertion and removal at a position are {@link Nodes}', node splits {@link NodeSplits}', the numeric paths
+ * insertion and removal at a position are {@link Nodes}', node splits {@link NodeSplits}', the removal of emptied
+ * nodes {@link NodeRemovals}', the numeric paths
  * {@link NumericKeys}' and the structural check {@link TreeCheck}'s.
  */
 public final class BPlusTree {
@@ -81,6 +83,7 @@ public final class BPlusTree {
     private final int entry;
     private final Nodes nodes;
     private final NodeSplits splits;
+    private final NodeRemovals removals;
     private final NumericKeys numericKeys;
     /** The root and height as last read from the meta page, under {@link #rootStamp} ({@link #readRoot}). */
     long rootPage;
@@ -100,7 +103,8 @@ public final class BPlusTree {
         this.entry = keyLength + 8;
         this.nodes = new Nodes(pool.pageSize(), keyLength);
         this.splits = new NodeSplits(pool, extents, metaPage, nodes);
-        this.numericKeys = new NumericKeys(this, pool, nodes, splits);
+        this.removals = new NodeRemovals(pool, extents, metaPage, nodes);
+        this.numericKeys = new NumericKeys(this, pool, nodes, splits, removals);
     }
 
     static int maxKeyLength(int pageSize) {
@@ -280,8 +284,12 @@ public final class BPlusTree {
         if (pos >= count(p) || nodes.cmpLeaf(p, pos, e) != 0) {
             return false;
         }
-        nodes.removeAt(pool.fixForStoreWrite(leaf), pos);
+        p = pool.fixForStoreWrite(leaf);
+        nodes.removeAt(p, pos);
         addSize(-1);
+        if (count(p) == 0 && removals.mayRemove(path.length)) {
+            removals.removeEmptyLeaf(path);
+        }
         return true;
     }
 
@@ -364,6 +372,15 @@ public final class BPlusTree {
     }
 
     private void scanEncoded(byte[] lo, byte[] hi, RawVisitor v) throws IOException {
+        pool.stamps().scanOpened(); // no leaf is freed under the scan (NodeRemovals)
+        try {
+            scanLeaves(lo, hi, v);
+        } finally {
+            pool.stamps().scanClosed();
+        }
+    }
+
+    private void scanLeaves(byte[] lo, byte[] hi, RawVisitor v) throws IOException {
         byte[] start = composite(lo, 0);
         long[] path = pathTo(start);
         long leaf = path[path.length - 1];

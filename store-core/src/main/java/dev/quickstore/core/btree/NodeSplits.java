@@ -18,7 +18,7 @@ import java.util.Arrays;
  * the right half's first entry becomes a separator in the parent; a full inner node likewise keeps its lower half,
  * moves its middle item up and gives the rest to a new right sibling; a split root grows the tree by one level (a
  * new inner root over the two halves; the meta page's root and height change). New nodes are allocated near the
- * node they split. Deletion never merges (see {@link BPlusTree}), so this is the only structural change.
+ * node they split. Deletion never merges; it removes emptied nodes ({@link NodeRemovals}), the inverse of a split.
  *
  * <p>Invariants after a split: every entry of the left node is below the separator and every entry of the right
  * node is at or above it; the leaves stay a doubly linked list in key order (next in the header's aux field,

@@ -31,6 +31,7 @@ final class NumericKeys {
     private final BufferPool pool;
     private final Nodes nodes;
     private final NodeSplits splits;
+    private final NodeRemovals removals;
     private final KeyType keyType;
     private final int keyLength;
     private final int entry;
@@ -47,11 +48,12 @@ final class NumericKeys {
     /** The answers of {@link #lookupFirst} under the pool's entry stamp. */
     private final LookupMemo memo = new LookupMemo();
 
-    NumericKeys(BPlusTree tree, BufferPool pool, Nodes nodes, NodeSplits splits) {
+    NumericKeys(BPlusTree tree, BufferPool pool, Nodes nodes, NodeSplits splits, NodeRemovals removals) {
         this.tree = tree;
         this.pool = pool;
         this.nodes = nodes;
         this.splits = splits;
+        this.removals = removals;
         this.keyType = tree.keyType;
         this.keyLength = nodes.keyLength;
         this.entry = nodes.entry;
@@ -159,8 +161,8 @@ final class NumericKeys {
 
     /**
      * The first entry with key {@code bits}: its value, or with {@code presence} 1, and {@code absent} if there
-     * is none ({@link #found} tells the two apart). Leaves may be empty (deletion does not rebalance), so the entry
-     * may start a later leaf.
+     * is none ({@link #found} tells the two apart). A leaf may be empty (one emptied while a scan ran, or by an
+     * earlier version, which never removed leaves), so the entry may start a later leaf.
      */
     private long first(long bits, long absent, boolean presence) throws IOException {
         found = false;
@@ -185,6 +187,15 @@ final class NumericKeys {
     /** {@link BPlusTree#scanNumeric}. */
     void scanNumeric(long lo, long hi, NumericEntryVisitor visitor) throws IOException {
         checkNumeric();
+        pool.stamps().scanOpened(); // no leaf is freed under the scan (NodeRemovals)
+        try {
+            scanLeaves(lo, hi, visitor);
+        } finally {
+            pool.stamps().scanClosed();
+        }
+    }
+
+    private void scanLeaves(long lo, long hi, NumericEntryVisitor visitor) throws IOException {
         if (keyType == KeyType.INT) {
             lo = Math.max(lo, Integer.MIN_VALUE);
             hi = Math.min(hi, Integer.MAX_VALUE);
@@ -317,6 +328,11 @@ final class NumericKeys {
         p = pool.fixForStoreWrite(leaf);
         nodes.removeAt(p, pos);
         tree.addSize(-1);
+        if (count(p) == 0 && removals.mayRemove(tree.rootHeight)) {
+            long[] path = pathNumeric(bits, value); // (bits, value) still routes to the leaf that held it
+            assert path[path.length - 1] == leaf : "descent to " + path[path.length - 1] + ", deleted from " + leaf;
+            removals.removeEmptyLeaf(path);
+        }
         return true;
     }
 }

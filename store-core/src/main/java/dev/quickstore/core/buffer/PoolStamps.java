@@ -5,8 +5,9 @@ package dev.quickstore.core.buffer;
  * of a page it fixed for write ({@link #writeStamp}), a B+tree's root and height ({@link #rootStamp}) and the answers
  * of a tree's point lookups ({@link #entryStamp}). Each stamp is a count that only grows; a kept value is valid while
  * the count still equals the stamp taken with it. All are -1, never valid, while a {@link BufferPool.FixObserver} is
- * set: it must see every fix (a page server's client builds its read set from them). Used under the store's latch,
- * like the pool.
+ * set: it must see every fix (a page server's client builds its read set from them). Beside the stamps, a count of
+ * the index scans running ({@link #scansOpen}): a scan keeps a leaf across its visitor's calls. Used under the store's
+ * latch, like the pool.
  */
 public final class PoolStamps {
     /**
@@ -25,6 +26,9 @@ public final class PoolStamps {
 
     private boolean observed;
 
+    /** Index scans running now, nested ones counted too ({@link #scansOpen}). */
+    private int openScans;
+
     PoolStamps() {}
 
     /**
@@ -41,6 +45,26 @@ public final class PoolStamps {
     /** Whether a segment fixed for write when {@code stamp} was taken (this transaction) is still that page's. */
     public boolean stillFixedForWrite(long stamp) {
         return stamp == residencyChanges; // never for -1: the count starts at 0 and only grows
+    }
+
+    /**
+     * An index scan starts. A scan keeps the leaf it reads across its visitor's calls, and a visitor may change the
+     * tree (delete the entry it was handed): until {@link #scanClosed}, a B+tree leaves a leaf that a delete empties
+     * in place instead of freeing it ({@code NodeRemovals}), so the scan's next step never reads a freed page.
+     */
+    public void scanOpened() {
+        openScans++;
+    }
+
+    /** An index scan {@link #scanOpened} before ended (normally or by an exception). */
+    public void scanClosed() {
+        assert openScans > 0 : "a scan closed that was not opened";
+        openScans--;
+    }
+
+    /** Whether an index scan is running (on this store; scans run under its latch). */
+    public boolean scansOpen() {
+        return openScans > 0;
     }
 
     /**

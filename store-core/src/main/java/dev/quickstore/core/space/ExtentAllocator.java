@@ -129,7 +129,11 @@ public final class ExtentAllocator {
         return true;
     }
 
-    void free(long first, int n) throws IOException {
+    /**
+     * Frees pages {@code [first, first + n)}: clears their allocation bits. The caller formats them {@link
+     * PageHeader#FREE} first (the invariant above: a page is allocated iff its type is not FREE).
+     */
+    public void free(long first, int n) throws IOException {
         for (long p = first; p < first + n; p++) {
             setBit(p, false);
         }
