@@ -22,9 +22,9 @@ import java.lang.foreign.MemorySegment;
  * (insert at the high end, delete at the low end: a job queue, an expiry index) then grew by a page per leaf's worth
  * of entries forever, and a scan from its low end walked every emptied leaf, so taking the smallest key cost time in
  * proportion to the keys ever deleted (docs/results.md, "Emptied B+tree leaves freed"). Nodes are not merged below
- * half full, as in most B+trees in practice (Johnson and Shasha, "Utilization of B-trees with inserts, deletes and
- * modifies", PODS 1989: free-at-empty keeps utilisation near that of merge-at-half under mixed workloads, with far
- * fewer structural changes).
+ * half full, as in many B+trees in practice: Johnson and Shasha ("Utilization of B-trees with inserts, deletes and
+ * modifies", PODS 1989) found that freeing nodes only when empty loses little space against merging at half full
+ * unless deletes outnumber inserts, and it makes far fewer structural changes.
  *
  * <p>Invariants kept: separators still bound their children (a removed child takes the separator below it, or for
  * child 0 the one above it, so the neighbour that takes over its key range already holds only keys inside the wider
