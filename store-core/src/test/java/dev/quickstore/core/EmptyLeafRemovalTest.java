@@ -167,10 +167,58 @@ class EmptyLeafRemovalTest {
      * A scan whose visitor, at its first entry, deletes that entry and the next 599: the leaf the scan is on is
      * emptied under it, and the scan reads its next link after the visitor returns. The emptied leaves stay while the
      * scan runs, so it goes on to key 600 and visits every key after; had the leaf been freed (formatted, its links
-     * zero), the scan would have ended there. After the scan, deletes remove the leaves they empty again.
+     * zero), the scan would have ended there. The tree's next insert after the scan removes them; after an abort,
+     * which gives them their entries back, it leaves them.
      */
     @Test
-    void leavesEmptiedUnderAScanStayUntilItEnds() throws Exception {
+    void leavesEmptiedUnderAScanGoAfterIt() throws Exception {
+        try (Store s = Store.create(dir.resolve("db"), 4096, OPTS)) {
+            try (Transaction tx = s.begin()) {
+                Index ix = tx.createIndex("n", KeyType.LONG, 0, true);
+                for (long k = 0; k < 3_000; k++) {
+                    ix.insertNumeric(k, 8 * k + 8);
+                }
+                tx.commit();
+            }
+            int before = treePages(s, "n");
+            for (boolean commit : new boolean[] {false, true}) {
+                try (Transaction tx = s.begin()) {
+                    Index ix = tx.index("n");
+                    List<Long> visited = new ArrayList<>();
+                    ix.scanNumeric(0, Long.MAX_VALUE, (k, v) -> {
+                        visited.add(k);
+                        if (k == 0) {
+                            for (long d = 0; d < 600; d++) {
+                                assertTrue(ix.deleteNumeric(d, 8 * d + 8), "key " + d);
+                            }
+                        }
+                        return true;
+                    });
+                    assertEquals(1 + 2_400, visited.size(), "visited " + visited.size());
+                    assertEquals(600L, visited.get(1));
+                    assertEquals(before, treePages(s, "n"), "no leaf removed while the scan ran");
+                    assertTrue(s.verify().ok(), () -> s.verify().toString()); // empty leaves are a valid tree
+                    if (!commit) {
+                        tx.abort();
+                        continue;
+                    }
+                    ix.insertNumeric(10_000, 8); // the next insert after the scan removes the emptied leaves
+                    int after = treePages(s, "n");
+                    assertTrue(after < before, "tree pages " + after + " of " + before);
+                    assertEquals(2_401, ix.size());
+                    tx.commit();
+                }
+            }
+            assertTrue(s.verify().ok(), () -> s.verify().toString());
+            try (Transaction tx = s.begin()) {
+                assertEquals(600L, tx.index("n").scan(null, null).getFirst().key());
+            }
+        }
+    }
+
+    /** After an aborted scan-and-delete, the leaves it emptied hold their entries again: a later insert keeps them. */
+    @Test
+    void anAbortGivesDeferredLeavesTheirEntriesBack() throws Exception {
         try (Store s = Store.create(dir.resolve("db"), 4096, OPTS)) {
             try (Transaction tx = s.begin()) {
                 Index ix = tx.createIndex("n", KeyType.LONG, 0, true);
@@ -182,28 +230,23 @@ class EmptyLeafRemovalTest {
             int before = treePages(s, "n");
             try (Transaction tx = s.begin()) {
                 Index ix = tx.index("n");
-                List<Long> visited = new ArrayList<>();
-                ix.scanNumeric(0, Long.MAX_VALUE, (k, v) -> {
-                    visited.add(k);
-                    if (k == 0) {
-                        for (long d = 0; d < 600; d++) {
-                            assertTrue(ix.deleteNumeric(d, 8 * d + 8), "key " + d);
-                        }
+                ix.scanNumeric(0, 0, (k, v) -> { // empties the first leaves under the scan
+                    for (long d = 0; d < 600; d++) {
+                        assertTrue(ix.deleteNumeric(d, 8 * d + 8), "key " + d);
                     }
                     return true;
                 });
-                assertEquals(1 + 2_400, visited.size(), "visited " + visited.size());
-                assertEquals(600L, visited.get(1));
-                assertEquals(before, treePages(s, "n"), "no leaf removed while the scan ran");
-                assertTrue(s.verify().ok(), () -> s.verify().toString()); // empty leaves are a valid tree
-                for (long k = 600; k < 1_800; k++) { // outside a scan: the leaves these empty go
-                    assertTrue(ix.deleteNumeric(k, 8 * k + 8));
-                }
-                int after = treePages(s, "n");
-                assertTrue(after < before, "tree pages " + after + " of " + before);
-                assertEquals(1_200, ix.size());
+                assertEquals(2_400, ix.size());
+                assertEquals(before, treePages(s, "n"), "the emptied leaves wait for the scan's end");
+                tx.abort();
+            }
+            try (Transaction tx = s.begin()) {
+                Index ix = tx.index("n");
+                ix.insertNumeric(10_000, 8);
+                assertEquals(3_001, ix.size());
                 tx.commit();
             }
+            assertEquals(before, treePages(s, "n"));
             assertTrue(s.verify().ok(), () -> s.verify().toString());
         }
     }

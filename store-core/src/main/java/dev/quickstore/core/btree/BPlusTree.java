@@ -29,8 +29,8 @@ import java.util.Arrays;
  * <p>Entries are {@code key bytes (K) ++ value (8, big-endian)} compared as unsigned byte strings, so
  * duplicate keys are ordered by value and every entry is unique; a unique index additionally refuses a
  * second value for a key. Deletion removes the entry; a leaf it leaves empty is removed from the tree and its page
- * freed ({@link NodeRemovals}), unless an index scan is running (then it stays, empty and linked). Nodes are not
- * merged when less than full.
+ * freed ({@link NodeRemovals}); while an index scan runs it stays, empty and linked, until the tree's next insert or
+ * delete after the scan. Nodes are not merged when less than full.
  *
  * <pre>
  * meta page (type {@link PageHeader#BTREE_META}):
@@ -219,7 +219,8 @@ public final class BPlusTree {
         return page;
     }
 
-    private long[] pathTo(byte[] bytes) throws IOException {
+    /** The pages from the root down to the leaf that holds the encoded entry {@code bytes}, or would. */
+    long[] pathTo(byte[] bytes) throws IOException {
         MemorySegment e = MemorySegment.ofArray(bytes); // wrapped once for every level
         readRoot();
         long page = rootPage;
@@ -242,6 +243,7 @@ public final class BPlusTree {
      */
     public boolean insert(Object key, long value) throws IOException {
         pool.stamps().entriesChanged();
+        removals.removeDeferred(this);
         byte[] k = encodeKey(key);
         if (unique) {
             long[] existing = lookup(k, 1);
@@ -276,6 +278,7 @@ public final class BPlusTree {
     /** Removes (key, value); returns whether it was present. */
     public boolean delete(Object key, long value) throws IOException {
         pool.stamps().entriesChanged();
+        removals.removeDeferred(this);
         byte[] e = composite(encodeKey(key), value);
         long[] path = pathTo(e);
         long leaf = path[path.length - 1];
@@ -287,8 +290,12 @@ public final class BPlusTree {
         p = pool.fixForStoreWrite(leaf);
         nodes.removeAt(p, pos);
         addSize(-1);
-        if (count(p) == 0 && removals.mayRemove(path.length)) {
-            removals.removeEmptyLeaf(path);
+        if (count(p) == 0 && path.length > 1) {
+            if (removals.scansOpen()) {
+                removals.defer(leaf, e);
+            } else {
+                removals.removeEmptyLeaf(path);
+            }
         }
         return true;
     }
@@ -445,6 +452,7 @@ public final class BPlusTree {
      */
     public boolean insertNumeric(long key, long value) throws IOException {
         pool.stamps().entriesChanged();
+        removals.removeDeferred(this);
         return numericKeys.insertNumeric(key, value);
     }
 
@@ -455,6 +463,7 @@ public final class BPlusTree {
      */
     public boolean deleteNumeric(long key, long value) throws IOException {
         pool.stamps().entriesChanged();
+        removals.removeDeferred(this);
         return numericKeys.deleteNumeric(key, value);
     }
 

@@ -11,6 +11,8 @@ import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.space.ExtentAllocator;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The structural modification of one B+tree on deletion, the inverse of {@link NodeSplits}: a leaf that a delete
@@ -31,9 +33,11 @@ import java.lang.foreign.MemorySegment;
  * range); every leaf stays at the same depth (a level goes only at the root); the leaves stay a doubly linked list
  * in key order; a root inner node keeps at least one separator (two children), so a tree of height above 1 always
  * has a leaf left; a freed page is formatted {@link PageHeader#FREE} before its allocation bit is cleared. A leaf
- * emptied while an index scan runs stays in place ({@link dev.quickstore.core.buffer.PoolStamps#scansOpen}): the scan
- * holds it and reads its next link after its visitor returns. Every change goes through {@link
- * BufferPool#fixForStoreWrite}, so it is logged and undone like any other.
+ * emptied while an index scan runs stays in place until no scan runs ({@link
+ * dev.quickstore.core.buffer.PoolStamps#scansOpen}): the scan holds it and reads its next link after its visitor
+ * returns. It is removed by the tree's next insert or delete after the scans ({@link #removeDeferred}), if it is
+ * still an empty leaf of the tree then. Every change goes through {@link BufferPool#fixForStoreWrite}, so it is logged
+ * and undone like any other.
  */
 final class NodeRemovals {
     private final BufferPool pool;
@@ -48,12 +52,45 @@ final class NodeRemovals {
         this.nodes = nodes;
     }
 
+    /** A leaf emptied while a scan ran, and the entry deleted last from it, which routes a descent to it. */
+    private record Emptied(long leaf, byte[] entry) {}
+
+    /** Leaves {@link #defer}red: removed by {@link #removeDeferred} once no scan runs. */
+    private final List<Emptied> emptiedUnderScans = new ArrayList<>();
+
+    /** Whether an index scan runs: a leaf a delete empties now must wait ({@link #defer}). */
+    boolean scansOpen() {
+        return pool.stamps().scansOpen();
+    }
+
     /**
-     * Whether a leaf a delete has just emptied may be removed now: not the root (a tree always keeps a leaf) and no
-     * index scan running.
+     * Remembers {@code leaf}, which a delete emptied while a scan ran ({@code entry}: the deleted entry), for {@link
+     * #removeDeferred}.
      */
-    boolean mayRemove(int height) {
-        return height > 1 && !pool.stamps().scansOpen();
+    void defer(long leaf, byte[] entry) {
+        emptiedUnderScans.add(new Emptied(leaf, entry));
+    }
+
+    /**
+     * Removes the leaves {@link #defer}red while scans ran, now that none runs: each that is still an empty leaf of
+     * {@code tree}, where the entry deleted last from it still leads (a leaf that took entries since, or a page that
+     * an abort gave back its entries, stays). Called at the start of the tree's inserts and deletes.
+     */
+    void removeDeferred(BPlusTree tree) throws IOException {
+        if (emptiedUnderScans.isEmpty() || scansOpen()) {
+            return;
+        }
+        List<Emptied> all = List.copyOf(emptiedUnderScans);
+        emptiedUnderScans.clear();
+        for (Emptied e : all) {
+            long[] path = tree.pathTo(e.entry());
+            if (path.length > 1 && path[path.length - 1] == e.leaf()) {
+                MemorySegment p = pool.fix(e.leaf());
+                if (PageHeader.type(p) == PageHeader.BTREE_LEAF && count(p) == 0) {
+                    removeEmptyLeaf(path);
+                }
+            }
+        }
     }
 
     /** Removes the empty leaf at the end of {@code path} (the pages from the root down, at least two). */
