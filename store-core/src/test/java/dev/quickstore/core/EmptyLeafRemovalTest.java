@@ -164,6 +164,20 @@ class EmptyLeafRemovalTest {
     }
 
     /**
+     * Index "n" (unique LONG) with keys 0..2,999, key k mapped to 8k + 8 (about two dozen leaves of 4 KiB, half
+     * full), committed.
+     */
+    private static void createKeys(Store s) {
+        try (Transaction tx = s.begin()) {
+            Index ix = tx.createIndex("n", KeyType.LONG, 0, true);
+            for (long k = 0; k < 3_000; k++) {
+                ix.insertNumeric(k, 8 * k + 8);
+            }
+            tx.commit();
+        }
+    }
+
+    /**
      * A scan whose visitor, at its first entry, deletes that entry and the next 599: the leaf the scan is on is
      * emptied under it, and the scan reads its next link after the visitor returns. The emptied leaves stay while the
      * scan runs, so it goes on to key 600 and visits every key after; had the leaf been freed (formatted, its links
@@ -173,13 +187,7 @@ class EmptyLeafRemovalTest {
     @Test
     void leavesEmptiedUnderAScanGoAfterIt() throws Exception {
         try (Store s = Store.create(dir.resolve("db"), 4096, OPTS)) {
-            try (Transaction tx = s.begin()) {
-                Index ix = tx.createIndex("n", KeyType.LONG, 0, true);
-                for (long k = 0; k < 3_000; k++) {
-                    ix.insertNumeric(k, 8 * k + 8);
-                }
-                tx.commit();
-            }
+            createKeys(s);
             int before = treePages(s, "n");
             for (boolean commit : new boolean[] {false, true}) {
                 try (Transaction tx = s.begin()) {
@@ -220,13 +228,7 @@ class EmptyLeafRemovalTest {
     @Test
     void anAbortGivesDeferredLeavesTheirEntriesBack() throws Exception {
         try (Store s = Store.create(dir.resolve("db"), 4096, OPTS)) {
-            try (Transaction tx = s.begin()) {
-                Index ix = tx.createIndex("n", KeyType.LONG, 0, true);
-                for (long k = 0; k < 3_000; k++) {
-                    ix.insertNumeric(k, 8 * k + 8);
-                }
-                tx.commit();
-            }
+            createKeys(s);
             int before = treePages(s, "n");
             try (Transaction tx = s.begin()) {
                 Index ix = tx.index("n");

@@ -174,7 +174,7 @@ final class NodeRemovals {
                 "not there");
     }
 
-    /** Removes item {@code i} (separator i and child i + 1) of {@code n} items {@code w} bytes wide; zeroes the last. */
+    /** Removes item {@code i} (separator i, child i + 1) of {@code n} items {@code w} bytes wide; zeroes the last. */
     private static void removeItem(MemorySegment p, int i, int n, int w) {
         long at = BODY + (long) i * w;
         MemorySegment.copy(p, at + w, p, at, (long) (n - i - 1) * w);
