@@ -78,12 +78,6 @@ final class NumericKeys {
         return keyType == KeyType.INT ? (key ^ Integer.MIN_VALUE) & 0xFFFF_FFFFL : key ^ Long.MIN_VALUE;
     }
 
-    /** The encoded key whose order bits are {@code bits} (big-endian, {@link #keyLength} bytes). */
-    private byte[] encodedKey(long bits) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(keyLength);
-        return (keyLength == 8 ? b.putLong(bits) : b.putInt((int) bits)).array();
-    }
-
     private long keyOfBits(long bits) {
         return keyType == KeyType.INT ? (int) bits ^ Integer.MIN_VALUE : bits ^ Long.MIN_VALUE;
     }
@@ -336,7 +330,7 @@ final class NumericKeys {
         tree.addSize(-1);
         if (count(p) == 0 && tree.rootHeight > 1) {
             if (removals.scansOpen()) {
-                removals.defer(leaf, tree.composite(encodedKey(bits), value));
+                removals.defer(leaf, tree.composite(tree.encodeKey(boxed(key)), value));
             } else {
                 long[] path = pathNumeric(bits, value); // (bits, value) still routes to the leaf that held it
                 assert path[path.length - 1] == leaf : "descent to " + path[path.length - 1] + ", deleted from " + leaf;

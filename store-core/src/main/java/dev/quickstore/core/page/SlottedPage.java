@@ -120,7 +120,6 @@ public final class SlottedPage {
      * #searchStepping}, which steps down over free slots and never guesses.
      */
     static int searchOrdered(MemorySegment p, int offset, int n) {
-        int ps = (int) p.byteSize();
         int lo = 0;
         int hi = n - 1;
         boolean guessed = false;
@@ -129,14 +128,14 @@ public final class SlottedPage {
             int live = -1;
             int off = 0;
             for (int s = mid, end = Math.max(lo, mid - NEAR); s >= end; s--) {
-                if ((off = offsetAt(p, ps, s)) != 0) {
+                if ((off = slotOffset(p, s)) != 0) {
                     live = s;
                     break;
                 }
             }
             if (live < 0) {
                 for (int s = mid + 1, end = Math.min(hi, mid + NEAR); s <= end; s++) {
-                    if ((off = offsetAt(p, ps, s)) != 0) {
+                    if ((off = slotOffset(p, s)) != 0) {
                         live = s;
                         break;
                     }
@@ -153,21 +152,21 @@ public final class SlottedPage {
                 return live;
             }
         }
-        return guessed ? searchStepping(p, ps, offset, n) : -1;
+        return guessed ? searchStepping(p, offset, n) : -1;
     }
 
     /**
      * The ordered search without guesses: a probe on a free slot steps down to the nearest live slot at or above
      * {@code lo} (all of them free: the object is above the probe). Reads every free slot it steps over.
      */
-    private static int searchStepping(MemorySegment p, int ps, int offset, int n) {
+    private static int searchStepping(MemorySegment p, int offset, int n) {
         int lo = 0;
         int hi = n - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
             int live = mid;
             int off = 0;
-            while (live >= lo && (off = offsetAt(p, ps, live)) == 0) {
+            while (live >= lo && (off = slotOffset(p, live)) == 0) {
                 live--; // a free slot: the nearest live slot below it orders the search
             }
             if (live < lo || off < offset) {
@@ -179,11 +178,6 @@ public final class SlottedPage {
             }
         }
         return -1;
-    }
-
-    /** The offset of slot {@code slot} (0: free) on a page of {@code ps} bytes. */
-    private static int offsetAt(MemorySegment p, int ps, int slot) {
-        return Short.toUnsignedInt(p.get(PageHeader.SHORT, ps - SLOT_SIZE * (slot + 1)));
     }
 
     private static int scanSlots(MemorySegment p, int offset, int n) {
