@@ -95,6 +95,14 @@ public final class CopyView {
         segment.asSlice(off, size).fill((byte) 0);
     }
 
+    /**
+     * A small object of {@code size} bytes at {@code ref} was freed: it reads as zeros, as in the store's page (a
+     * freed object is no longer live, so {@link #writeBack} ignores its bytes).
+     */
+    public void freed(long ref, int size) {
+        segment.asSlice(ref - base(), size).fill((byte) 0);
+    }
+
     /** A large object of {@code size} bytes was allocated at {@code ref}: its data reads as zeros. */
     public void allocatedLarge(long ref, long size) {
         int pages = store.largeObjects.pagesFor(size);

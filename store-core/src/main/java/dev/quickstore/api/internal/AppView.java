@@ -20,6 +20,12 @@ public interface AppView extends AutoCloseable {
     /** A large object was allocated (its data must read as zero). */
     void allocatedLarge(long ref, long size);
 
+    /**
+     * A small object of {@code size} bytes was freed by the storage manager: its bytes must read as zero through
+     * the view, as in the store's page, so that a reference left to it fails its type check (tag 0).
+     */
+    void deleted(long ref, int size);
+
     /** Inside the transaction, just before its commit: make the view's changes part of it. */
     void beforeCommit(Transaction tx);
 
@@ -82,6 +88,11 @@ public interface AppView extends AutoCloseable {
         }
 
         @Override
+        public void deleted(long ref, int size) {
+            // the view maps the page in which the storage manager zero-filled the object (SlottedPage.freeSlot)
+        }
+
+        @Override
         public void beforeCommit(Transaction tx) {
             // stores through the view were captured by write faults or the card barrier; commit diffs them
         }
@@ -123,6 +134,11 @@ public interface AppView extends AutoCloseable {
         @Override
         public void allocatedLarge(long ref, long size) {
             // idem
+        }
+
+        @Override
+        public void deleted(long ref, int size) {
+            // idem: the frame holds the page the storage manager changed
         }
 
         @Override
@@ -176,6 +192,11 @@ public interface AppView extends AutoCloseable {
         public void allocatedLarge(long ref, long size) {
             copy.allocatedLarge(ref, size);
             rebind();
+        }
+
+        @Override
+        public void deleted(long ref, int size) {
+            copy.freed(ref, size);
         }
 
         @Override

@@ -44,7 +44,7 @@ public final class RootDirectory {
                 return null;
             }
             BPlusTree t = BPlusTree.create(pool, extents, KeyType.STRING, NAME_BYTES, true, 2);
-            MemorySegment h = pool.fixForWrite(0);
+            MemorySegment h = pool.fixForStoreWrite(0);
             h.set(PageHeader.LONG, headerOffset, t.metaPage);
             return t;
         }

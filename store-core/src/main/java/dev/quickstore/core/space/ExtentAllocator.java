@@ -22,7 +22,9 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Placement ({@code DBmalloc(size, nearHint)}): runs are searched first from the start of the
  * hint's extent upward, then from the start of the volume; failing both the volume grows. Every bitmap
- * and header change is made through the buffer pool, so it is logged and recovered like data.
+ * and header change is made through the buffer pool, so it is logged and recovered like data; they are the
+ * store's own writes ({@link BufferPool#fixForStoreWrite}: the application never stores to these pages through
+ * the view, which a mapped store therefore leaves write-protected).
  * Invariants: reserved pages (header, space maps) are marked allocated; a page is allocated iff its
  * type is not {@link PageHeader#FREE} (checked by the {@link Verifier}).
  */
@@ -53,7 +55,7 @@ public final class ExtentAllocator {
     }
 
     private void setPageCount(long n) throws IOException {
-        pool.fixForWrite(0).set(PageHeader.LONG, VolumeHeader.PAGE_COUNT_OFFSET, n);
+        pool.fixForStoreWrite(0).set(PageHeader.LONG, VolumeHeader.PAGE_COUNT_OFFSET, n);
     }
 
     /** Formats the first extent on a volume that has only its header page. Runs inside a transaction. */
@@ -62,7 +64,7 @@ public final class ExtentAllocator {
             return;
         }
         setPageCount(extentPages);
-        MemorySegment map = pool.fixForWrite(1);
+        MemorySegment map = pool.fixForStoreWrite(1);
         PageHeader.format(map, 1, PageHeader.SPACE_MAP);
         setBit(0, true);
         setBit(1, true);
@@ -78,7 +80,7 @@ public final class ExtentAllocator {
     private void setBit(long page, boolean on) throws IOException {
         long g = page / groupPages;
         int bit = (int) (page - g * groupPages);
-        MemorySegment map = pool.fixForWrite(mapPage(g));
+        MemorySegment map = pool.fixForStoreWrite(mapPage(g));
         long at = PageHeader.SIZE + bit / 8;
         byte b = map.get(ValueLayout.JAVA_BYTE, at);
         assert ((b & (1 << (bit % 8))) != 0) != on : "page " + page + " allocation bit already " + on;
@@ -194,7 +196,7 @@ public final class ExtentAllocator {
                 continue;
             }
             long mp = g * groupPages;
-            PageHeader.format(pool.fixForWrite(mp), mp, PageHeader.SPACE_MAP);
+            PageHeader.format(pool.fixForStoreWrite(mp), mp, PageHeader.SPACE_MAP);
             setBit(mp, true);
         }
     }

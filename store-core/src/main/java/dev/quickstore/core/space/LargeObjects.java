@@ -192,7 +192,7 @@ public final class LargeObjects {
 
     private void freeRun(long first, int n) throws IOException {
         for (long p = first; p < first + n; p++) {
-            PageHeader.format(pool.fixForWrite(p), p, PageHeader.FREE);
+            PageHeader.format(pool.fixForStoreWrite(p), p, PageHeader.FREE);
             pool.unpin(p);
         }
         extents.free(first, n);

@@ -316,12 +316,18 @@ public final class ObjectAllocator {
         return SlottedPage.slotLength(p, liveSlot(p, ref, page, addresses.offsetOf(ref)));
     }
 
-    /** Frees the object {@code ref}: its slot is found once, for the check and the free. */
+    /**
+     * Frees the object {@code ref}: its slot is found once, for the check and the free. The page is the store's own
+     * write here (the slot table, the freed bytes zero-filled), so it is fixed with {@link BufferPool#fixForStoreWrite}:
+     * on a mapped store the application view of a page the transaction only deletes from stays write-protected (no
+     * {@code mprotect}); a later store through the view to another object of the page takes the write fault that
+     * opens it, and an allocation on the page opens it ({@link BufferPool#fixForWrite}).
+     */
     public void delete(long ref) throws IOException {
         long page = addresses.pageOf(ref);
         int off = addresses.offsetOf(ref);
         int slot = liveSlot(livePage(ref, page), ref, page, off);
-        MemorySegment p = pool.fixForWrite(page);
+        MemorySegment p = pool.fixForStoreWrite(page);
         noFit.remove(page);
         denseTails.remove(page);
         if (page == hotPage) {
