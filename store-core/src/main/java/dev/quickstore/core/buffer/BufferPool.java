@@ -180,6 +180,23 @@ public final class BufferPool {
      * With a {@link FixObserver} (a page server client, whose server logs) it is {@link #fixForWrite}.
      */
     public MemorySegment fixNew(long pageId) throws IOException {
+        return fixNew(pageId, null);
+    }
+
+    /** How many pages after a newly allocated page are free too, at most {@code max} (the allocator's next ones). */
+    @FunctionalInterface
+    public interface FreePagesAfter {
+        int count(long pageId, int max) throws IOException;
+    }
+
+    /**
+     * {@link #fixNew(long)}, with write-ahead for new pages: when the page is resident (a page freed earlier,
+     * allocated again) and the transaction has allocated a new page before it (a stream of allocations), the free
+     * pages after it ({@code freeAfter}, at most {@link MappedFrames#WRITE_AHEAD_FRAMES}) are made writable with it
+     * ({@link PageFrames#markDirtyAhead}). A page made writable ahead and never allocated costs its pre-image and
+     * an empty diff at commit.
+     */
+    public MemorySegment fixNew(long pageId, FreePagesAfter freeAfter) throws IOException {
         if (fixObserver != null || (!stolenByTxn.isEmpty() && stolenByTxn.contains(pageId))) {
             // freed, stolen and allocated again by this transaction: its undo records start from the stolen
             // image, so the frame must hold that image (and the pre-image be it), not zeros (StolenNewPageTest)
@@ -189,13 +206,16 @@ public final class BufferPool {
             clock.hold(pageId, ReplacementClock.HOLD_PINNED, true);
         }
         MemorySegment seg = frames.resident(pageId);
+        int ahead = 0;
         if (seg == null) {
             makeRoom();
             seg = frames.install(pageId, zeroPage);
             newInstalls++;
+        } else if (freeAfter != null && !newPages.isEmpty()) {
+            ahead = freeAfter.count(pageId, MappedFrames.WRITE_AHEAD_FRAMES);
         }
         clock.add(pageId);
-        frames.markDirty(pageId);
+        frames.markDirtyAhead(pageId, ahead);
         newPages.add(pageId);
         return seg;
     }

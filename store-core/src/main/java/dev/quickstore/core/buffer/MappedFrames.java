@@ -366,6 +366,21 @@ public final class MappedFrames implements PageFrames {
         return arena.preimages().markDirtyRun(firstPage, count);
     }
 
+    /**
+     * The page and the clean resident ones among its {@code following} free pages are made writable together ({@link
+     * #announceWrites}: one {@code mprotect} for the run), then {@link #markDirty} covers the page if the run left it
+     * out (not claimable, or write-ahead off). A freed page that a transaction allocates again is resident and
+     * clean; without this each of a run of them took its own {@code mprotect}, which costs 7-15x more while another
+     * thread of the process runs on another CPU (docs/results.md, "Write-ahead for reused pages").
+     */
+    @Override
+    public void markDirtyAhead(long pageId, int following) {
+        if (following > 0) {
+            announceWrites(pageId, 1L + following);
+        }
+        markDirty(pageId);
+    }
+
     /** The pre-image without opening the application view (one downcall, no {@code mprotect}). */
     @Override
     public void markDirtyStoreOnly(long pageId) {

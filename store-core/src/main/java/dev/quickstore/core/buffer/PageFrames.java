@@ -55,6 +55,15 @@ public interface PageFrames extends AutoCloseable {
         markDirty(pageId);
     }
 
+    /**
+     * {@link #markDirty} for a page the store has just allocated, when the {@code following} pages after it are free
+     * too and likely allocated next in the same transaction: a mapped implementation under page protection may make
+     * the clean resident ones among them writable with it, in one call (write-ahead for new pages).
+     */
+    default void markDirtyAhead(long pageId, int following) {
+        markDirty(pageId);
+    }
+
     boolean isDirty(long pageId);
 
     /** The pre-image of a dirty page (its contents when {@link #markDirty} first ran). */

@@ -77,6 +77,20 @@ public final class ExtentAllocator {
         return (map.get(ValueLayout.JAVA_BYTE, PageHeader.SIZE + bit / 8) & (1 << (bit % 8))) != 0;
     }
 
+    /**
+     * How many pages right after {@code page} are free, at most {@code max} and within the volume: the pages an
+     * allocation near {@code page} takes next ({@link #allocate} searches the hint's extent upward). A hint for
+     * write-ahead ({@link BufferPool#fixNew(long, BufferPool.FreePagesAfter)}).
+     */
+    public int freePagesAfter(long page, int max) throws IOException {
+        long count = pageCount();
+        int n = 0;
+        while (n < max && page + 1 + n < count && !isAllocated(page + 1 + n)) {
+            n++;
+        }
+        return n;
+    }
+
     private void setBit(long page, boolean on) throws IOException {
         long g = page / groupPages;
         int bit = (int) (page - g * groupPages);

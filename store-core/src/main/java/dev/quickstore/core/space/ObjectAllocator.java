@@ -272,7 +272,8 @@ public final class ObjectAllocator {
         noFit.remove(page);
         denseTails.remove(page);
         extentNoFit.remove(extentOf(page));
-        MemorySegment p = pool.fixNew(page); // just allocated: not read, logged as a NEW_PAGE at commit
+        // just allocated: not read, logged as a NEW_PAGE at commit; the free pages after it are the next ones
+        MemorySegment p = pool.fixNew(page, extents::freePagesAfter);
         SlottedPage.format(p, page);
         off = SlottedPage.allocate(p, size, pointerOffsets);
         assert off >= 0;
