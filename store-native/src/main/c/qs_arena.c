@@ -345,7 +345,10 @@ QS_EXPORT uint64_t qs_arena_pending_addr(struct qs_arena *a) { return (uint64_t)
 QS_EXPORT uint64_t qs_arena_pressure(struct qs_arena *a) { return atomic_load(&a->pressure); }
 QS_EXPORT uint64_t qs_arena_resident(struct qs_arena *a) { return atomic_load(&a->resident); }
 QS_EXPORT void qs_arena_set_verify(struct qs_arena *a, int on) { atomic_store(&a->verify, on != 0); }
-QS_EXPORT void qs_arena_set_txn(struct qs_arena *a, int on) { atomic_store(&a->in_txn, on != 0); }
+QS_EXPORT void qs_arena_set_txn(struct qs_arena *a, int on) {
+    if (on) atomic_store(&a->txn_write_faults, 0); /* write-ahead's measure of a write-heavy transaction */
+    atomic_store(&a->in_txn, on != 0);
+}
 /* Page locks from the fault path (ABI 7): frames of sources that lock (a page server under locking) take a
  * shared lock on their first read in a transaction and an exclusive one on their first write. */
 QS_EXPORT void qs_arena_set_locking(struct qs_arena *a, int on) { atomic_store(&a->locking, on != 0); }

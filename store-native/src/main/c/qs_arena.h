@@ -244,6 +244,10 @@ struct qs_arena {
      * 0 = off (the arena's default; the embedded store sets it, never a page-server client) */
     _Atomic uint32_t writeahead;
 #define QS_WRITEAHEAD_MAX 64
+    /* write faults taken since the transaction began (qs_arena_set_txn resets it): from QS_WRITEAHEAD_HEAVY on,
+     * a transaction counts as write-heavy and write-ahead no longer waits for a stream (qs_fault.c) */
+    _Atomic uint64_t txn_write_faults;
+#define QS_WRITEAHEAD_HEAVY 32
 
     struct qs_frame *frames;    /* nframes descriptors, mmap'ed                          */
     uint8_t *ptrmaps;           /* nframes * (frame_size / 64) bytes of pointer bitmaps  */

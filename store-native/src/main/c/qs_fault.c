@@ -73,13 +73,17 @@ static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reaso
  * frame is writable), scanning (pre-images at load) or page locking (each page's lock is the server's
  * business). Java sets `writeahead` for embedded stores that log page diffs only: a page-server client
  * ships every DIRTY page as written, and full-page logging would log every claimed page whole.
+ * A write-heavy transaction (QS_WRITEAHEAD_HEAVY write faults since it began) claims without a stream: a
+ * transaction that updates objects across the whole database in another order than their placement (OO7 T2, T3)
+ * faults mostly on frames whose predecessors are clean, and by then it has shown that it writes most pages.
  * [signal-safe] Returns how many frames after i it claimed (held BUSY, pre-images taken). */
 static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
     uint32_t max = atomic_load_explicit(&a->writeahead, memory_order_relaxed);
     if (i == 0 || !qs_writeahead_allowed(a)) return 0;
     /* a stream: the frame before, or the one before it (a cluster written every other page), is DIRTY */
     if (atomic_load_explicit(&qs_frame_at(a, i - 1)->state, memory_order_acquire) != QS_DIRTY
-        && (i < 2 || atomic_load_explicit(&qs_frame_at(a, i - 2)->state, memory_order_acquire) != QS_DIRTY))
+        && (i < 2 || atomic_load_explicit(&qs_frame_at(a, i - 2)->state, memory_order_acquire) != QS_DIRTY)
+        && atomic_load_explicit(&a->txn_write_faults, memory_order_relaxed) < QS_WRITEAHEAD_HEAVY)
         return 0;
     uint64_t n = 0;
     for (uint64_t j = i + 1; j < a->nframes && n < max; j++, n++)
@@ -148,6 +152,7 @@ static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint
      * (not resident, or reprotected by the clock); no card says where, so commit diffs the whole page */
     if (a->cards) atomic_fetch_or(&f->flags, QS_F_WHOLE);
     qs_count(a, QS_C_WRITE_FAULTS, 1);
+    atomic_fetch_add_explicit(&a->txn_write_faults, 1, memory_order_relaxed);
     qs_frame_unlock(f, QS_DIRTY);
     qs_dirty_note(a, i);
     return 1;

@@ -338,6 +338,24 @@ int main(void) {
     qs_arena_set_writeahead(A, 0);
     wr(10, 3, 1); wr(11, 3, 1);
     CHECK(st(12) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 9, "0 turns it off");
+    /* a write-heavy transaction (QS_WRITEAHEAD_HEAVY write faults since it began) claims without a stream: faults
+     * on every third frame (two clean predecessors each) claim nothing until the 32nd, then the next one claims */
+    nd = qs_dirty_list(A, 0, wl, 32);
+    CHECK(qs_mark_clean_list(A, wl, (uint64_t)nd, 16) == nd, "clean before the heavy transaction");
+    qs_arena_set_txn(A, 0);
+    qs_arena_set_txn(A, 1); /* a new transaction: its count starts at 0 */
+    qs_arena_set_writeahead(A, 2);
+    for (uint64_t f = 100; f < 100 + 3 * 34; f++) sink = rd(f, 1);
+    uint64_t wh0 = qs_test_counter(A, QS_C_WRITEAHEAD), wf1 = qs_test_counter(A, QS_C_WRITE_FAULTS);
+    for (uint64_t k = 0; k < QS_WRITEAHEAD_HEAVY; k++) wr(100 + 3 * k, 3, 1);
+    CHECK(qs_test_counter(A, QS_C_WRITEAHEAD) == wh0 && st(101) == QS_CLEAN
+              && qs_test_counter(A, QS_C_WRITE_FAULTS) == wf1 + QS_WRITEAHEAD_HEAVY,
+          "lone faults claim nothing below the threshold");
+    wr(100 + 3 * QS_WRITEAHEAD_HEAVY, 3, 1);
+    CHECK(qs_test_counter(A, QS_C_WRITEAHEAD) == wh0 + 2 && st(197) == QS_DIRTY && st(198) == QS_DIRTY
+              && st(199) == QS_CLEAN,
+          "a write-heavy transaction claims after a lone fault (196: 197 and 198)");
+    qs_arena_set_txn(A, 0);
     qs_arena_close(A);
     CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for write-ahead under cards");
     src = qs_source_open_file(A, path, 0);
