@@ -91,6 +91,21 @@ static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
     return n;
 }
 
+/* Write-behind, the other half of a write-heavy transaction's claim (QS_WRITEAHEAD_HEAVY write faults since it
+ * began): such a transaction visits pages in another order than their placement, so the clean frames just before
+ * a faulting one are as likely to be written as those after it. Claims up to half the write-ahead window of frames
+ * i-1, i-2, ... while each is claimable (qs_claim_for_write), so that one mprotect covers the run on both sides.
+ * [signal-safe] Returns how many frames before i it claimed (held BUSY, pre-images taken). */
+static uint64_t claim_write_behind(struct qs_arena *a, uint64_t i) {
+    uint32_t max = atomic_load_explicit(&a->writeahead, memory_order_relaxed) / 2;
+    if (max == 0 || !qs_writeahead_allowed(a)
+        || atomic_load_explicit(&a->txn_write_faults, memory_order_relaxed) < QS_WRITEAHEAD_HEAVY)
+        return 0;
+    uint64_t n = 0;
+    while (n < max && n < i && qs_claim_for_write(a, i - 1 - n)) n++;
+    return n;
+}
+
 /* Claims frame j for a write ahead of it (write-ahead here, qs_mark_dirty_run): only if it is CLEAN and readable
  * (no PROTNONE: the clock's reference bit must still see its next access) and its CAS to BUSY succeeds (never
  * waited for); then captures its pre-image. Returns 1 with the frame held BUSY and its pre-image taken, else 0
@@ -129,14 +144,18 @@ static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint
     struct qs_frame *f = qs_frame_at(a, i);
     if (qs_preimage_capture(a, i) != 0) return refuse(a, i, prior, QS_R_PREIMAGE, 12 /* ENOMEM */, addr, 1);
     uint64_t ahead = prior == QS_CLEAN ? claim_write_ahead(a, i) : 0;
-    if (ahead > 0 && mprotect(qs_app_addr(a, i), (size_t)(ahead + 1) << a->frame_shift, PROT_READ | PROT_WRITE) == 0) {
-        for (uint64_t j = i + 1; j <= i + ahead; j++) {
+    uint64_t behind = prior == QS_CLEAN ? claim_write_behind(a, i) : 0;
+    uint64_t lo = i - behind, hi = i + ahead; /* the run [lo, hi], all claimed but i (held by the caller) */
+    if (lo < hi && mprotect(qs_app_addr(a, lo), (size_t)(hi - lo + 1) << a->frame_shift, PROT_READ | PROT_WRITE) == 0) {
+        for (uint64_t j = lo; j <= hi; j++) {
+            if (j == i) continue;
             qs_frame_unlock(qs_frame_at(a, j), QS_DIRTY);
             qs_dirty_note(a, j);
         }
-        qs_count(a, QS_C_WRITEAHEAD, ahead);
+        qs_count(a, QS_C_WRITEAHEAD, hi - lo);
     } else { /* no write-ahead, or its mprotect failed (the VMA limit): the frame alone, as before */
-        for (uint64_t j = i + 1; j <= i + ahead; j++) {
+        for (uint64_t j = lo; j <= hi; j++) {
+            if (j == i) continue;
             qs_preimage_free(a, qs_frame_at(a, j));
             qs_frame_unlock(qs_frame_at(a, j), QS_CLEAN);
         }

@@ -339,7 +339,8 @@ int main(void) {
     wr(10, 3, 1); wr(11, 3, 1);
     CHECK(st(12) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 9, "0 turns it off");
     /* a write-heavy transaction (QS_WRITEAHEAD_HEAVY write faults since it began) claims without a stream: faults
-     * on every third frame (two clean predecessors each) claim nothing until the 32nd, then the next one claims */
+     * on every third frame (two clean predecessors each) claim nothing until the 32nd, then the next one claims the
+     * frames after it and, behind it, up to half the window */
     nd = qs_dirty_list(A, 0, wl, 32);
     CHECK(qs_mark_clean_list(A, wl, (uint64_t)nd, 16) == nd, "clean before the heavy transaction");
     qs_arena_set_txn(A, 0);
@@ -352,9 +353,17 @@ int main(void) {
               && qs_test_counter(A, QS_C_WRITE_FAULTS) == wf1 + QS_WRITEAHEAD_HEAVY,
           "lone faults claim nothing below the threshold");
     wr(100 + 3 * QS_WRITEAHEAD_HEAVY, 3, 1);
-    CHECK(qs_test_counter(A, QS_C_WRITEAHEAD) == wh0 + 2 && st(197) == QS_DIRTY && st(198) == QS_DIRTY
-              && st(199) == QS_CLEAN,
-          "a write-heavy transaction claims after a lone fault (196: 197 and 198)");
+    CHECK(qs_test_counter(A, QS_C_WRITEAHEAD) == wh0 + 3 && st(197) == QS_DIRTY && st(198) == QS_DIRTY
+              && st(199) == QS_CLEAN && st(195) == QS_DIRTY && st(194) == QS_CLEAN,
+          "a write-heavy transaction claims around a lone fault (196: 197 and 198 ahead, 195 behind)");
+    for (uint64_t f = 194; f <= 199; f++) wr(f, 5, f);
+    CHECK(rd(195, 5) == 195 && rd(197, 5) == 197 && rd(195, 6) == qs_test_word(195, 6),
+          "frames claimed behind hold the writes and their bytes");
+    uint8_t *p195 = malloc(FS);
+    qs_test_fill_page(p195, FS, 195);
+    CHECK(qs_preimage_of(A, 195) && memcmp((const void *)qs_preimage_of(A, 195), p195, FS) == 0,
+          "a frame claimed behind has its whole page as pre-image");
+    free(p195);
     qs_arena_set_txn(A, 0);
     qs_arena_close(A);
     CHECK(qs_arena_open(1024ull * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for write-ahead under cards");
