@@ -73,36 +73,26 @@ static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reaso
  * frame is writable), scanning (pre-images at load) or page locking (each page's lock is the server's
  * business). Java sets `writeahead` for embedded stores that log page diffs only: a page-server client
  * ships every DIRTY page as written, and full-page logging would log every claimed page whole.
- * A write-heavy transaction (QS_WRITEAHEAD_HEAVY write faults since it began) claims without a stream: a
- * transaction that updates objects across the whole database in another order than their placement (OO7 T2, T3)
- * faults mostly on frames whose predecessors are clean, and by then it has shown that it writes most pages.
- * [signal-safe] Returns how many frames after i it claimed (held BUSY, pre-images taken). */
-static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i) {
+ * A write-heavy transaction (QS_WRITEAHEAD_HEAVY write faults since it began) claims without a stream, and also
+ * behind the fault, up to half the window (i-1, i-2, ...): a transaction that updates objects across the whole
+ * database in another order than their placement (OO7 T2, T3) faults mostly on frames whose predecessors are
+ * clean, reaches a cluster's pages in any order, and by then has shown that it writes most pages.
+ * [signal-safe] Returns how many frames after i it claimed, and in *behind how many before i (all held BUSY,
+ * pre-images taken). */
+static uint64_t claim_write_ahead(struct qs_arena *a, uint64_t i, uint64_t *behind) {
+    *behind = 0;
     uint32_t max = atomic_load_explicit(&a->writeahead, memory_order_relaxed);
     if (i == 0 || !qs_writeahead_allowed(a)) return 0;
+    int heavy = atomic_load_explicit(&a->txn_write_faults, memory_order_relaxed) >= QS_WRITEAHEAD_HEAVY;
     /* a stream: the frame before, or the one before it (a cluster written every other page), is DIRTY */
-    if (atomic_load_explicit(&qs_frame_at(a, i - 1)->state, memory_order_acquire) != QS_DIRTY
-        && (i < 2 || atomic_load_explicit(&qs_frame_at(a, i - 2)->state, memory_order_acquire) != QS_DIRTY)
-        && atomic_load_explicit(&a->txn_write_faults, memory_order_relaxed) < QS_WRITEAHEAD_HEAVY)
+    if (!heavy && atomic_load_explicit(&qs_frame_at(a, i - 1)->state, memory_order_acquire) != QS_DIRTY
+        && (i < 2 || atomic_load_explicit(&qs_frame_at(a, i - 2)->state, memory_order_acquire) != QS_DIRTY))
         return 0;
     uint64_t n = 0;
     for (uint64_t j = i + 1; j < a->nframes && n < max; j++, n++)
         if (!qs_claim_for_write(a, j)) break;
-    return n;
-}
-
-/* Write-behind, the other half of a write-heavy transaction's claim (QS_WRITEAHEAD_HEAVY write faults since it
- * began): such a transaction visits pages in another order than their placement, so the clean frames just before
- * a faulting one are as likely to be written as those after it. Claims up to half the write-ahead window of frames
- * i-1, i-2, ... while each is claimable (qs_claim_for_write), so that one mprotect covers the run on both sides.
- * [signal-safe] Returns how many frames before i it claimed (held BUSY, pre-images taken). */
-static uint64_t claim_write_behind(struct qs_arena *a, uint64_t i) {
-    uint32_t max = atomic_load_explicit(&a->writeahead, memory_order_relaxed) / 2;
-    if (max == 0 || !qs_writeahead_allowed(a)
-        || atomic_load_explicit(&a->txn_write_faults, memory_order_relaxed) < QS_WRITEAHEAD_HEAVY)
-        return 0;
-    uint64_t n = 0;
-    while (n < max && n < i && qs_claim_for_write(a, i - 1 - n)) n++;
+    if (heavy)
+        while (*behind < max / 2 && *behind < i && qs_claim_for_write(a, i - 1 - *behind)) (*behind)++;
     return n;
 }
 
@@ -143,8 +133,8 @@ QS_EXPORT int qs_arena_set_writeahead(struct qs_arena *a, uint32_t frames) {
 static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint64_t addr) {
     struct qs_frame *f = qs_frame_at(a, i);
     if (qs_preimage_capture(a, i) != 0) return refuse(a, i, prior, QS_R_PREIMAGE, 12 /* ENOMEM */, addr, 1);
-    uint64_t ahead = prior == QS_CLEAN ? claim_write_ahead(a, i) : 0;
-    uint64_t behind = prior == QS_CLEAN ? claim_write_behind(a, i) : 0;
+    uint64_t behind = 0;
+    uint64_t ahead = prior == QS_CLEAN ? claim_write_ahead(a, i, &behind) : 0;
     uint64_t lo = i - behind, hi = i + ahead; /* the run [lo, hi], all claimed but i (held by the caller) */
     if (lo < hi && mprotect(qs_app_addr(a, lo), (size_t)(hi - lo + 1) << a->frame_shift, PROT_READ | PROT_WRITE) == 0) {
         for (uint64_t j = lo; j <= hi; j++) {

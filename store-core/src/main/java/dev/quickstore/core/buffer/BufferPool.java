@@ -192,7 +192,7 @@ public final class BufferPool {
     /**
      * {@link #fixNew(long)}, with write-ahead for new pages: when the page is resident (a page freed earlier,
      * allocated again) and the transaction has allocated a new page before it (a stream of allocations), the free
-     * pages after it ({@code freeAfter}, at most {@link MappedFrames#WRITE_AHEAD_FRAMES}) are made writable with it
+     * pages after it ({@code freeAfter}, at most {@link PageFrames#writeAheadFrames}) are made writable with it
      * ({@link PageFrames#markDirtyAhead}). A page made writable ahead and never allocated costs its pre-image and
      * an empty diff at commit.
      */
@@ -211,8 +211,8 @@ public final class BufferPool {
             makeRoom();
             seg = frames.install(pageId, zeroPage);
             newInstalls++;
-        } else if (freeAfter != null && !newPages.isEmpty()) {
-            ahead = freeAfter.count(pageId, MappedFrames.WRITE_AHEAD_FRAMES);
+        } else if (freeAfter != null && !newPages.isEmpty() && frames.writeAheadFrames() > 0) {
+            ahead = freeAfter.count(pageId, frames.writeAheadFrames());
         }
         clock.add(pageId);
         frames.markDirtyAhead(pageId, ahead);

@@ -108,9 +108,17 @@ public final class MappedFrames implements PageFrames {
      */
     public static final int WRITE_AHEAD_FRAMES = Integer.getInteger("qs.writeAhead", 8);
 
+    private int writeAheadFrames;
+
     /** Selects write-ahead ({@link dev.quickstore.mmu.FrameLoading#writeAhead}): 0 = off, the arena's default. */
     public void writeAhead(int frames) {
         arena.loading().writeAhead(frames);
+        writeAheadFrames = frames;
+    }
+
+    @Override
+    public int writeAheadFrames() {
+        return writeAheadFrames;
     }
 
     /**

@@ -64,6 +64,11 @@ public interface PageFrames extends AutoCloseable {
         markDirty(pageId);
     }
 
+    /** The most pages {@link #markDirtyAhead} may take after a new page: 0 where it takes none. */
+    default int writeAheadFrames() {
+        return 0;
+    }
+
     boolean isDirty(long pageId);
 
     /** The pre-image of a dirty page (its contents when {@link #markDirty} first ran). */

@@ -32,9 +32,13 @@ public final class ObjectAllocator {
         }
     };
 
+    /** {@link ExtentAllocator#freePagesAfter}, bound once (a method reference made per new page would allocate). */
+    private final BufferPool.FreePagesAfter freePagesAfter;
+
     public ObjectAllocator(BufferPool pool, ExtentAllocator extents, Addresses addresses, int extentPages) {
         this.pool = pool;
         this.extents = extents;
+        this.freePagesAfter = extents::freePagesAfter;
         this.addresses = addresses;
         this.pageSize = pool.pageSize();
         this.extentPages = extentPages;
@@ -273,7 +277,7 @@ public final class ObjectAllocator {
         denseTails.remove(page);
         extentNoFit.remove(extentOf(page));
         // just allocated: not read, logged as a NEW_PAGE at commit; the free pages after it are the next ones
-        MemorySegment p = pool.fixNew(page, extents::freePagesAfter);
+        MemorySegment p = pool.fixNew(page, freePagesAfter);
         SlottedPage.format(p, page);
         off = SlottedPage.allocate(p, size, pointerOffsets);
         assert off >= 0;
