@@ -14,10 +14,8 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The buffer pool: policy over {@link PageFrames}. It decides what is resident (a {@link Replacer}:
@@ -56,13 +54,8 @@ public final class BufferPool {
     private final MemorySegment stealPre;
     private final MemorySegment stealCur;
     private Stealer stealer;
-    /** Pages the running transaction allocated and fixed with {@link #fixNew} (logged as NEW_PAGE at commit). */
-    private final Set<Long> newPages = new HashSet<>();
-    /**
-     * Pages the running transaction stole (logged as UPDATE records and wrote back). {@link #fixNew} reads such a
-     * page rather than installing zeros: an abort's undo of those records expects the page as the steal wrote it.
-     */
-    private final Set<Long> stolenByTxn = new HashSet<>();
+    /** The pages the running transaction allocated ({@link #fixNew}) and stole ({@link TransactionPages}). */
+    private final TransactionPages txnPages = new TransactionPages();
 
     private final MemorySegment zeroPage;
     private long newInstalls;
@@ -197,7 +190,7 @@ public final class BufferPool {
      * an empty diff at commit.
      */
     public MemorySegment fixNew(long pageId, FreePagesAfter freeAfter) throws IOException {
-        if (fixObserver != null || (!stolenByTxn.isEmpty() && stolenByTxn.contains(pageId))) {
+        if (fixObserver != null || txnPages.isStolen(pageId)) {
             // freed, stolen and allocated again by this transaction: its undo records start from the stolen
             // image, so the frame must hold that image (and the pre-image be it), not zeros (StolenNewPageTest)
             return fixForWrite(pageId);
@@ -211,29 +204,28 @@ public final class BufferPool {
             makeRoom();
             seg = frames.install(pageId, zeroPage);
             newInstalls++;
-        } else if (freeAfter != null && !newPages.isEmpty() && frames.writeAheadFrames() > 0) {
+        } else if (freeAfter != null && txnPages.anyNew() && frames.writeAheadFrames() > 0) {
             ahead = freeAfter.count(pageId, frames.writeAheadFrames());
         }
         clock.add(pageId);
         frames.markDirtyAhead(pageId, ahead);
-        newPages.add(pageId);
+        txnPages.addNew(pageId);
         return seg;
     }
 
     /** Whether the running transaction allocated {@code pageId} through {@link #fixNew} (and it was not stolen). */
     public boolean isNewPage(long pageId) {
-        return !newPages.isEmpty() && newPages.contains(pageId);
+        return txnPages.isNew(pageId);
     }
 
     /** After a steal logged the new page whole: from here its image on the volume is the base of later diffs. */
     public void forgetNewPage(long pageId) {
-        newPages.remove(pageId);
+        txnPages.forgetNew(pageId);
     }
 
     /** The running transaction ended (committed or rolled back): no page is new or stolen by it any more. */
     public void endNewPages() {
-        newPages.clear();
-        stolenByTxn.clear();
+        txnPages.clear();
         writeBackWalkAbove = 0; // the ended transaction's disk-dirty pages can be written back now
         stamps.transactionEnded();
     }
@@ -376,24 +368,14 @@ public final class BufferPool {
         endEvictions(ev, EvictionEvent.LOAD, e0, w0, s0);
     }
 
-    /** An eviction batch's event, begun, if a recording wants it; else null (no allocation). */
+    /** An eviction batch's event, begun, if a recording wants it; else null (the event class is not even loaded). */
     private static EvictionEvent beginEvictions() {
-        if (!Recorder.initialized() || !EvictionEvent.enabled()) {
-            return null;
-        }
-        EvictionEvent ev = new EvictionEvent();
-        ev.begin();
-        return ev;
+        return Recorder.initialized() ? EvictionEvent.beginIfEnabled() : null;
     }
 
     private void endEvictions(EvictionEvent ev, String cause, long e0, long w0, long s0) {
-        if (ev != null && evictions > e0 && ev.shouldCommit()) {
-            ev.store = name;
-            ev.cause = cause;
-            ev.framesEvicted = evictions - e0;
-            ev.pagesWrittenBack = writes - w0;
-            ev.steals = steals - s0;
-            ev.commit();
+        if (ev != null) {
+            ev.commitBatch(name, cause, evictions - e0, writes - w0, steals - s0);
         }
     }
 
@@ -534,7 +516,7 @@ public final class BufferPool {
         frames.clearDirty(p);
         MemorySegment cur = frames.stableImage(p, stealCur);
         stealer.beforeSteal(p, stealPre, cur);
-        stolenByTxn.add(p);
+        txnPages.addStolen(p);
         PageHeader.setLsn(frames.resident(p), PageHeader.lsn(cur));
         steals++;
     }

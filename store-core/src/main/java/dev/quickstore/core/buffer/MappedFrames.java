@@ -43,7 +43,7 @@ import java.nio.file.Path;
  * <p><b>Parts</b>, one mechanism each: the frames reserved for the volume ({@link FrameReservation}), residency
  * ({@link FrameResidency}), clean points and dirty masks ({@link CleanPoints}), the repair of refused frames
  * ({@link RefusedFrameRepair}), relocation ({@link FrameRelocation}), Texas mode ({@link TexasFrames}),
- * write-back images ({@link StableImages}), card masks ({@link DirtyCards}), the frames' alias slices ({@link
+ * write-back images ({@link StableImages}), read- and write-ahead ({@link FrameWriteAhead}), card masks ({@link DirtyCards}), the frames' alias slices ({@link
  * FrameSlices}). This class is the {@link
  * PageFrames} seam over them: the page to frame translation and the one-downcall operations.
  */
@@ -70,6 +70,7 @@ public final class MappedFrames implements PageFrames {
     private final FrameResidency residency;
     private final CleanPoints cleanPoints;
     private final RefusedFrameRepair refusedRepair;
+    private final FrameWriteAhead writeAhead;
 
     /** Each frame's alias slice, made once ({@link FrameSlices}). */
     private final FrameSlices slices;
@@ -89,36 +90,23 @@ public final class MappedFrames implements PageFrames {
         this.residency = new FrameResidency(this, arena, reservation, relocation, stage);
         this.cleanPoints = new CleanPoints(this, arena, pageSize, osPageBytes);
         this.refusedRepair = new RefusedFrameRepair(this, arena, reservation, relocation);
-        arena.loading().readAhead(READ_AHEAD_FRAMES);
+        this.writeAhead = new FrameWriteAhead(arena, reservation, relocation);
     }
 
-    /**
-     * Frames one cold read fault loads from the volume file ({@link dev.quickstore.mmu.FrameLoading#readAhead}:
-     * the faulting frame and the following reserved frames of the following pages, one {@code pread}, one {@code
-     * mprotect}); system property {@code qs.readAhead}, 0 or 1 = off (the default: on OO7 it saved CPU on small T1
-     * and cost more on medium T1, whose composite-part clusters end before a run does; docs/results.md, "Cold path
-     * (issue 13)").
-     */
-    public static final int READ_AHEAD_FRAMES = Integer.getInteger("qs.readAhead", 0);
+    /** Frames one cold read fault loads ({@link FrameWriteAhead#READ_AHEAD_FRAMES}; {@code qs.readAhead}). */
+    public static final int READ_AHEAD_FRAMES = FrameWriteAhead.READ_AHEAD_FRAMES;
 
-    /**
-     * Frames a write fault that continues a stream of writes makes writable besides its own ({@link
-     * dev.quickstore.mmu.FrameLoading#writeAhead}); system property {@code qs.writeAhead}, 0 = off, default 8 (docs/results.md,
-     * "Write-ahead"). Set by {@link #writeAhead} for embedded stores that log page diffs.
-     */
-    public static final int WRITE_AHEAD_FRAMES = Integer.getInteger("qs.writeAhead", 8);
-
-    private int writeAheadFrames;
+    /** Frames a write fault makes writable besides its own ({@link FrameWriteAhead#WRITE_AHEAD_FRAMES}). */
+    public static final int WRITE_AHEAD_FRAMES = FrameWriteAhead.WRITE_AHEAD_FRAMES;
 
     /** Selects write-ahead ({@link dev.quickstore.mmu.FrameLoading#writeAhead}): 0 = off, the arena's default. */
     public void writeAhead(int frames) {
-        arena.loading().writeAhead(frames);
-        writeAheadFrames = frames;
+        writeAhead.select(frames);
     }
 
     @Override
     public int writeAheadFrames() {
-        return writeAheadFrames;
+        return writeAhead.frames();
     }
 
     /**
@@ -358,20 +346,11 @@ public final class MappedFrames implements PageFrames {
 
     /**
      * The application is about to store to pages {@code [firstPage, firstPage + count)} through the view (a large
-     * object's run): with identity placement, each clean resident one gets its pre-image now and each run of them
-     * is made writable with one {@code mprotect} ({@code PreimageCapture.markDirtyRun}: write-ahead announced
-     * rather than detected, one downcall instead of a write fault per page); the others fault as before. Nothing
-     * for relocated or Texas frames (not contiguous) or without write-ahead. Returns the pages made dirty.
+     * object's run): the clean resident ones are made writable with their pre-images, one {@code mprotect} per run
+     * ({@link FrameWriteAhead#announce}). Returns the pages made dirty.
      */
     public long announceWrites(long firstPage, long count) {
-        if (count <= 0
-                || relocation.relocated()
-                || texas != null
-                || firstPage < 0
-                || firstPage + count > reservation.reservedUpTo()) {
-            return 0;
-        }
-        return arena.preimages().markDirtyRun(firstPage, count);
+        return writeAhead.announce(firstPage, count, texas != null);
     }
 
     /**

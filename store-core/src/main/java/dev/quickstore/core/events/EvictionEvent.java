@@ -48,4 +48,29 @@ public final class EvictionEvent extends Event {
     public static boolean enabled() {
         return PROBE.isEnabled();
     }
+
+    /**
+     * A batch's event, begun, if a recording wants it; else null (no allocation). Callers ask {@link
+     * Recorder#initialized()} first: calling this loads the class.
+     */
+    public static EvictionEvent beginIfEnabled() {
+        if (!enabled()) {
+            return null;
+        }
+        EvictionEvent ev = new EvictionEvent();
+        ev.begin();
+        return ev;
+    }
+
+    /** Ends the batch this event began: committed if it evicted a frame and the recording wants it. */
+    public void commitBatch(String store, String cause, long evicted, long writtenBack, long steals) {
+        if (evicted > 0 && shouldCommit()) {
+            this.store = store;
+            this.cause = cause;
+            this.framesEvicted = evicted;
+            this.pagesWrittenBack = writtenBack;
+            this.steals = steals;
+            commit();
+        }
+    }
 }
