@@ -93,11 +93,30 @@ public final class ObjectAllocator {
 
     private long hotStamp = -1;
 
+    /**
+     * The page of the last delete ({@code -1}: none), its segment as {@code pool.fixForStoreWrite} returned it, and the
+     * pool's {@link dev.quickstore.core.buffer.PoolStamps#writeStamp} taken after that fix. While the stamp holds, the
+     * next delete on that page frees its slot through the kept segment, without the fixes of the volume header and
+     * the space map that validate the page and the page's own two fixes (four pins and residency checks and a dirty
+     * mark's downcall): an object graph is freed object by object, and its objects were placed near each other (OO7
+     * SM2: a composite part's atomic parts, connections and list nodes). The page was allocated at that delete, and
+     * only a delete that empties it frees it, which drops the memo; the slot is still checked on the page. Dropped
+     * when the transaction ends; never valid with a fix observer (its stamp is -1).
+     */
+    private long deletePage = -1;
+
+    private MemorySegment deleteSegment;
+
+    private long deleteStamp = -1;
+
     /** Called when a transaction ends (commit or abort): the memos describe pages as this transaction left them. */
     public void reset() {
         hotPage = -1;
         hotSegment = null;
         hotStamp = -1;
+        deletePage = -1;
+        deleteSegment = null;
+        deleteStamp = -1;
         currentPage = 0;
         noFit.clear();
         denseTails.clear();
@@ -326,13 +345,24 @@ public final class ObjectAllocator {
      * write here (the slot table, the freed bytes zero-filled), so it is fixed with {@link BufferPool#fixForStoreWrite}:
      * on a mapped store the application view of a page the transaction only deletes from stays write-protected (no
      * {@code mprotect}); a later store through the view to another object of the page takes the write fault that
-     * opens it, and an allocation on the page opens it ({@link BufferPool#fixForWrite}).
+     * opens it, and an allocation on the page opens it ({@link BufferPool#fixForWrite}). A delete on the page of the
+     * last delete uses the segment kept for it ({@link #deletePage}).
      */
     public void delete(long ref) throws IOException {
         long page = addresses.pageOf(ref);
         int off = addresses.offsetOf(ref);
-        int slot = liveSlot(livePage(ref, page), ref, page, off);
-        MemorySegment p = pool.fixForStoreWrite(page);
+        MemorySegment p;
+        int slot;
+        if (page == deletePage && pool.stamps().stillFixedForWrite(deleteStamp)) {
+            p = deleteSegment;
+            slot = liveSlot(p, ref, page, off);
+        } else {
+            slot = liveSlot(livePage(ref, page), ref, page, off);
+            p = pool.fixForStoreWrite(page);
+            deletePage = page;
+            deleteSegment = p;
+            deleteStamp = pool.stamps().writeStamp();
+        }
         noFit.remove(page);
         denseTails.remove(page);
         if (page == hotPage) {
@@ -340,6 +370,8 @@ public final class ObjectAllocator {
         }
         extentNoFit.remove(extentOf(page));
         if (SlottedPage.freeSlot(p, slot, off) == 0) {
+            deletePage = -1; // freed below: no longer a page to delete from
+            deleteSegment = null;
             PageHeader.format(p, page, PageHeader.FREE);
             extents.free(page, 1);
             if (currentPage == page) {
