@@ -43,9 +43,9 @@ import java.nio.file.Path;
  * <p><b>Parts</b>, one mechanism each: the frames reserved for the volume ({@link FrameReservation}), residency
  * ({@link FrameResidency}), clean points and dirty masks ({@link CleanPoints}), the repair of refused frames
  * ({@link RefusedFrameRepair}), relocation ({@link FrameRelocation}), Texas mode ({@link TexasFrames}),
- * write-back images ({@link StableImages}), read- and write-ahead ({@link FrameWriteAhead}), card masks ({@link DirtyCards}), the frames' alias slices ({@link
- * FrameSlices}). This class is the {@link
- * PageFrames} seam over them: the page to frame translation and the one-downcall operations.
+ * write-back images ({@link StableImages}), read- and write-ahead ({@link FrameWriteAhead}), card masks ({@link
+ * DirtyCards}), the frames' alias slices ({@link FrameSlices}). This class is the {@link PageFrames} seam over them:
+ * the page to frame translation and the one-downcall operations.
  */
 public final class MappedFrames implements PageFrames {
     private final MappedArena arena;
