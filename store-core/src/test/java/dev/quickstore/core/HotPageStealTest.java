@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
  * object's slot is missing there, and the delete leaves the page clean.
  */
 class HotPageStealTest {
-    private static final Path DIR = Path.of("/mem/db");
+    static final Path DIR = Path.of("/mem/db");
     /** 16 frames: the 30 pages dirtied below cannot all stay; no checkpoint before the power cut. */
-    private static final StoreOptions OPTS = new StoreOptions(16, 1 << 20, 1L << 30);
+    static final StoreOptions OPTS = new StoreOptions(16, 1 << 20, 1L << 30);
 
     private final FaultInjectingFileIO fs = new FaultInjectingFileIO();
     /** Objects of one page each, rewritten to make the pool steal ({@link #stealByRewriting}). */

@@ -176,8 +176,24 @@ public final class BPlusTree {
         return pool.fix(metaPage).get(PageHeader.LONG, META_ENTRIES);
     }
 
+    /**
+     * The meta page's segment as {@code fixForStoreWrite} returned it, and the pool's {@link
+     * dev.quickstore.core.buffer.PoolStamps#writeStamp} taken after that fix: while the stamp holds (no eviction, no
+     * steal, the same transaction) {@link #addSize} updates the entry count through it, without a fix and a dirty
+     * mark per insert and delete - a quarter of an insert and delete in a running transaction (docs/results.md, "An
+     * index's entry count through the kept meta page").
+     */
+    private MemorySegment metaForWrite;
+
+    private long metaWriteStamp = -1;
+
     void addSize(long d) throws IOException {
-        MemorySegment m = pool.fixForStoreWrite(metaPage);
+        MemorySegment m = metaForWrite;
+        if (m == null || !pool.stamps().stillFixedForWrite(metaWriteStamp)) {
+            m = pool.fixForStoreWrite(metaPage);
+            metaForWrite = m;
+            metaWriteStamp = pool.stamps().writeStamp();
+        }
         m.set(PageHeader.LONG, META_ENTRIES, m.get(PageHeader.LONG, META_ENTRIES) + d);
     }
 

@@ -11,10 +11,12 @@ package dev.quickstore.core.buffer;
  */
 public final class PoolStamps {
     /**
-     * Counts the pool's evictions, steals, whole-pool evictions and fix-observer changes ({@link #writeStamp}).
-     * Invariant: a page a transaction's {@link BufferPool#fixForWrite} made dirty stays resident, dirty and at the
-     * same memory until the transaction ends or this count changes ({@link PageFrames}: a dirty page is not evicted,
-     * and mid-transaction only a steal ends a dirty state; the data plane's clock evicts clean frames only).
+     * Counts the pool's evictions, steals, whole-pool evictions, fix-observer changes and transaction ends ({@link
+     * #writeStamp}). Invariant: a page a transaction's {@link BufferPool#fixForWrite} or {@link
+     * BufferPool#fixForStoreWrite} made dirty stays resident, dirty and at the same memory until this count changes
+     * ({@link PageFrames}: a dirty page is not evicted, mid-transaction only a steal ends a dirty state, the data
+     * plane's clock evicts clean frames only, and the transaction's end - commit's clean point, abort's restore - is
+     * counted).
      */
     private long residencyChanges;
 
@@ -35,7 +37,8 @@ public final class PoolStamps {
      * A stamp for a caller that keeps the segment {@link BufferPool#fixForWrite} returned and writes through it again
      * later in the same transaction without fixing the page again (the object allocator's page being filled: a fix
      * per object was a third of a creation, docs/results.md, "Object creation: the hot page without a fix per
-     * object"). Valid while {@link #stillFixedForWrite} accepts it and the transaction runs. The page is not pinned
+     * object"; a B+tree's meta page, whose entry count each insert and delete updates). Valid while {@link
+     * #stillFixedForWrite} accepts it, which it does not after the transaction ended. The page is not pinned
      * meanwhile: a steal may take it, which the stamp then refuses.
      */
     public long writeStamp() {
@@ -103,9 +106,13 @@ public final class PoolStamps {
         residencyChanges++;
     }
 
-    /** The running transaction ended: an abort may have undone a root split ({@link #rootStamp}). */
+    /**
+     * The running transaction ended: an abort may have undone a root split ({@link #rootStamp}), and the pages it
+     * made dirty are clean or restored ({@link #writeStamp}).
+     */
     void transactionEnded() {
         rootMoves++;
+        residencyChanges++;
     }
 
     /** A fix observer was set or removed: a stamp taken before must not skip the fixes it is now told of. */
