@@ -29,8 +29,9 @@ import java.util.Map;
  * {@link Stealer} first logs the page's changes with undo information, then the page is written back.
  * No-force: commit never writes pages; they are written when evicted or by a checkpoint.
  *
- * <p>Pinning: pages fixed during one store operation stay pinned until {@link #unpinAll} at the end
- * of the operation, so segments handed out during an operation stay valid.
+ * <p>Pinning ({@link OperationPins}): pages fixed during one store operation stay pinned until the end of the
+ * operation, so segments handed out during an operation stay valid. A page fixed for write again in the same
+ * transaction is handed out from {@link KeptWriteSegments} without a residency check or dirty mark.
  *
  * <p>With a data-plane policy ({@link DataPlaneReplacer}) the fault path evicts too, at any time: the pool then
  * publishes pins and disk-dirty pages as holds on the frames (a held frame is never evicted there), asks
@@ -49,7 +50,7 @@ public final class BufferPool {
     private final LogWriter log;
     private final Replacer clock;
     private final Map<Long, Long> dirtyPageTable = new HashMap<>();
-    private final PagePins pinned = new PagePins();
+    private final OperationPins pins;
     private final MemorySegment readBuffer;
     private final MemorySegment stealPre;
     private final MemorySegment stealCur;
@@ -78,6 +79,8 @@ public final class BufferPool {
     private long evictions;
     /** What callers may keep from the pool, and until when ({@link PoolStamps}). */
     private final PoolStamps stamps = new PoolStamps();
+    /** Pages fixed for write in this transaction, fixed again without a residency check or dirty mark. */
+    private final KeptWriteSegments kept = new KeptWriteSegments();
 
     /**
      * @param name the store's name in events (its directory, or a client's server address)
@@ -87,6 +90,7 @@ public final class BufferPool {
         this.name = name;
         this.frames = frames;
         this.clock = replacer;
+        this.pins = new OperationPins(replacer, frames.capacity());
         this.volume = volume;
         this.dwb = dwb;
         this.log = log;
@@ -146,9 +150,7 @@ public final class BufferPool {
         if (fixObserver != null) {
             fixObserver.fixed(pageId, forWrite);
         }
-        if (pinned.add(pageId)) {
-            clock.hold(pageId, ReplacementClock.HOLD_PINNED, true); // before the residency check (qs_clock.c)
-        }
+        pins.pin(pageId); // before the residency check (qs_clock.c)
         MemorySegment seg = frames.resident(pageId);
         if (seg == null) {
             makeRoom();
@@ -195,9 +197,7 @@ public final class BufferPool {
             // image, so the frame must hold that image (and the pre-image be it), not zeros (StolenNewPageTest)
             return fixForWrite(pageId);
         }
-        if (pinned.add(pageId)) {
-            clock.hold(pageId, ReplacementClock.HOLD_PINNED, true);
-        }
+        pins.pin(pageId);
         MemorySegment seg = frames.resident(pageId);
         int ahead = 0;
         if (seg == null) {
@@ -247,8 +247,14 @@ public final class BufferPool {
 
     /** {@link #fix} plus the write notification (pre-image capture) for the running transaction. */
     public MemorySegment fixForWrite(long pageId) throws IOException {
-        MemorySegment seg = fix(pageId, true);
+        MemorySegment seg = kept.find(pageId, true, stamps.writeStamp());
+        if (seg != null) {
+            pins.pin(pageId); // resident and dirty: the pin may follow the check
+            return seg;
+        }
+        seg = fix(pageId, true);
         frames.markDirty(pageId);
+        kept.keep(pageId, seg, true, stamps.writeStamp());
         return seg;
     }
 
@@ -258,86 +264,53 @@ public final class BufferPool {
      * per page and transaction on the mapped store.
      */
     public MemorySegment fixForStoreWrite(long pageId) throws IOException {
-        MemorySegment seg = fix(pageId, true);
+        MemorySegment seg = kept.find(pageId, false, stamps.writeStamp());
+        if (seg != null) {
+            pins.pin(pageId); // resident and dirty: the pin may follow the check
+            return seg;
+        }
+        seg = fix(pageId, true);
         frames.markDirtyStoreOnly(pageId);
+        kept.keep(pageId, seg, false, stamps.writeStamp());
         return seg;
     }
 
     public void unpin(long pageId) {
-        if (pinned.remove(pageId)) {
-            clock.hold(pageId, ReplacementClock.HOLD_PINNED, false);
-        }
+        pins.unpin(pageId);
     }
 
     public void unpinAll() {
-        if (clock.inDataPlane()) {
-            pinned.forEach(p -> clock.hold(p, ReplacementClock.HOLD_PINNED, false));
-        }
-        pinned.clear();
+        pins.unpinAll();
     }
 
     /** A mark for {@link #releasePins}: pins taken after it can be released together. */
     public int pinMark() {
-        return pinned.mark();
+        return pins.mark();
     }
 
     /** Unpins the pages pinned since {@code mark} (the end of a nested operation). */
     public void releasePins(int mark) {
-        pinned.releaseSince(mark, this::unpin);
+        pins.releaseSince(mark);
     }
 
-    /**
-     * Pages the nested operations of one outer operation may leave pinned for each other ({@link
-     * #endNestedOperation}).
-     */
-    static final int NESTED_PINS = 16;
-
-    /** {@link #NESTED_PINS}, at most an eighth of the frames (a small pool keeps its frames evictable). */
+    /** {@link OperationPins#nestedBound}. */
     public int nestedPinBound() {
-        return Math.min(NESTED_PINS, frames.capacity() / 8);
+        return pins.nestedBound();
     }
 
-    /**
-     * Ends a nested store operation (an index-scan visitor's lookup). While the pool holds at most {@link
-     * #nestedPinBound()} pins, the pages it pinned stay pinned until the outer operation ends, so the next visitor's
-     * lookup - typically the same meta page, root and leaf - pins nothing again: pinning and unpinning each were
-     * a call into the data plane per page and lookup, a quarter of an index-nested-loops lookup (OO7 Q8, issue
-     * 13, docs/results.md "fifth landing"). Beyond that bound its pins are released as {@link #releasePins}
-     * does, so a scan whose visitors touch many pages never holds more than the bound plus one operation's pins.
-     * Holding a pin longer changes no content, only when a frame may be evicted.
-     */
+    /** Ends a nested store operation: {@link OperationPins#endNestedOperation}. */
     public void endNestedOperation(int mark) {
-        if (pinned.size() > nestedPinBound()) {
-            pinned.releaseSince(mark, this::unpin);
-        }
+        pins.endNestedOperation(mark);
     }
 
-    /**
-     * Pages a transaction's operation may leave pinned for the next one ({@link #endOperation}): the allocator's
-     * current page, the page of the object just created, an index leaf and its meta page.
-     */
-    static final int RETAINED_PINS = 4;
-
-    /**
-     * Ends the outermost store operation. Inside a running transaction ({@code retain}) an operation that pinned at
-     * most {@link #RETAINED_PINS} pages leaves them pinned, so the next operation - typically the next object
-     * created on the same page - does not pin them again: each pin and unpin is a call into the data plane
-     * ({@code qs_frame_hold}) and was, with the pin set's bookkeeping, a sixth of the creation loop's CPU (issue #20,
-     * docs/results.md "Write path, fourth landing"). A pin only keeps a frame from being evicted, so holding a few
-     * longer changes no content; an operation that pinned more, and every operation outside a running transaction
-     * (its end included), releases them all.
-     */
+    /** Ends the outermost store operation: {@link OperationPins#endOperation}. */
     public void endOperation(boolean retain) {
-        if (retain && pinned.size() <= RETAINED_PINS) {
-            pinned.compactOrder();
-        } else {
-            pinned.releaseSince(0, this::unpin);
-        }
+        pins.endOperation(retain);
     }
 
     /** Pages pinned now (tests). */
     public int pinnedCount() {
-        return pinned.size();
+        return pins.count();
     }
 
     /** Records that {@code pageId} holds logged changes up to a record at {@code lsn} not yet on disk. */
@@ -438,12 +411,12 @@ public final class BufferPool {
             }
         }
         frames.collectWritten(); // kernel tracking: a twin written in this transaction is a dirty page (steal it)
-        long v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p) && !dirtyPageTable.containsKey(p));
+        long v = clock.victim(p -> !pins.contains(p) && !frames.isDirty(p) && !dirtyPageTable.containsKey(p));
         if (v < 0) {
-            v = clock.victim(p -> !pinned.contains(p) && !frames.isDirty(p));
+            v = clock.victim(p -> !pins.contains(p) && !frames.isDirty(p));
         }
         if (v < 0) {
-            v = clock.victim(p -> !pinned.contains(p));
+            v = clock.victim(p -> !pins.contains(p));
         }
         if (v < 0 && !mustFind) {
             return false;
@@ -460,7 +433,7 @@ public final class BufferPool {
             // the WAL force, the double write's force and the volume's force are paid once per batch rather
             // than once per page (the next faults then find free frames).
             while (batch.size() < STEAL_BATCH) {
-                long w = clock.victim(p -> !pinned.contains(p) && frames.isDirty(p) && !batch.contains(p));
+                long w = clock.victim(p -> !pins.contains(p) && frames.isDirty(p) && !batch.contains(p));
                 if (w < 0) {
                     break;
                 }
