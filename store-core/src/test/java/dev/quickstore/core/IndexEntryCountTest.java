@@ -8,8 +8,9 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * A B+tree updates its entry count through the meta page's segment kept from the transaction's first update while
- * the pool's write stamp holds ({@code BPlusTree.addSize}). The stamp must end with the transaction: the next
+ * A B+tree updates its entry count in the meta page with every insert and delete ({@code BPlusTree.addSize}), and the
+ * pool hands that page out again from the segment kept from the transaction's first update while its write stamp
+ * holds ({@code KeptWriteSegments}). The stamp must end with the transaction: the next
  * transaction's first update finds the meta page clean (commit's clean point) or restored (abort), and a count written
  * through the old segment would have no pre-image and be in no log record. Checked in memory after an abort and after
  * a power cut: every committed transaction's count is there, the aborted one's is not. With the stamp left valid

@@ -177,23 +177,11 @@ public final class BPlusTree {
     }
 
     /**
-     * The meta page's segment as {@code fixForStoreWrite} returned it, and the pool's {@link
-     * dev.quickstore.core.buffer.PoolStamps#writeStamp} taken after that fix: while the stamp holds (no eviction, no
-     * steal, the same transaction) {@link #addSize} updates the entry count through it, without a fix and a dirty
-     * mark per insert and delete - a quarter of an insert and delete in a running transaction (docs/results.md, "An
-     * index's entry count through the kept meta page").
+     * Adds {@code d} to the entry count in the meta page. Within a transaction the pool hands the meta page out again
+     * from its kept segments ({@code KeptWriteSegments}: a pin, no residency check, no dirty mark).
      */
-    private MemorySegment metaForWrite;
-
-    private long metaWriteStamp = -1;
-
     void addSize(long d) throws IOException {
-        MemorySegment m = metaForWrite;
-        if (m == null || !pool.stamps().stillFixedForWrite(metaWriteStamp)) {
-            m = pool.fixForStoreWrite(metaPage);
-            metaForWrite = m;
-            metaWriteStamp = pool.stamps().writeStamp();
-        }
+        MemorySegment m = pool.fixForStoreWrite(metaPage);
         m.set(PageHeader.LONG, META_ENTRIES, m.get(PageHeader.LONG, META_ENTRIES) + d);
     }
 
