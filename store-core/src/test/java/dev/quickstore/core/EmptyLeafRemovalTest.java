@@ -256,7 +256,8 @@ class EmptyLeafRemovalTest {
     /**
      * Random inserts and deletes of LONG keys whose balance swings from growing (anywhere) to shrinking (mostly from
      * the low end), against a model: lookups, the first key, ranges and the count agree after every transaction,
-     * aborted ones included, and after reopens; the tree's pages follow its size down.
+     * aborted ones included, and after reopens; the tree's pages follow its size down (the last phase, which
+     * commits, sweeps most keys away).
      */
     @Test
     void growingAndShrinkingAgainstAModel(Seed seed) throws Exception {
@@ -272,7 +273,9 @@ class EmptyLeafRemovalTest {
             int peak = 0;
             for (int t = 0; t < 24; t++) {
                 boolean shrink = (t / 6) % 2 == 1; // six growing transactions, six shrinking, twice
-                boolean abort = rnd.nextInt(5) == 0;
+                // the last shrinking phase commits: the pages' bound below needs its deletes (with aborts there, seed
+                // -2691368032700243936 kept 2,869 keys in 21 pages against a peak of 34, which is right)
+                boolean abort = t < 18 && rnd.nextInt(5) == 0;
                 TreeMap<Long, Long> m = new TreeMap<>(model);
                 try (Transaction tx = s.begin()) {
                     Index ix = tx.index("m");
