@@ -1,11 +1,9 @@
 package dev.quickstore.core;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * A batch: the store latch held by one thread across many operations of a transaction ({@link Transaction#batch},
  * {@code ObjectTransaction.batch}). Every store operation takes and releases the latch ({@link OperationNest}): a
- * compare-and-set to take it and a volatile store to release it. Inside a batch the thread already holds the latch,
+ * compare-and-set to take it and a release store to release it ({@link StoreLatch}). Inside a batch the thread already holds the latch,
  * so an operation only counts its nesting; what it does and checks is otherwise the same (the transaction's state,
  * refusals, the pins it releases at its end). A run of many small operations from one thread gains: a small
  * object's creation took 0.68-1.06x the time in eight runs, about 0.9x (docs/results.md, "Batches").
@@ -18,11 +16,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code owner}.
  */
 public final class Batch implements AutoCloseable {
-    private ReentrantLock latch;
+    private StoreLatch latch;
     private final Thread owner;
 
     /** Takes one hold of {@code latch} for the calling thread (the caller has locked it: this is the record). */
-    Batch(ReentrantLock latch) {
+    Batch(StoreLatch latch) {
         assert latch.isHeldByCurrentThread();
         this.latch = latch;
         this.owner = Thread.currentThread();
@@ -48,7 +46,7 @@ public final class Batch implements AutoCloseable {
             throw new IllegalStateException("a batch is closed by the thread that opened it: opened by '"
                     + owner.getName() + "', closed by '" + t.getName() + "'");
         }
-        ReentrantLock l = latch;
+        StoreLatch l = latch;
         latch = null;
         l.unlock();
     }

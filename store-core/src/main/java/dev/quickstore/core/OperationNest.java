@@ -1,7 +1,5 @@
 package dev.quickstore.core;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * The store latch held once per nest of operations: {@link Store#enter} and {@link Store#exit} bracket every store
  * operation, and operations nest (an index scan's visitor looks up another index, as OO7 Q8's join does; an abort
@@ -9,17 +7,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * its thread holds the latch neither locks it again nor releases it; the operation that took it releases it
  * exactly once, when the nest unwinds to it.
  *
- * <p>Why not simply lock reentrantly: {@link ReentrantLock#lock()} by its holder first tries a compare-and-set
- * that fails, and its {@code unlock()} is a volatile store; per nested lookup the two were about a quarter of OO7
- * Q8 at steady state (docs/results.md, "The latch taken once per nest").
+ * <p>Why not simply lock reentrantly: when the latch was a {@code ReentrantLock}, its {@code lock()} by its holder
+ * first tried a compare-and-set that failed, and its {@code unlock()} was a volatile store; per nested lookup the
+ * two were about a quarter of OO7 Q8 at steady state (docs/results.md, "The latch taken once per nest"). The
+ * {@link StoreLatch} is cheaper reentered, but a nested operation here costs one owner read and no write to it.
  *
  * <p>Invariants (asserted): {@code depth >= 0}; {@code depth > 0} only while this thread holds the latch;
  * {@code lockedAt} is -1 or below {@code depth}. Both fields are read and written by the latch's holder only.
- * {@link ReentrantLock#isHeldByCurrentThread()} is exact for the calling thread: the owner field is either its own
+ * {@link StoreLatch#isHeldByCurrentThread()} is exact for the calling thread: the owner field is either its own
  * last write or another thread's value or null, never this thread by mistake.
  */
 final class OperationNest {
-    private final ReentrantLock latch;
+    private final StoreLatch latch;
 
     /** Operations begun and not ended by the holder of the latch. */
     private int depth;
@@ -27,7 +26,7 @@ final class OperationNest {
     /** The {@link #depth} at which {@link #enter} took the latch, whose matching {@link #exit} releases it; -1 none. */
     private int lockedAt = -1;
 
-    OperationNest(ReentrantLock latch) {
+    OperationNest(StoreLatch latch) {
         this.latch = latch;
     }
 

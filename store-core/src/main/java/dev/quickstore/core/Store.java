@@ -38,7 +38,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * An opened store: the embedded storage manager over one volume (facade; see docs/architecture-core.md).
@@ -70,7 +69,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Store implements AutoCloseable {
 
-    final ReentrantLock latch = new ReentrantLock();
+    final StoreLatch latch = new StoreLatch();
     final Path dir;
     final FileIO io;
     final int pageSize;
