@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -20,18 +21,18 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Waiting. A thread that finds the latch held spins briefly, then counts itself in {@link #waiting} (an atomic
  * increment: a full fence), queues itself and retries, and parks for at most {@link #MAX_PARK_NANOS} at a time
  * (from {@link #MIN_PARK_NANOS}, doubling). The releaser, after its release store, reads the count and unparks the
- * first queued thread. Because the release store is not fenced, the releaser's read of the count may be ordered
+ * first queued thread, unless a release unparked it already and it has not woken since. Because the release store is not fenced, the releaser's read of the count may be ordered
  * before its store becomes visible (store-load reordering, allowed by the memory model and by x86): a waiter that
  * counted itself and retried within that window misses its wake-up and wakes by its timeout instead. A wait is
  * therefore never lost, and overstays by at most {@link #MAX_PARK_NANOS}. The latch is not fair: a running thread
  * may take it before a parked one, as with {@code ReentrantLock}'s default.
  *
  * <p>Memory ordering: the acquire is a compare-and-set (volatile), the release a release store of the owner; an
- * acquire that reads the released {@code null} sees every write made under the latch before that release.
+ * acquire that reads the released {@link #FREE} sees every write made under the latch before that release.
  *
- * <p>Invariants (asserted): {@code holds > 0} exactly while {@code owner != null}; {@code holds} is read and
+ * <p>Invariants (asserted): {@code holds > 0} exactly while {@code owner != FREE}; {@code holds} is read and
  * written by the owner only. {@link #isHeldByCurrentThread} is exact for the calling thread: the owner it reads is
- * either its own last write or another thread's value or {@code null}, never this thread by mistake.
+ * either its own last write or another thread's id or {@link #FREE}, never this thread's by mistake.
  */
 final class StoreLatch {
     /** Spins (each a {@link Thread#onSpinWait}) before a waiter counts and queues itself. */
@@ -47,15 +48,24 @@ final class StoreLatch {
 
     static {
         try {
-            OWNER = MethodHandles.lookup().findVarHandle(StoreLatch.class, "owner", Thread.class);
+            OWNER = MethodHandles.lookup()
+                    .findVarHandle(StoreLatch.class, "owner", long.class)
+                    .withInvokeExactBehavior();
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** The holding thread, null when free; written by compare-and-set (acquire) and release store only. */
+    /**
+     * The holding thread's {@link Thread#threadId()}, {@link #FREE} when free; written by compare-and-set (acquire)
+     * and release store only. An id rather than the {@code Thread}: a primitive compare-and-set has no garbage
+     * collector's barriers, and the handle's exact types (enforced) keep every access a plain instruction.
+     */
     @SuppressWarnings("unused") // through OWNER
-    private Thread owner;
+    private long owner;
+
+    /** {@link #owner} when no thread holds the latch (thread ids are positive). */
+    private static final long FREE = 0L;
 
     /** Acquisitions by the owner not yet released (owner only). */
     private int holds;
@@ -66,16 +76,23 @@ final class StoreLatch {
     /** The waiting threads, in arrival order; the releaser unparks the first. */
     private final ConcurrentLinkedQueue<Thread> queue = new ConcurrentLinkedQueue<>();
 
+    /**
+     * Whether a releaser has unparked the first waiter since that waiter last woke: a release then unparks nobody
+     * (an unpark is a system call, and a running holder releases many times while its waiter wakes once). Set by
+     * the releaser, cleared by a waiter after each park.
+     */
+    private final AtomicBoolean wakeSent = new AtomicBoolean();
+
     /** Takes the latch, waiting as long as it takes; reentrant. Interrupts are kept for the caller, not acted on. */
     void lock() {
-        Thread me = Thread.currentThread();
-        Object o = OWNER.getOpaque(this);
+        long me = Thread.currentThread().threadId();
+        long o = (long) OWNER.getOpaque(this);
         if (o == me) {
             assert holds > 0;
             holds++;
             return;
         }
-        if (o != null || !OWNER.compareAndSet(this, null, me)) {
+        if (o != FREE || !(boolean) OWNER.compareAndSet(this, FREE, me)) {
             try {
                 await(me, false, 0L);
             } catch (InterruptedException e) {
@@ -93,8 +110,8 @@ final class StoreLatch {
      * @throws InterruptedException if the thread is interrupted while it waits (the latch not taken)
      */
     boolean tryLock(long timeout, TimeUnit unit) throws InterruptedException {
-        Thread me = Thread.currentThread();
-        Object o = OWNER.getOpaque(this);
+        long me = Thread.currentThread().threadId();
+        long o = (long) OWNER.getOpaque(this);
         if (o == me) {
             holds++;
             return true;
@@ -102,7 +119,8 @@ final class StoreLatch {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        if ((o == null && OWNER.compareAndSet(this, null, me)) || await(me, true, Math.max(1, unit.toNanos(timeout)))) {
+        if ((o == FREE && (boolean) OWNER.compareAndSet(this, FREE, me))
+                || await(me, true, Math.max(1, unit.toNanos(timeout)))) {
             assert holds == 0 : "a free latch with " + holds + " holds";
             holds = 1;
             return true;
@@ -116,7 +134,7 @@ final class StoreLatch {
      * @throws IllegalMonitorStateException if the calling thread does not hold the latch
      */
     void unlock() {
-        if (OWNER.getOpaque(this) != Thread.currentThread()) {
+        if ((long) OWNER.getOpaque(this) != Thread.currentThread().threadId()) {
             throw new IllegalMonitorStateException("the store latch is released by a thread that does not hold it: "
                     + Thread.currentThread().getName());
         }
@@ -124,8 +142,8 @@ final class StoreLatch {
         if (--holds > 0) {
             return;
         }
-        OWNER.setRelease(this, null);
-        if (waiting.getOpaque() != 0) {
+        OWNER.setRelease(this, FREE);
+        if (waiting.getOpaque() != 0 && !wakeSent.getOpaque() && wakeSent.compareAndSet(false, true)) {
             Thread first = queue.peek();
             if (first != null) {
                 LockSupport.unpark(first);
@@ -135,7 +153,7 @@ final class StoreLatch {
 
     /** Whether the calling thread holds the latch (exact for the calling thread). */
     boolean isHeldByCurrentThread() {
-        return OWNER.getOpaque(this) == Thread.currentThread();
+        return (long) OWNER.getOpaque(this) == Thread.currentThread().threadId();
     }
 
     /** The calling thread's holds; 0 if it does not hold the latch. */
@@ -152,22 +170,23 @@ final class StoreLatch {
      * Waits until this thread takes the latch (it was held when called); with {@code timed}, at most
      * {@code timeoutNanos}. An uninterruptible wait keeps an interrupt for the caller.
      */
-    private boolean await(Thread me, boolean interruptible, long timeoutNanos) throws InterruptedException {
+    private boolean await(long me, boolean interruptible, long timeoutNanos) throws InterruptedException {
         boolean timed = timeoutNanos > 0;
         for (int i = 0; i < SPINS; i++) {
             Thread.onSpinWait();
-            if (OWNER.getOpaque(this) == null && OWNER.compareAndSet(this, null, me)) {
+            if ((long) OWNER.getOpaque(this) == FREE && (boolean) OWNER.compareAndSet(this, FREE, me)) {
                 return true;
             }
         }
         long deadline = timed ? System.nanoTime() + timeoutNanos : 0L;
         boolean interrupted = false;
+        Thread self = Thread.currentThread();
         waiting.incrementAndGet();
-        queue.add(me);
+        queue.add(self);
         try {
             long park = MIN_PARK_NANOS;
             while (true) {
-                if (OWNER.compareAndSet(this, null, me)) {
+                if ((boolean) OWNER.compareAndSet(this, FREE, me)) {
                     return true;
                 }
                 long wait = park;
@@ -179,6 +198,7 @@ final class StoreLatch {
                     wait = Math.min(wait, left);
                 }
                 LockSupport.parkNanos(this, wait);
+                wakeSent.setOpaque(false); // awake: the next release may unpark again
                 if (Thread.interrupted()) {
                     if (interruptible) {
                         throw new InterruptedException();
@@ -188,10 +208,10 @@ final class StoreLatch {
                 park = Math.min(park * 2, MAX_PARK_NANOS);
             }
         } finally {
-            queue.remove(me);
+            queue.remove(self);
             waiting.decrementAndGet();
             if (interrupted) {
-                me.interrupt();
+                self.interrupt();
             }
         }
     }
