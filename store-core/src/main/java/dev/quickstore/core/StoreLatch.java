@@ -35,8 +35,12 @@ import java.util.concurrent.locks.LockSupport;
  * either its own last write or another thread's id or {@link #FREE}, never this thread's by mistake.
  */
 final class StoreLatch {
-    /** Spins (each a {@link Thread#onSpinWait}) before a waiter counts and queues itself. */
-    static final int SPINS = 128;
+    /**
+     * Spins (each a {@link Thread#onSpinWait}) before a waiter counts and queues itself. Few: with 128, two threads
+     * taking turns on the latch took 136 ns a turn against {@code ReentrantLock}'s 93 (the latch's cache line going
+     * back and forth); with 16, 32 ns against 78 ({@code StoreLatchBenchmark}, docs/results.md).
+     */
+    static final int SPINS = 16;
 
     /** A waiter's first park, in nanoseconds; each further park doubles it up to {@link #MAX_PARK_NANOS}. */
     static final long MIN_PARK_NANOS = 20_000;
