@@ -83,7 +83,8 @@ final class StoreLatch {
     /**
      * Whether a releaser has unparked the first waiter since that waiter last woke: a release then unparks nobody
      * (an unpark is a system call, and a running holder releases many times while its waiter wakes once). Set by
-     * the releaser, cleared by a waiter after each park.
+     * the releaser, cleared by a waiter after each park and when it stops waiting (it may take the latch without
+     * parking after a release unparked it: left set, the flag would keep the next waiter to its timeouts).
      */
     private final AtomicBoolean wakeSent = new AtomicBoolean();
 
@@ -214,6 +215,7 @@ final class StoreLatch {
         } finally {
             queue.remove(self);
             waiting.decrementAndGet();
+            wakeSent.setOpaque(false); // a wake-up sent to this thread, which took the latch or gave up, is spent
             if (interrupted) {
                 self.interrupt();
             }
