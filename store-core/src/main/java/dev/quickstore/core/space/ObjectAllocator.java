@@ -51,7 +51,7 @@ public final class ObjectAllocator {
      * space, never correctness: a page it admits is still checked. Without it every object placed near a full
      * extent re-read the extent's pages (OO7's builds: most of their time; docs/results.md, issue #20).
      */
-    private final java.util.Map<Long, Integer> noFit = new java.util.HashMap<>();
+    private final PageTable<Integer> noFit = new PageTable<>();
 
     /**
      * Page to the end of its objects while it is {@linkplain SlottedPage#denseEnd densely packed} (filled by
@@ -61,7 +61,7 @@ public final class ObjectAllocator {
      * count on every use. Within a transaction only this allocator changes slotted pages (an abort, and a page
      * server's invalidations, happen between transactions: {@link #reset}).
      */
-    private final java.util.Map<Long, int[]> denseTails = new java.util.HashMap<>();
+    private final PageTable<int[]> denseTails = new PageTable<>();
 
     /**
      * Extent (first page) to the smallest object size (8-aligned) that no page of it held: every page of the extent
@@ -71,7 +71,7 @@ public final class ObjectAllocator {
      * allocated (docs/results.md, issue #20, third landing). Exact like {@link #noFit}: dropped for the extent when
      * an object on one of its pages is deleted or one of its pages is allocated, and when the transaction ends.
      */
-    private final java.util.Map<Long, Integer> extentNoFit = new java.util.HashMap<>();
+    private final PageTable<Integer> extentNoFit = new PageTable<>();
 
     /**
      * The page the last object was appended to and its {@link #denseTails} entry ({@code hotPage} -1: none): the next
@@ -252,7 +252,10 @@ public final class ObjectAllocator {
         if (noFit.size() >= NO_FIT_PAGES) {
             noFit.clear();
         }
-        noFit.merge(page, need, Math::min);
+        Integer was = noFit.get(page);
+        if (was == null || need < was) {
+            noFit.put(page, need);
+        }
     }
 
     /** Bound of {@link #noFit} (cleared when reached). */
@@ -282,7 +285,7 @@ public final class ObjectAllocator {
                 if (extentNoFit.size() >= NO_FIT_PAGES) {
                     extentNoFit.clear();
                 }
-                extentNoFit.merge(extent, need, Math::min); // the hint's page refused it too
+                extentNoFit.put(extent, need); // below what it held (checked above): the hint's page refused it too
             }
             // the extent is full: continue on the page that took its overflow last (without this every
             // further object near a full extent got a fresh page of its own)
