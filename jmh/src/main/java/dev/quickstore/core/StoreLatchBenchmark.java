@@ -22,6 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * in a running store. The two-thread variants share one lock (2 threads on this 2-vCPU machine): the cost of
  * contention, where the store latch spins, then parks and is unparked.
  *
+ * <p>The two pairs are written out, not shared through an interface, so that each call site sees one lock class
+ * (monomorphic, inlined), as {@code OperationNest} does.
+ *
  * <p>This class sits in the package of {@link StoreLatch} (package-private) inside the benchmarks' jar only; it is
  * a white-box benchmark of the one class, not part of the store's API.
  */

@@ -10,7 +10,7 @@ package dev.quickstore.core;
  * <p>Why not simply lock reentrantly: when the latch was a {@code ReentrantLock}, its {@code lock()} by its holder
  * first tried a compare-and-set that failed, and its {@code unlock()} was a volatile store; per nested lookup the
  * two were about a quarter of OO7 Q8 at steady state (docs/results.md, "The latch taken once per nest"). The
- * {@link StoreLatch} is cheaper reentered, but a nested operation here costs one owner read and no write to it.
+ * {@link StoreLatch} reentered would still write its hold count; a nested operation here reads the owner only.
  *
  * <p>Invariants (asserted): {@code depth >= 0}; {@code depth > 0} only while this thread holds the latch;
  * {@code lockedAt} is -1 or below {@code depth}. Both fields are read and written by the latch's holder only.

@@ -144,6 +144,15 @@ class StoreLatchTest {
                 "another thread takes the freed latch");
     }
 
+    /** Waits (at most 10 s) until a thread is counted as waiting for {@code latch}. */
+    private static void awaitQueued(StoreLatch latch, String who) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!latch.hasQueuedThreads()) {
+            assertTrue(System.nanoTime() < deadline, who + " did not queue in 10 s");
+            Thread.onSpinWait();
+        }
+    }
+
     @Test
     void aTimedTryGivesUpWhileAnotherThreadHoldsTheLatchAndAWaiterIsWokenByTheRelease() throws Exception {
         StoreLatch latch = new StoreLatch();
@@ -160,11 +169,7 @@ class StoreLatchTest {
                     latch.unlock();
                 }
             });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!latch.hasQueuedThreads()) {
-                assertTrue(System.nanoTime() < deadline, "the waiter did not queue in 10 s");
-                Thread.onSpinWait();
-            }
+            awaitQueued(latch, "the waiter");
             assertFalse(waiter.isDone(), "the waiter waits while the latch is held");
             latch.unlock();
             assertTrue(waiter.get(10, TimeUnit.SECONDS), "the waiter took the latch once");
@@ -196,11 +201,7 @@ class StoreLatchTest {
                     latch.unlock();
                 }
             });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!latch.hasQueuedThreads()) {
-                assertTrue(System.nanoTime() < deadline, "the locker did not queue in 10 s");
-                Thread.onSpinWait();
-            }
+            awaitQueued(latch, "the locker");
             lockerThread.get().interrupt();
             assertFalse(locker.isDone(), "the interrupted locker still waits: the latch is held here");
             latch.unlock();
