@@ -1,6 +1,7 @@
 package dev.quickstore.core.buffer;
 
 import dev.quickstore.mmu.ReplacementClock;
+import java.util.function.LongConsumer;
 
 /**
  * The pins of the {@link BufferPool}: the pages the running store operation fixed ({@link PagePins}) and how long they
@@ -23,6 +24,8 @@ final class OperationPins {
     private final PagePins pinned = new PagePins();
     private final Replacer clock;
     private final int capacity;
+    /** {@link #unpin}, bound once: a method reference made per operation's end would allocate on that path. */
+    private final LongConsumer unpinEach = this::unpin;
 
     OperationPins(Replacer clock, int capacity) {
         this.clock = clock;
@@ -60,7 +63,7 @@ final class OperationPins {
 
     /** Unpins the pages pinned since {@code mark} (the end of a nested operation). */
     void releaseSince(int mark) {
-        pinned.releaseSince(mark, this::unpin);
+        pinned.releaseSince(mark, unpinEach);
     }
 
     /** {@link #NESTED_PINS}, at most an eighth of the frames (a small pool keeps its frames evictable). */
@@ -78,7 +81,7 @@ final class OperationPins {
      */
     void endNestedOperation(int mark) {
         if (pinned.size() > nestedBound()) {
-            pinned.releaseSince(mark, this::unpin);
+            releaseSince(mark);
         }
     }
 
@@ -93,7 +96,7 @@ final class OperationPins {
         if (retain && pinned.size() <= RETAINED_PINS) {
             pinned.compactOrder();
         } else {
-            pinned.releaseSince(0, this::unpin);
+            releaseSince(0);
         }
     }
 
