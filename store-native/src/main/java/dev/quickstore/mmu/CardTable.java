@@ -42,9 +42,9 @@ public final class CardTable {
         Downcall.checkedInt(
                 "qs_arena_set_write_detection",
                 () -> "selecting card marking with 2^" + cardShift + "-byte cards",
-                () -> (int) NativeCalls.SET_WRITE_DETECTION.invokeExact(handle, cardShift));
+                () -> (int) NativeCalls.SetWriteDetection.H.invokeExact(handle, cardShift));
         if (cardShift != 0) {
-            long addr = Downcall.longValue("qs_arena_cards", () -> (long) NativeCalls.ARENA_CARDS.invokeExact(handle));
+            long addr = Downcall.longValue("qs_arena_cards", () -> (long) NativeCalls.ArenaCards.H.invokeExact(handle));
             this.bytes = MemorySegment.ofAddress(addr).reinterpret(arena.byteSize() >>> cardShift, views, null);
             this.shift = cardShift;
         }
@@ -63,7 +63,7 @@ public final class CardTable {
      */
     public synchronized void selectScanning() {
         Downcall.checkedInt("qs_arena_set_write_detection", () -> "selecting scanning (pre-images at load)", () ->
-                (int) NativeCalls.SET_WRITE_DETECTION.invokeExact(handle, PREIMAGE_ON_LOAD));
+                (int) NativeCalls.SetWriteDetection.H.invokeExact(handle, PREIMAGE_ON_LOAD));
     }
 
     /** log2 of the card size, or 0 under page protection. */
@@ -85,7 +85,7 @@ public final class CardTable {
      * @throws ArenaException if no pre-image slot could be mapped or the arena is not in card mode
      */
     public int mark(long offset) {
-        int rc = Downcall.intValue("qs_mark_card", () -> (int) NativeCalls.MARK_CARD.invokeExact(handle, offset));
+        int rc = Downcall.intValue("qs_mark_card", () -> (int) NativeCalls.MarkCard.H.invokeExact(handle, offset));
         if (rc == -2 /* ENOENT: not resident */) {
             return -1;
         }

@@ -74,7 +74,7 @@ public final class DetachedPreimages implements AutoCloseable {
         return Downcall.checkedLong(
                 "qs_mark_clean_list_detach",
                 () -> "detaching " + n + " frames clean from frame " + (n > 0 ? list[from] : -1),
-                () -> (long) NativeCalls.MARK_CLEAN_LIST_DETACH.invokeExact(handle, f, (long) n, bridge, s, a));
+                () -> (long) NativeCalls.MarkCleanListDetach.H.invokeExact(handle, f, (long) n, bridge, s, a));
     }
 
     /** Listed frames of the last {@link #detachClean} whose slots are held (0 after {@link #release}). */
@@ -123,10 +123,10 @@ public final class DetachedPreimages implements AutoCloseable {
             MemorySegment f = frames;
             MemorySegment k = keep;
             return Downcall.checkedLong("qs_kwp_settle", () -> "settling " + n + " committed frames", () ->
-                    (long) NativeCalls.KWP_SETTLE.invokeExact(handle, f, s, k, (long) n));
+                    (long) NativeCalls.KwpSettle.H.invokeExact(handle, f, s, k, (long) n));
         }
         return Downcall.checkedLong("qs_preimage_release_list", () -> "releasing " + n + " detached pre-images", () ->
-                (long) NativeCalls.PREIMAGE_RELEASE_LIST.invokeExact(handle, s, (long) n));
+                (long) NativeCalls.PreimageReleaseList.H.invokeExact(handle, s, (long) n));
     }
 
     /** {@link #release}. */

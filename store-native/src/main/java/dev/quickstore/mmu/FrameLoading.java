@@ -32,7 +32,7 @@ public final class FrameLoading {
      */
     public void readAhead(int frames) {
         Downcall.checkedInt("qs_arena_set_readahead", () -> "setting read-ahead to " + frames + " frames (0..64)", () ->
-                (int) NativeCalls.ARENA_SET_READAHEAD.invokeExact(handle, frames));
+                (int) NativeCalls.ArenaSetReadahead.H.invokeExact(handle, frames));
     }
 
     /**
@@ -48,7 +48,7 @@ public final class FrameLoading {
     public void writeAhead(int frames) {
         Downcall.checkedInt(
                 "qs_arena_set_writeahead", () -> "setting write-ahead to " + frames + " frames (0..64)", () ->
-                        (int) NativeCalls.ARENA_SET_WRITEAHEAD.invokeExact(handle, frames));
+                        (int) NativeCalls.ArenaSetWriteahead.H.invokeExact(handle, frames));
     }
 
     /**
@@ -59,7 +59,7 @@ public final class FrameLoading {
      */
     public void touch(long frame, boolean write) {
         arena.checkFrame(frame);
-        Downcall.intValue("qs_touch", () -> (int) NativeCalls.TOUCH.invokeExact(handle, frame, write ? 1 : 0));
+        Downcall.intValue("qs_touch", () -> (int) NativeCalls.Touch.H.invokeExact(handle, frame, write ? 1 : 0));
     }
 
     /** Loads a reserved frame ahead of use and makes it readable; errors throw, nothing is refused. */
@@ -68,7 +68,7 @@ public final class FrameLoading {
         int r = Downcall.intValue("qs_prefetch", () -> {
             try (Arena tmp = Arena.ofConfined()) {
                 MemorySegment e = tmp.allocate(JAVA_INT);
-                int rc = (int) NativeCalls.PREFETCH.invokeExact(handle, frame, e);
+                int rc = (int) NativeCalls.Prefetch.H.invokeExact(handle, frame, e);
                 err[0] = e.get(JAVA_INT, 0);
                 return rc;
             }
@@ -101,7 +101,7 @@ public final class FrameLoading {
             throw new IllegalArgumentException("install needs " + frameSize + " bytes of native memory");
         }
         return Downcall.checkedInt("qs_install", () -> "installing frame " + frame, () ->
-                        (int) NativeCalls.INSTALL.invokeExact(handle, frame, page))
+                        (int) NativeCalls.Install.H.invokeExact(handle, frame, page))
                 == 1;
     }
 
@@ -112,7 +112,7 @@ public final class FrameLoading {
      */
     public long populate(long first, long count) {
         return Downcall.checkedLong("qs_populate", () -> "populating frames " + first + "+" + count, () ->
-                (long) NativeCalls.POPULATE.invokeExact(handle, first, count));
+                (long) NativeCalls.Populate.H.invokeExact(handle, first, count));
     }
 
     /**
@@ -123,6 +123,6 @@ public final class FrameLoading {
      */
     public long allocate(long first, long count) {
         return Downcall.checkedLong("qs_allocate", () -> "allocating frames " + first + "+" + count, () ->
-                (long) NativeCalls.ALLOCATE.invokeExact(handle, first, count));
+                (long) NativeCalls.Allocate.H.invokeExact(handle, first, count));
     }
 }

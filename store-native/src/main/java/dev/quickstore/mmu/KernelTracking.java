@@ -42,7 +42,7 @@ public final class KernelTracking {
      * usually means), for an error message.
      */
     public static String unavailableReason() {
-        int rc = Downcall.intValue("qs_kwp_probe", () -> (int) NativeCalls.KWP_PROBE.invokeExact());
+        int rc = Downcall.intValue("qs_kwp_probe", () -> (int) NativeCalls.KwpProbe.H.invokeExact());
         return switch (rc) {
             case 0 -> null;
             case -38 -> "userfaultfd is not available (ENOSYS: a kernel without CONFIG_USERFAULTFD)";
@@ -64,13 +64,13 @@ public final class KernelTracking {
      */
     public synchronized void select() {
         Downcall.checkedInt("qs_arena_set_write_detection", () -> "selecting kernel write tracking", () ->
-                (int) NativeCalls.SET_WRITE_DETECTION.invokeExact(handle, SELECT));
+                (int) NativeCalls.SetWriteDetection.H.invokeExact(handle, SELECT));
         on = true;
     }
 
     /** The granularity of {@link #writtenPages}: the OS page size. */
     public static int pageBytes() {
-        return Downcall.intValue("qs_kwp_page_bytes", () -> (int) NativeCalls.KWP_PAGE_BYTES.invokeExact());
+        return Downcall.intValue("qs_kwp_page_bytes", () -> (int) NativeCalls.KwpPageBytes.H.invokeExact());
     }
 
     /**
@@ -79,7 +79,7 @@ public final class KernelTracking {
      * wrote it through the alias as well). Read before the frame's dirty state ends.
      */
     public long writtenPages(long frame) {
-        return Downcall.longValue("qs_kwp_mask", () -> (long) NativeCalls.KWP_MASK.invokeExact(handle, frame));
+        return Downcall.longValue("qs_kwp_mask", () -> (long) NativeCalls.KwpMask.H.invokeExact(handle, frame));
     }
 
     /** Whether {@link #select} switched it on. */
@@ -94,7 +94,7 @@ public final class KernelTracking {
      */
     public synchronized long collect() {
         return Downcall.checkedLong("qs_kwp_collect", () -> "collecting the frames the kernel saw written", () ->
-                (long) NativeCalls.KWP_COLLECT.invokeExact(handle, MODE_DIRTY, MemorySegment.NULL, 0L));
+                (long) NativeCalls.KwpCollect.H.invokeExact(handle, MODE_DIRTY, MemorySegment.NULL, 0L));
     }
 
     /**
@@ -108,7 +108,7 @@ public final class KernelTracking {
         }
         MemorySegment out = named;
         long n = Downcall.checkedLong("qs_kwp_collect", () -> "undoing stores outside a transaction", () ->
-                (long) NativeCalls.KWP_COLLECT.invokeExact(handle, MODE_RESTORE, out, (long) NAMED));
+                (long) NativeCalls.KwpCollect.H.invokeExact(handle, MODE_RESTORE, out, (long) NAMED));
         long[] frames = new long[(int) Math.min(n, NAMED)];
         MemorySegment.copy(out, JAVA_LONG, 0, frames, 0, frames.length);
         return frames;

@@ -71,15 +71,16 @@ public final class MappedArena implements AutoCloseable {
         this.frameSize = frameSize;
         this.frameShift = Integer.numberOfTrailingZeros(frameSize);
         this.atPreferredBase = Downcall.intValue(
-                        "qs_arena_at_preferred", () -> (int) NativeCalls.ARENA_AT_PREFERRED.invokeExact(handle))
+                        "qs_arena_at_preferred", () -> (int) NativeCalls.ArenaAtPreferred.H.invokeExact(handle))
                 != 0;
         this.views = Arena.ofShared();
-        long base = Downcall.longValue("qs_arena_base", () -> (long) NativeCalls.ARENA_BASE.invokeExact(handle));
-        long aliasBase = Downcall.longValue("qs_arena_alias", () -> (long) NativeCalls.ARENA_ALIAS.invokeExact(handle));
+        long base = Downcall.longValue("qs_arena_base", () -> (long) NativeCalls.ArenaBase.H.invokeExact(handle));
+        long aliasBase =
+                Downcall.longValue("qs_arena_alias", () -> (long) NativeCalls.ArenaAlias.H.invokeExact(handle));
         this.view = MemorySegment.ofAddress(base).reinterpret(size, views, null);
         this.alias = MemorySegment.ofAddress(aliasBase).reinterpret(size, views, null);
         long pendingAddr = Downcall.longValue(
-                "qs_arena_pending_addr", () -> (long) NativeCalls.ARENA_PENDING_ADDR.invokeExact(handle));
+                "qs_arena_pending_addr", () -> (long) NativeCalls.ArenaPendingAddr.H.invokeExact(handle));
         this.refusals =
                 new RefusalQueue(handle, MemorySegment.ofAddress(pendingAddr).reinterpret(8, views, null));
         this.clock = new ReplacementClock(this, handle);
@@ -132,7 +133,7 @@ public final class MappedArena implements AutoCloseable {
                 () -> {
                     try (Arena tmp = Arena.ofConfined()) {
                         MemorySegment out = tmp.allocate(JAVA_LONG);
-                        int rc = (int) NativeCalls.ARENA_OPEN.invokeExact(size, frameSize, preferredBase, mode, out);
+                        int rc = (int) NativeCalls.ArenaOpen.H.invokeExact(size, frameSize, preferredBase, mode, out);
                         handle[0] = out.get(JAVA_LONG, 0);
                         return rc;
                     }
@@ -142,12 +143,12 @@ public final class MappedArena implements AutoCloseable {
 
     /** CRC32C of the bytes of a segment (heap or native), computed by the library's C code. */
     public static int crc32c(MemorySegment bytes) {
-        return Downcall.intValue("qs_crc32c", () -> (int) NativeCalls.CRC32C.invokeExact(bytes, bytes.byteSize()));
+        return Downcall.intValue("qs_crc32c", () -> (int) NativeCalls.Crc32c.H.invokeExact(bytes, bytes.byteSize()));
     }
 
     /** The Linux thread id of the calling thread (as recorded in refusals). */
     public static int nativeThreadId() {
-        return Downcall.intValue("qs_gettid", () -> (int) NativeCalls.GETTID.invokeExact());
+        return Downcall.intValue("qs_gettid", () -> (int) NativeCalls.Gettid.H.invokeExact());
     }
 
     // ---- the mechanisms beside the frame table ---------------------------------------------------------
@@ -248,7 +249,7 @@ public final class MappedArena implements AutoCloseable {
     /** Turns CRC32C verification of loaded pages on or off (on by default). */
     public void verifyChecksums(boolean on) {
         Downcall.run("qs_arena_set_verify", () -> {
-            NativeCalls.ARENA_SET_VERIFY.invokeExact(handle, on ? 1 : 0);
+            NativeCalls.ArenaSetVerify.H.invokeExact(handle, on ? 1 : 0);
         });
     }
 
@@ -260,14 +261,14 @@ public final class MappedArena implements AutoCloseable {
      */
     public void locking(boolean on) {
         Downcall.run("qs_arena_set_locking", () -> {
-            NativeCalls.ARENA_SET_LOCKING.invokeExact(handle, on ? 1 : 0);
+            NativeCalls.ArenaSetLocking.H.invokeExact(handle, on ? 1 : 0);
         });
     }
 
     /** Marks the arena in or out of a transaction; faults outside a transaction are refused. */
     public void transaction(boolean active) {
         Downcall.run("qs_arena_set_txn", () -> {
-            NativeCalls.ARENA_SET_TXN.invokeExact(handle, active ? 1 : 0);
+            NativeCalls.ArenaSetTxn.H.invokeExact(handle, active ? 1 : 0);
         });
     }
 
@@ -278,7 +279,7 @@ public final class MappedArena implements AutoCloseable {
      */
     public void budgets(long maxResidentFrames, long preimageBytes) {
         Downcall.run("qs_arena_set_budgets", () -> {
-            NativeCalls.ARENA_SET_BUDGETS.invokeExact(handle, maxResidentFrames, preimageBytes);
+            NativeCalls.ArenaSetBudgets.H.invokeExact(handle, maxResidentFrames, preimageBytes);
         });
     }
 
@@ -287,13 +288,13 @@ public final class MappedArena implements AutoCloseable {
     /** Reserves frames [first, first+count) for pages [firstPage, ...) of a source. */
     public void reserve(long first, long count, int source, long firstPage) {
         Downcall.checkedLong("qs_reserve", () -> "reserving frames " + first + "+" + count, () ->
-                (long) NativeCalls.RESERVE.invokeExact(handle, first, count, source, firstPage));
+                (long) NativeCalls.Reserve.H.invokeExact(handle, first, count, source, firstPage));
     }
 
     /** Releases frames: page assignment and bytes dropped; later faults are refused (RELEASED). */
     public long release(long first, long count) {
         return Downcall.checkedLong("qs_release", () -> "releasing frames " + first + "+" + count, () ->
-                (long) NativeCalls.RELEASE.invokeExact(handle, first, count));
+                (long) NativeCalls.Release.H.invokeExact(handle, first, count));
     }
 
     /**
@@ -316,7 +317,7 @@ public final class MappedArena implements AutoCloseable {
     public long evict(long first, long count, boolean discardDirty, boolean keepMemory) {
         int flags = (discardDirty ? 1 : 0) | (keepMemory ? 2 : 0);
         return Downcall.checkedLong("qs_evict", () -> "evicting frames " + first + "+" + count, () ->
-                (long) NativeCalls.EVICT.invokeExact(handle, first, count, flags));
+                (long) NativeCalls.Evict.H.invokeExact(handle, first, count, flags));
     }
 
     /**
@@ -326,7 +327,7 @@ public final class MappedArena implements AutoCloseable {
      */
     public long reprotectAll() {
         return Downcall.checkedLong("qs_reprotect_all", () -> "reprotecting the arena", () ->
-                (long) NativeCalls.REPROTECT_ALL.invokeExact(handle));
+                (long) NativeCalls.ReprotectAll.H.invokeExact(handle));
     }
 
     /**
@@ -336,7 +337,7 @@ public final class MappedArena implements AutoCloseable {
      */
     public long reprotect(long first, long count) {
         return Downcall.checkedLong("qs_reprotect", () -> "reprotecting frames " + first + "+" + count, () ->
-                (long) NativeCalls.REPROTECT.invokeExact(handle, first, count));
+                (long) NativeCalls.Reprotect.H.invokeExact(handle, first, count));
     }
 
     public FrameState state(long frame) {
@@ -351,36 +352,36 @@ public final class MappedArena implements AutoCloseable {
     /** State (bits 0..7) and flags (bits 8..) of a frame. */
     int rawState(long frame) {
         checkFrame(frame);
-        return Downcall.intValue("qs_frame_state", () -> (int) NativeCalls.FRAME_STATE.invokeExact(handle, frame));
+        return Downcall.intValue("qs_frame_state", () -> (int) NativeCalls.FrameState.H.invokeExact(handle, frame));
     }
 
     /** The page a frame is reserved for. */
     public long page(long frame) {
         checkFrame(frame);
-        return Downcall.longValue("qs_frame_page", () -> (long) NativeCalls.FRAME_PAGE.invokeExact(handle, frame));
+        return Downcall.longValue("qs_frame_page", () -> (long) NativeCalls.FramePage.H.invokeExact(handle, frame));
     }
 
     /** How many times the frame's page was read from its source. */
     public int loads(long frame) {
         checkFrame(frame);
-        return Downcall.intValue("qs_frame_loads", () -> (int) NativeCalls.FRAME_LOADS.invokeExact(handle, frame));
+        return Downcall.intValue("qs_frame_loads", () -> (int) NativeCalls.FrameLoads.H.invokeExact(handle, frame));
     }
 
     /** The indices of all resident (CLEAN or DIRTY) frames, ascending. */
     public long[] residentFrameList() {
-        return frameList.list(NativeCalls.RESIDENT_LIST, "qs_resident_list");
+        return frameList.list(NativeCalls.ResidentList.H, "qs_resident_list");
     }
 
     // ---- counters ----------------------------------------------------------------------------
 
     /** A counter that grows when the fault path exceeded a soft budget; Java's replacer should run. */
     public long pressure() {
-        return Downcall.longValue("qs_arena_pressure", () -> (long) NativeCalls.ARENA_PRESSURE.invokeExact(handle));
+        return Downcall.longValue("qs_arena_pressure", () -> (long) NativeCalls.ArenaPressure.H.invokeExact(handle));
     }
 
     /** Frames currently holding bytes. */
     public long residentFrames() {
-        return Downcall.longValue("qs_arena_resident", () -> (long) NativeCalls.ARENA_RESIDENT.invokeExact(handle));
+        return Downcall.longValue("qs_arena_resident", () -> (long) NativeCalls.ArenaResident.H.invokeExact(handle));
     }
 
     public FaultCounters counters() {
@@ -388,7 +389,7 @@ public final class MappedArena implements AutoCloseable {
         int n = Downcall.intValue("qs_counters", () -> {
             try (Arena tmp = Arena.ofConfined()) {
                 MemorySegment out = tmp.allocate(JAVA_LONG, values.length);
-                int count = (int) NativeCalls.COUNTERS.invokeExact(handle, out, values.length);
+                int count = (int) NativeCalls.Counters.H.invokeExact(handle, out, values.length);
                 MemorySegment.copy(out, JAVA_LONG, 0, values, 0, values.length);
                 return count;
             }
@@ -408,7 +409,7 @@ public final class MappedArena implements AutoCloseable {
         closed = true;
         views.close();
         Downcall.run("qs_arena_close", () -> {
-            NativeCalls.ARENA_CLOSE.invokeExact(handle);
+            NativeCalls.ArenaClose.H.invokeExact(handle);
         });
     }
 

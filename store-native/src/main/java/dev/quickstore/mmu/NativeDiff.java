@@ -34,7 +34,7 @@ public final class NativeDiff {
         MemorySegment o = MemorySegment.ofArray(out);
         int cap = out.length / 2;
         return Downcall.longValue("qs_page_diff", () ->
-                (long) NativeCalls.PAGE_DIFF.invokeExact(before, after, n, maxGap, stopAt, o, cap));
+                (long) NativeCalls.PageDiff.H.invokeExact(before, after, n, maxGap, stopAt, o, cap));
     }
 
     /**
@@ -72,7 +72,7 @@ public final class NativeDiff {
         }
         MemorySegment a = MemorySegment.ofArray(anchors);
         MemorySegment b = MemorySegment.ofArray(best);
-        return Downcall.intValue("qs_move_find", () -> (int) NativeCalls.MOVE_FIND.invokeExact(
+        return Downcall.intValue("qs_move_find", () -> (int) NativeCalls.MoveFind.H.invokeExact(
                         before, after, n, floor, a, count, nearShift, maxShift, minMove, maxCandidates, b))
                 != 0;
     }

@@ -41,7 +41,7 @@ public final class PageServerSocket implements AutoCloseable {
         byte[] a = v4.getAddress();
         int ip = ((a[0] & 0xff) << 24) | ((a[1] & 0xff) << 16) | ((a[2] & 0xff) << 8) | (a[3] & 0xff);
         int rc = Downcall.intValue(
-                "qs_socket_dial", () -> (int) NativeCalls.SOCKET_DIAL.invokeExact(ip, server.getPort(), timeoutMs));
+                "qs_socket_dial", () -> (int) NativeCalls.SocketDial.H.invokeExact(ip, server.getPort(), timeoutMs));
         if (rc < 0) {
             throw error(server, "connecting", -rc, timeoutMs);
         }
@@ -60,7 +60,7 @@ public final class PageServerSocket implements AutoCloseable {
             MemorySegment buf = tmp.allocate(Math.max(bytes.length, 1));
             MemorySegment.copy(bytes, 0, buf, ValueLayout.JAVA_BYTE, 0, bytes.length);
             int rc = Downcall.intValue("qs_socket_send", () ->
-                    (int) NativeCalls.SOCKET_SEND.invokeExact(f, buf, (long) bytes.length, timeoutMs));
+                    (int) NativeCalls.SocketSend.H.invokeExact(f, buf, (long) bytes.length, timeoutMs));
             if (rc < 0) {
                 throw error(server, "sending " + bytes.length + " bytes to", -rc, timeoutMs);
             }
@@ -76,7 +76,7 @@ public final class PageServerSocket implements AutoCloseable {
         try (Arena tmp = Arena.ofConfined()) {
             MemorySegment buf = tmp.allocate(n);
             int rc = Downcall.intValue(
-                    "qs_socket_recv", () -> (int) NativeCalls.SOCKET_RECV.invokeExact(f, buf, (long) n, timeoutMs));
+                    "qs_socket_recv", () -> (int) NativeCalls.SocketRecv.H.invokeExact(f, buf, (long) n, timeoutMs));
             if (rc < 0) {
                 throw error(server, "receiving " + n + " bytes from", -rc, timeoutMs);
             }
@@ -102,7 +102,7 @@ public final class PageServerSocket implements AutoCloseable {
     }
 
     static void closeFd(int f) {
-        Downcall.intValue("qs_socket_close", () -> (int) NativeCalls.SOCKET_CLOSE.invokeExact(f));
+        Downcall.intValue("qs_socket_close", () -> (int) NativeCalls.SocketClose.H.invokeExact(f));
     }
 
     @Override

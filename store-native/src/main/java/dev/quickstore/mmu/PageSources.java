@@ -23,7 +23,7 @@ public final class PageSources {
         return Downcall.checkedInt("qs_source_open_file", () -> "opening page source " + file, () -> {
             try (Arena tmp = Arena.ofConfined()) {
                 return (int)
-                        NativeCalls.SOURCE_OPEN_FILE.invokeExact(handle, tmp.allocateFrom(file.toString()), baseOffset);
+                        NativeCalls.SourceOpenFile.H.invokeExact(handle, tmp.allocateFrom(file.toString()), baseOffset);
             }
         });
     }
@@ -39,7 +39,7 @@ public final class PageSources {
         int id;
         try {
             id = Downcall.checkedInt("qs_source_open_socket", () -> "adding a page-server source", () ->
-                    (int) NativeCalls.SOURCE_OPEN_SOCKET.invokeExact(handle, fd, timeoutMs));
+                    (int) NativeCalls.SourceOpenSocket.H.invokeExact(handle, fd, timeoutMs));
         } catch (RuntimeException e) {
             PageServerSocket.closeFd(fd);
             throw e;
@@ -53,7 +53,7 @@ public final class PageSources {
      */
     public boolean sourceBroken(int id) {
         return Downcall.checkedInt("qs_source_broken", () -> "reading page-server source " + id, () ->
-                        (int) NativeCalls.SOURCE_BROKEN.invokeExact(handle, id))
+                        (int) NativeCalls.SourceBroken.H.invokeExact(handle, id))
                 != 0;
     }
 }

@@ -35,7 +35,7 @@ public final class PointerTranslation {
                 () -> "adding a translation table (ranges must be non-empty and disjoint)",
                 () -> {
                     try (Arena tmp = Arena.ofConfined()) {
-                        return (int) NativeCalls.XLATE_TABLE_ADD.invokeExact(
+                        return (int) NativeCalls.XlateTableAdd.H.invokeExact(
                                 handle,
                                 tmp.allocateFrom(JAVA_LONG, lo),
                                 tmp.allocateFrom(JAVA_LONG, hi),
@@ -58,7 +58,7 @@ public final class PointerTranslation {
         byte[] bits = Arrays.copyOf(pointerWords.toByteArray(), frameSize / 64);
         Downcall.checkedInt("qs_frame_set_relocation", () -> "setting the relocation of frame " + frame, () -> {
             try (Arena tmp = Arena.ofConfined()) {
-                return (int) NativeCalls.FRAME_SET_RELOCATION.invokeExact(
+                return (int) NativeCalls.FrameSetRelocation.H.invokeExact(
                         handle, frame, tmp.allocateFrom(JAVA_BYTE, bits), table);
             }
         });

@@ -51,7 +51,7 @@ public final class PreimageCapture {
     public MemorySegment preimage(long frame) {
         arena.checkFrame(frame);
         long addr =
-                Downcall.longValue("qs_preimage_of", () -> (long) NativeCalls.PREIMAGE_OF.invokeExact(handle, frame));
+                Downcall.longValue("qs_preimage_of", () -> (long) NativeCalls.PreimageOf.H.invokeExact(handle, frame));
         return addr == 0 ? MemorySegment.NULL : addressSpace.asSlice(addr, arena.frameSize());
     }
 
@@ -65,7 +65,7 @@ public final class PreimageCapture {
 
     /** The indices of all DIRTY frames, ascending. */
     public long[] dirtyFrames() {
-        return frameList.list(NativeCalls.DIRTY_LIST, "qs_dirty_list");
+        return frameList.list(NativeCalls.DirtyList.H, "qs_dirty_list");
     }
 
     /**
@@ -78,7 +78,7 @@ public final class PreimageCapture {
     public boolean markDirty(long frame) {
         arena.checkFrame(frame);
         return Downcall.checkedInt("qs_mark_dirty", () -> "marking frame " + frame + " dirty", () ->
-                        (int) NativeCalls.MARK_DIRTY.invokeExact(handle, frame))
+                        (int) NativeCalls.MarkDirty.H.invokeExact(handle, frame))
                 == 1;
     }
 
@@ -95,7 +95,7 @@ public final class PreimageCapture {
     public long markDirtyRun(long first, long count) {
         return Downcall.checkedLong(
                 "qs_mark_dirty_run", () -> "announcing writes to frames " + first + "+" + count, () ->
-                        (long) NativeCalls.MARK_DIRTY_RUN.invokeExact(handle, first, count));
+                        (long) NativeCalls.MarkDirtyRun.H.invokeExact(handle, first, count));
     }
 
     /**
@@ -109,14 +109,14 @@ public final class PreimageCapture {
     public boolean markDirtyAliasOnly(long frame) {
         arena.checkFrame(frame);
         return Downcall.checkedInt("qs_mark_dirty_alias", () -> "marking frame " + frame + " dirty", () ->
-                        (int) NativeCalls.MARK_DIRTY_ALIAS.invokeExact(handle, frame))
+                        (int) NativeCalls.MarkDirtyAlias.H.invokeExact(handle, frame))
                 == 1;
     }
 
     /** After write-back: DIRTY to CLEAN, pre-image freed, writes fault again. Returns whether it was dirty. */
     public boolean markClean(long frame) {
         return Downcall.checkedInt("qs_mark_clean", () -> "marking frame " + frame + " clean", () ->
-                        (int) NativeCalls.MARK_CLEAN.invokeExact(handle, frame))
+                        (int) NativeCalls.MarkClean.H.invokeExact(handle, frame))
                 == 1;
     }
 
@@ -147,6 +147,6 @@ public final class PreimageCapture {
         return Downcall.checkedLong(
                 "qs_mark_clean_list",
                 () -> "marking " + count + " frames clean from frame " + (count > 0 ? frames[from] : -1),
-                () -> (long) NativeCalls.MARK_CLEAN_LIST.invokeExact(handle, list, (long) count, bridge));
+                () -> (long) NativeCalls.MarkCleanList.H.invokeExact(handle, list, (long) count, bridge));
     }
 }

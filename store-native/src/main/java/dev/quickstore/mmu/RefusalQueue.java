@@ -46,7 +46,7 @@ public final class RefusalQueue {
         int taken = Downcall.intValue("qs_refusal_take", () -> {
             try (Arena tmp = Arena.ofConfined()) {
                 MemorySegment out = tmp.allocate(JAVA_LONG, r.length);
-                int rc = (int) NativeCalls.REFUSAL_TAKE.invokeExact(handle, out);
+                int rc = (int) NativeCalls.RefusalTake.H.invokeExact(handle, out);
                 MemorySegment.copy(out, JAVA_LONG, 0, r, 0, r.length);
                 return rc;
             }

@@ -17,7 +17,7 @@ public final class RefusedFrames {
     /** Replaces the scratch pages of REFUSED frames by the arena again (RESERVED or FREE). */
     public long resetRefused(long first, long count) {
         return Downcall.checkedLong("qs_reset_refused", () -> "resetting frames " + first + "+" + count, () ->
-                (long) NativeCalls.RESET_REFUSED.invokeExact(handle, first, count));
+                (long) NativeCalls.ResetRefused.H.invokeExact(handle, first, count));
     }
 
     /**
@@ -27,7 +27,7 @@ public final class RefusedFrames {
      */
     public long repairRefused(long first, long count) {
         return Downcall.checkedLong("qs_repair_refused", () -> "repairing frames " + first + "+" + count, () ->
-                (long) NativeCalls.REPAIR_REFUSED.invokeExact(handle, first, count));
+                (long) NativeCalls.RepairRefused.H.invokeExact(handle, first, count));
     }
 
     /**
@@ -36,13 +36,13 @@ public final class RefusedFrames {
      * #repairRefused} and {@link #resetRefused}.
      */
     public int vmaReserve() {
-        return Downcall.intValue("qs_vma_reserve_count", () -> (int) NativeCalls.VMA_RESERVE_COUNT.invokeExact(handle));
+        return Downcall.intValue("qs_vma_reserve_count", () -> (int) NativeCalls.VmaReserveCount.H.invokeExact(handle));
     }
 
     /** Tests: the next {@code n} scratch mappings of the refusal path fail with ENOMEM. */
     void failScratchMappings(int n) {
         Downcall.run("qs_test_fail_scratch", () -> {
-            NativeCalls.TEST_FAIL_SCRATCH.invokeExact(handle, n);
+            NativeCalls.TestFailScratch.H.invokeExact(handle, n);
         });
     }
 }

@@ -24,7 +24,7 @@ public final class ReplacementClock {
     /** Selects the replacement policy of the data plane ({@link Replacement#STORE_CLOCK}: its fall-back). */
     public void policy(Replacement p) {
         Downcall.checkedInt("qs_arena_set_policy", () -> "selecting replacement policy " + p, () ->
-                (int) NativeCalls.SET_POLICY.invokeExact(handle, p.code));
+                (int) NativeCalls.SetPolicy.H.invokeExact(handle, p.code));
     }
 
     /**
@@ -34,7 +34,7 @@ public final class ReplacementClock {
      * @throws ArenaException with EINVAL under {@link Replacement#STORE_CLOCK}
      */
     public long evictOne() {
-        long rc = Downcall.longValue("qs_clock_evict", () -> (long) NativeCalls.CLOCK_EVICT.invokeExact(handle));
+        long rc = Downcall.longValue("qs_clock_evict", () -> (long) NativeCalls.ClockEvict.H.invokeExact(handle));
         return rc == -1
                 ? -1
                 : Downcall.check(
@@ -48,6 +48,6 @@ public final class ReplacementClock {
                 "qs_frame_hold",
                 () -> "holding frame " + frame + " of " + arena.frameCount() + " (bits 0x" + Integer.toHexString(bits)
                         + "; bits must be HOLD_PINNED|HOLD_WAL)",
-                () -> (int) NativeCalls.FRAME_HOLD.invokeExact(handle, frame, bits, on ? 1 : 0));
+                () -> (int) NativeCalls.FrameHold.H.invokeExact(handle, frame, bits, on ? 1 : 0));
     }
 }

@@ -22,7 +22,7 @@ public final class SignalHandler {
     /** Installs the handler next to the JVM's (idempotent). */
     public static void install() {
         Downcall.checkedInt("qs_signal_install", () -> "installing the fault handler", () ->
-                (int) NativeCalls.SIGNAL_INSTALL.invokeExact());
+                (int) NativeCalls.SignalInstall.H.invokeExact());
     }
 
     /**
@@ -30,16 +30,16 @@ public final class SignalHandler {
      * arena is open. Returns whether the handlers were restored.
      */
     public static boolean uninstall() {
-        return Downcall.intValue("qs_signal_uninstall", () -> (int) NativeCalls.SIGNAL_UNINSTALL.invokeExact()) == 1;
+        return Downcall.intValue("qs_signal_uninstall", () -> (int) NativeCalls.SignalUninstall.H.invokeExact()) == 1;
     }
 
     public static Mode mode() {
-        int m = Downcall.intValue("qs_signal_mode", () -> (int) NativeCalls.SIGNAL_MODE.invokeExact());
+        int m = Downcall.intValue("qs_signal_mode", () -> (int) NativeCalls.SignalMode.H.invokeExact());
         return Mode.values()[Math.max(0, Math.min(2, m))];
     }
 
     /** Signals the handler passed on to the previous handler (faults outside every arena). */
     public static long forwarded() {
-        return Downcall.longValue("qs_signal_forwarded", () -> (long) NativeCalls.SIGNAL_FORWARDED.invokeExact());
+        return Downcall.longValue("qs_signal_forwarded", () -> (long) NativeCalls.SignalForwarded.H.invokeExact());
     }
 }

@@ -34,7 +34,7 @@ public final class TexasSwizzling {
                 "qs_texas_enable",
                 () -> "enabling Texas mode (source " + source + ", " + maxPages + " pages, first frame " + firstFrame
                         + ")",
-                () -> (int) NativeCalls.TEXAS_ENABLE.invokeExact(handle, source, maxPages, firstFrame));
+                () -> (int) NativeCalls.TexasEnable.H.invokeExact(handle, source, maxPages, firstFrame));
         enabled = true;
     }
 
@@ -50,13 +50,13 @@ public final class TexasSwizzling {
         return Downcall.checkedLong(
                 "qs_texas_frame",
                 () -> "reserving a Texas frame for page " + pageId + " (arena of " + arena.frameCount() + " frames)",
-                () -> (long) NativeCalls.TEXAS_FRAME.invokeExact(handle, pageId, 1));
+                () -> (long) NativeCalls.TexasFrame.H.invokeExact(handle, pageId, 1));
     }
 
     /** The frame of page {@code pageId}, or -1 if none is reserved for it yet. */
     public long frameIfReserved(long pageId) {
         long f = Downcall.longValue(
-                "qs_texas_frame", () -> (long) NativeCalls.TEXAS_FRAME.invokeExact(handle, pageId, 0));
+                "qs_texas_frame", () -> (long) NativeCalls.TexasFrame.H.invokeExact(handle, pageId, 0));
         return f < 0 ? -1 : f;
     }
 
@@ -71,25 +71,25 @@ public final class TexasSwizzling {
     /** Swizzles a slotted page image in place as the fault path does; returns the words changed. */
     public long swizzle(MemorySegment image) {
         return Downcall.checkedLong("qs_texas_swizzle", () -> "swizzling a page image", () ->
-                (long) NativeCalls.TEXAS_SWIZZLE.invokeExact(handle, image, image.byteSize()));
+                (long) NativeCalls.TexasSwizzle.H.invokeExact(handle, image, image.byteSize()));
     }
 
     /** Rewrites a slotted page image's virtual addresses to persistent pointers in place; returns words changed. */
     public long unswizzle(MemorySegment image) {
         return Downcall.checkedLong("qs_texas_unswizzle", () -> "unswizzling a page image", () ->
-                (long) NativeCalls.TEXAS_UNSWIZZLE.invokeExact(handle, image, image.byteSize()));
+                (long) NativeCalls.TexasUnswizzle.H.invokeExact(handle, image, image.byteSize()));
     }
 
     /** One stored word to a virtual address (reserving the target's frame); other values unchanged. */
     public long toRuntime(long word) {
         return Downcall.longValue(
-                "qs_texas_to_runtime", () -> (long) NativeCalls.TEXAS_TO_RUNTIME.invokeExact(handle, word));
+                "qs_texas_to_runtime", () -> (long) NativeCalls.TexasToRuntime.H.invokeExact(handle, word));
     }
 
     /** One virtual address inside a reserved frame to its persistent pointer; other values unchanged. */
     public long toDisk(long address) {
         return Downcall.longValue(
-                "qs_texas_to_disk", () -> (long) NativeCalls.TEXAS_TO_DISK.invokeExact(handle, address));
+                "qs_texas_to_disk", () -> (long) NativeCalls.TexasToDisk.H.invokeExact(handle, address));
     }
 
     /** The counters (all zero before {@link #enable}). */
@@ -98,7 +98,7 @@ public final class TexasSwizzling {
         Downcall.intValue("qs_texas_counters", () -> {
             try (Arena tmp = Arena.ofConfined()) {
                 MemorySegment out = tmp.allocate(JAVA_LONG, values.length);
-                int n = (int) NativeCalls.TEXAS_COUNTERS.invokeExact(handle, out, values.length);
+                int n = (int) NativeCalls.TexasCounters.H.invokeExact(handle, out, values.length);
                 MemorySegment.copy(out, JAVA_LONG, 0, values, 0, values.length);
                 return n;
             }
