@@ -10,7 +10,11 @@ import java.util.function.Supplier;
  *   <li><b>The call itself threw</b> ({@code invokeExact} declares {@link Throwable}; with a correct
  *       binding it only throws for a library that does not match it): unchecked exceptions and errors
  *       pass through unchanged, anything else becomes a {@link NativeLibraryException} naming the C
- *       function.</li>
+ *       function. A library that cannot be loaded, or lacks the function, fails the initialisation of the
+ *       function's holder in {@link NativeCalls} (its handle is linked on the first call); the
+ *       {@link NativeLibraryException} that caused it is thrown in place of the {@link
+ *       ExceptionInInitializerError} (or, on a later call, the {@link NoClassDefFoundError}) that wraps it,
+ *       so that a missing library reaches the user as its one-line message (the shell's exit code 5).</li>
  *   <li><b>The C function returned {@code -errno}</b> (the library's convention for every call that can
  *       fail: {@code qs_api.h}): {@link #check} maps it to an {@link ArenaException} naming the operation
  *       in words, the errno and, for ENOMEM, the kernel limit and the fix ({@link ArenaException#of}).</li>
@@ -89,6 +93,13 @@ final class Downcall {
             return r;
         }
         if (t instanceof Error e) {
+            Throwable c = e.getCause();
+            for (int depth = 0; c != null && depth < 4; depth++, c = c.getCause()) { // NCDFE -> EIIE -> cause
+                if (c instanceof NativeLibraryException n
+                        && (e instanceof ExceptionInInitializerError || e instanceof NoClassDefFoundError)) {
+                    return n; // a holder of NativeCalls could not link: the library's message, not the wrapper
+                }
+            }
             throw e;
         }
         return new NativeLibraryException(function + " failed: " + t, t);
