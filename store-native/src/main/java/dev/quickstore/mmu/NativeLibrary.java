@@ -15,7 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.zip.CRC32C;
 
 /**
  * Locates, loads and checks {@code libquickstore.so}, the native data plane of QuickStore/J.
@@ -27,12 +29,12 @@ import java.util.Locale;
  *       deployments that ship the library separately);
  *   <li>the class-path resource {@code native/linux-x86_64/libquickstore.so}: used in place when it
  *       is a plain file, otherwise (inside a jar) extracted once per content to a cache directory keyed by
- *       its SHA-256 ({@link #extractToCache}), because {@code dlopen} needs a file; later JVMs load the same
- *       file and no copy is left per process.
+ *       its CRC-32C and length ({@link #extractToCache}), because {@code dlopen} needs a file; later JVMs load
+ *       the same file and no copy is left per process.
  * </ol>
  *
  * <p>The library is loaded once, into the global arena, through {@link SymbolLookup#libraryLookup};
- * every downcall handle is resolved once into a static final by the class that uses it. Its ABI
+ * every downcall handle is resolved once, on its first call, into a static final ({@code NativeCalls}). Its ABI
  * version must equal {@link #ABI_VERSION}, so a stale library from another build is refused with a
  * message rather than misbehaving. Only {@code --enable-native-access} is needed at run time.
  */
@@ -188,22 +190,23 @@ public final class NativeLibrary {
     }
 
     /**
-     * Copies the library out of the jar once per content: to {@code <cacheRoot>/<sha-256>/libquickstore.so},
+     * Copies the library out of the jar once per content: to {@code <cacheRoot>/<key>/libquickstore.so},
+     * {@code <key>} being the content's CRC-32C and length ({@link #cacheKey}),
      * written to a private temporary file in the same directory and renamed into place atomically, so that
      * concurrent JVMs never load a half-written file and a JVM that is killed leaves no copy behind. When the
      * home cache cannot be written and no {@value #CACHE_PROPERTY} was given, the copy goes to
      * {@code java.io.tmpdir/quickstore-native-<user>} instead. A JVM
-     * that finds the file (same hash, same size) loads it as is; nothing is deleted at exit.
+     * that finds the file (the same bytes) loads it as is; nothing is deleted at exit.
      */
     static Path extractToCache(URL url) throws IOException {
         byte[] bytes;
         try (InputStream in = url.openStream()) {
             bytes = in.readAllBytes();
         }
-        String hash = sha256(bytes);
+        String key = cacheKey(bytes);
         Path root = cacheRoot();
         try {
-            return extractTo(root, bytes, hash);
+            return extractTo(root, bytes, key);
         } catch (IOException e) {
             String prop = System.getProperty(CACHE_PROPERTY);
             Path fallback = temporaryRoot();
@@ -211,7 +214,7 @@ public final class NativeLibrary {
                 throw e; // the user chose the directory: say so rather than look elsewhere
             }
             try {
-                return extractTo(fallback, bytes, hash);
+                return extractTo(fallback, bytes, key);
             } catch (IOException second) {
                 second.addSuppressed(e);
                 throw second;
@@ -224,13 +227,13 @@ public final class NativeLibrary {
         return Path.of(System.getProperty("java.io.tmpdir"), "quickstore-native-" + System.getProperty("user.name"));
     }
 
-    private static Path extractTo(Path root, byte[] bytes, String hash) throws IOException {
-        Path dir = root.resolve(hash.substring(0, 16));
+    private static Path extractTo(Path root, byte[] bytes, String key) throws IOException {
+        Path dir = root.resolve(key);
         Path lib = dir.resolve(LIB_NAME);
         if (Files.isRegularFile(lib)
                 && Files.size(lib) == bytes.length
-                && sha256(Files.readAllBytes(lib)).equals(hash)) {
-            return lib;
+                && Arrays.equals(Files.readAllBytes(lib), bytes)) {
+            return lib; // compared byte for byte, which a key of 16 hex digits cannot promise
         }
         try {
             Files.createDirectories(
@@ -263,13 +266,16 @@ public final class NativeLibrary {
         return lib;
     }
 
-    private static String sha256(byte[] bytes) {
-        try {
-            return java.util.HexFormat.of()
-                    .formatHex(
-                            java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is a required JDK algorithm", e);
-        }
+    /**
+     * The cache directory's name for a library's bytes: their CRC-32C and length, 16 hex digits. It only has to tell
+     * builds apart; what makes a cached copy trusted is the byte-for-byte comparison in {@link #extractTo} (two
+     * builds with the same key would replace each other's copy, never load the wrong one). A CRC, not a
+     * cryptographic digest: in a fresh JVM the SHA-256 of the 80 KiB library ran in the interpreter for about
+     * 30 ms of every store's first open (docs/results.md, "Downcalls linked on their first call").
+     */
+    static String cacheKey(byte[] bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes);
+        return String.format("%08x%08x", crc.getValue(), bytes.length);
     }
 }

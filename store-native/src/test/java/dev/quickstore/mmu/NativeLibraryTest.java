@@ -71,6 +71,13 @@ class NativeLibraryTest {
             assertEquals(first, NativeLibrary.extractToCache(url));
             assertTrue(java.util.Arrays.equals(lib, Files.readAllBytes(first)));
             assertEquals(List.of(first), files(cache));
+
+            byte[] flipped = lib.clone(); // damaged in place, its size unchanged: compared byte for byte
+            flipped[flipped.length / 2] ^= 1;
+            Files.write(first, flipped);
+            assertEquals(first, NativeLibrary.extractToCache(url));
+            assertTrue(java.util.Arrays.equals(lib, Files.readAllBytes(first)));
+            assertEquals(List.of(first), files(cache));
         } finally {
             if (saved == null) {
                 System.clearProperty(NativeLibrary.CACHE_PROPERTY);
