@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  *       function. A library that cannot be loaded, or lacks the function, fails the initialisation of the
  *       function's holder in {@link NativeCalls} (its handle is linked on the first call); the
  *       {@link NativeLibraryException} that caused it is thrown in place of the {@link
- *       ExceptionInInitializerError} (or, on a later call, the {@link NoClassDefFoundError}) that wraps it,
+ *       ExceptionInInitializerError} that wraps it (a later call of that function, which gets a {@link
+ *       NoClassDefFoundError}, gets a {@code NativeLibraryException} with the same message: {@link #linkFailure}),
  *       so that a missing library reaches the user as its one-line message (the shell's exit code 5).</li>
  *   <li><b>The C function returned {@code -errno}</b> (the library's convention for every call that can
  *       fail: {@code qs_api.h}): {@link #check} maps it to an {@link ArenaException} naming the operation
@@ -87,18 +88,39 @@ final class Downcall {
         return rc;
     }
 
+    /** How the JVM records a class's failed initialisation for later uses (JDK 18 and later). */
+    private static final String RECORDED = "Exception " + NativeLibraryException.class.getName() + ": ";
+
+    /**
+     * The {@link NativeLibraryException} behind a holder of {@link NativeCalls} that could not be initialised, or
+     * null. The first call gets the {@link ExceptionInInitializerError} whose cause is that exception; a later call
+     * of the same holder gets a {@link NoClassDefFoundError} whose cause only records it as text (an {@code
+     * ExceptionInInitializerError} reading "Exception dev.quickstore.mmu.NativeLibraryException: ..."), which
+     * becomes a new exception with that text.
+     */
+    static NativeLibraryException linkFailure(String function, Error e) {
+        if (e instanceof ExceptionInInitializerError && e.getCause() instanceof NativeLibraryException n) {
+            return n;
+        }
+        if (e instanceof NoClassDefFoundError
+                && e.getCause() instanceof ExceptionInInitializerError first
+                && first.getMessage() != null
+                && first.getMessage().startsWith(RECORDED)) {
+            String why = first.getMessage().substring(RECORDED.length()).replaceFirst(" \\[in thread \".*\"\\]$", "");
+            return new NativeLibraryException(function + " could not be linked: " + why, e);
+        }
+        return null;
+    }
+
     /** What a throwing {@code invokeExact} becomes: unchecked throwables unchanged, others wrapped. */
     static RuntimeException broken(String function, Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }
         if (t instanceof Error e) {
-            Throwable c = e.getCause();
-            for (int depth = 0; c != null && depth < 4; depth++, c = c.getCause()) { // NCDFE -> EIIE -> cause
-                if (c instanceof NativeLibraryException n
-                        && (e instanceof ExceptionInInitializerError || e instanceof NoClassDefFoundError)) {
-                    return n; // a holder of NativeCalls could not link: the library's message, not the wrapper
-                }
+            NativeLibraryException n = linkFailure(function, e);
+            if (n != null) {
+                return n;
             }
             throw e;
         }
