@@ -112,7 +112,10 @@ final class Downcall {
         return null;
     }
 
-    /** What a throwing {@code invokeExact} becomes: unchecked throwables unchanged, others wrapped. */
+    /**
+     * What a throwing {@code invokeExact} becomes: unchecked throwables unchanged (except a holder that could not
+     * link: {@link #linkFailure}), others wrapped.
+     */
     static RuntimeException broken(String function, Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
