@@ -82,9 +82,10 @@ final class StoreLatch {
 
     /**
      * Whether a releaser has unparked the first waiter since that waiter last woke: a release then unparks nobody
-     * (unparking a parked thread is a system call, and a running holder releases many times while its waiter wakes once). Set by
-     * the releaser, cleared by a waiter after each park and when it stops waiting (it may take the latch without
-     * parking after a release unparked it: left set, the flag would keep the next waiter to its timeouts).
+     * (unparking a parked thread is a system call, and a running holder releases many times while its waiter wakes
+     * once). Set by the releaser, cleared by a waiter after each park and when it stops waiting (it may take the
+     * latch without parking after a release unparked it: left set, the flag would keep the next waiter to its
+     * timeouts).
      */
     private final AtomicBoolean wakeSent = new AtomicBoolean();
 
