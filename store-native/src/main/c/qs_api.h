@@ -1,5 +1,5 @@
 /*
- * qs_api.h - the exported C API of libquickstore (ABI 9: Texas swizzling, the scanning flag of qs_arena_set_write_detection), bound from Java in
+ * qs_api.h - the exported C API of libquickstore (its ABI version: QS_ABI_VERSION in qs_version.c), bound from Java in
  * dev.quickstore.mmu.MappedArena / NativeCalls. Negative int returns are -errno.
  */
 #ifndef QS_API_H
@@ -89,6 +89,7 @@ int qs_socket_recv(int fd, void *p, uint64_t n, uint32_t timeout_ms);
 int qs_socket_close(int fd);
 void qs_arena_set_locking(struct qs_arena *a, int on); /* page locks from the fault path (ABI 7) */
 int qs_arena_set_readahead(struct qs_arena *a, uint32_t frames); /* clustered read-ahead, 0..64 frames (qs_readahead.c) */
+void qs_test_readahead_alias(struct qs_arena *a, uint32_t on); /* tests: runs read into the alias, not a buffer */
 int qs_arena_set_writeahead(struct qs_arena *a, uint32_t frames); /* write-ahead of a stream of writes, 0..64 frames (qs_fault.c) */
 uint32_t qs_crc32c(const void *p, uint64_t n);
 uint32_t qs_crc32c_impl(const void *p, uint64_t n, int impl); /* 0 table, 1 default dispatch, 2 SSE4.2 one stream */

@@ -329,6 +329,8 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
     munmap(a->ptrmaps, a->nframes * (a->frame_size / 64));
     munmap(a->frames, a->nframes * sizeof(struct qs_frame));
     munmap(a->scratch, (size_t)QS_SCRATCH * a->frame_size);
+    uint8_t *rb = atomic_load(&a->ra_buf);
+    if (rb) munmap(rb, (size_t)QS_READAHEAD_MAX << a->frame_shift);
     munmap(a->alias, a->size);
     munmap(a->app, a->size);
     close(a->memfd);

@@ -190,6 +190,7 @@ struct qs_preimages {
 
 #define QS_VMA_RESERVE 32
 #define QS_SCRATCH 16 /* buffers of loads by pwrite (struct qs_arena.scratch); at most 32 */
+#define QS_READAHEAD_MAX 64 /* the longest read-ahead run, in frames (struct qs_arena.ra_buf holds one run) */
 
 struct qs_arena {
     /* geometry */
@@ -239,6 +240,14 @@ struct qs_arena {
      * RESERVED frames holding the following pages of the same file source, with one read and one mprotect;
      * 0 or 1 = off */
     _Atomic uint32_t readahead;
+    /* read-ahead through a buffer (qs_readahead.c): a run is read into ra_buf (QS_READAHEAD_MAX frames), checked
+     * there and written into the memfd with one pwrite, as a single load goes through `scratch`, so a run takes
+     * no minor faults on the alias view. Mapped (populated) by the first qs_arena_set_readahead that turns
+     * read-ahead on, from the control plane; NULL before, or if that mapping failed (runs then read into the
+     * alias). One run at a time holds it (ra_busy 0 -> 1); a run that finds it held reads into the alias. */
+    uint8_t *_Atomic ra_buf;
+    _Atomic uint32_t ra_busy;
+    _Atomic uint32_t test_ra_alias; /* tests: read-ahead runs read into the alias view, never through ra_buf */
     /* write-ahead (qs_fault.c): a write fault on a CLEAN frame one of whose two predecessors is DIRTY also makes up to
      * `writeahead` following CLEAN, readable frames writable (a pre-image each, one mprotect for the run);
      * 0 = off (the arena's default; the embedded store sets it, never a page-server client) */
@@ -367,6 +376,8 @@ int qs_source_read(struct qs_arena *a, struct qs_frame *f, void *dst);
 /* crc */
 uint32_t qs_crc32c_update(uint32_t crc, const void *p, size_t n);
 int qs_page_verify(const uint8_t *page, size_t n);
+/* pwrite len bytes into the arena's memfd at off (loads through a buffer); 0 or -errno [signal-safe] */
+int qs_memfd_write(struct qs_arena *a, const uint8_t *p, size_t len, off_t off);
 /* xlate */
 void qs_xlate_page(struct qs_arena *a, uint64_t i);
 uint64_t qs_xlate_value(const struct qs_xtable *t, uint64_t v);

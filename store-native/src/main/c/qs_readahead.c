@@ -24,16 +24,24 @@
  *    server's business) and not when pre-images are taken at load (scanning);
  *  - every page is verified (CRC32C) and relocated/swizzled exactly as a single load is (qs_finish_load);
  *    a neighbour whose checksum fails, or that lies beyond the end of the file, is dropped back to
- *    RESERVED (its memory punched), so a later fault on it reads it alone and refuses it as before.
+ *    RESERVED (its memory punched), so a later fault on it reads it alone and refuses it as before;
+ *  - a run is read into the arena's run buffer (ra_buf), checked there, and its good prefix written into the
+ *    memfd with one pwrite, as a single load goes through a load buffer (qs_source.c, "Loads through a buffer"):
+ *    a pread into the alias view takes two minor faults per 8 KiB frame on pages the alias has never mapped,
+ *    which is where a run's time went (docs/results.md, "Read-ahead through a buffer"). Into the alias as
+ *    before when the buffer is held by another run, when a frame of the run is relocated (qs_xlate_page works
+ *    on the alias bytes), under Texas, while qs_allocate runs (fallocate holds the inode lock pwrite needs)
+ *    and in tests that ask for it (qs_test_readahead_alias).
  *
- * EVERYTHING IN THIS FILE IS ASYNC-SIGNAL-SAFE: pread (through the source), fallocate, C11 atomics.
+ * EVERYTHING IN THIS FILE IS ASYNC-SIGNAL-SAFE (pread through the source, pwrite, fallocate, C11 atomics) except
+ * qs_arena_set_readahead's mapping of the run buffer under ctl_lock: the control plane's call, never the handler's.
  */
 #include "qs_arena.h"
 #include "qs_export.h"
 
 #include <errno.h>
-
-#define QS_READAHEAD_MAX 64
+#include <pthread.h>
+#include <sys/mman.h>
 
 /* [signal-safe] one more resident frame if the pool bound allows it without eviction */
 static int resident_try(struct qs_arena *a) {
@@ -60,6 +68,60 @@ static void drop_one(struct qs_arena *a, uint64_t j) {
     qs_punch(a, j, 1);
     atomic_fetch_sub(&a->resident, 1);
     qs_frame_unlock(qs_frame_at(a, j), QS_RESERVED);
+}
+
+/* [signal-safe] The run buffer for frames [i, i + n) (claimed), or NULL when the run must read into the alias. */
+static uint8_t *run_buffer_claim(struct qs_arena *a, uint64_t i, int64_t n) {
+    uint8_t *buf = atomic_load_explicit(&a->ra_buf, memory_order_acquire);
+    if (buf == NULL || atomic_load_explicit(&a->test_ra_alias, memory_order_relaxed) ||
+        atomic_load_explicit(&a->texas, memory_order_acquire) != NULL ||
+        atomic_load_explicit(&a->allocating, memory_order_acquire) != 0)
+        return NULL;
+    for (int64_t k = 0; k < n; k++)
+        if (atomic_load_explicit(&qs_frame_at(a, i + (uint64_t)k)->flags, memory_order_relaxed) & QS_F_RELOCATED)
+            return NULL;
+    uint32_t idle = 0;
+    if (!atomic_compare_exchange_strong_explicit(&a->ra_busy, &idle, 1, memory_order_acquire, memory_order_relaxed))
+        return NULL;
+    return buf;
+}
+
+/* [signal-safe] Frames [i, i + n) claimed (i by the fault, LOADING; the others counted resident): their pages read
+ * into the run buffer, checked there, and the pages up to the first bad one written into the memfd with one pwrite.
+ * Same results as the read into the alias below: the run installed (its length; 1 = frame i alone, loaded), or a
+ * refusal of frame i (negative) with the neighbours dropped. */
+static int64_t load_run_buffered(struct qs_arena *a, uint64_t i, int64_t n, uint8_t *buf, int *err) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    struct qs_source *s = &a->sources[f->source];
+    int64_t got = s->ops->read_run(s, f->page_no, buf, (size_t)n << a->frame_shift);
+    int64_t good = got < 0 ? 0 : got >> a->frame_shift; /* complete pages */
+    if (good > n) good = n;
+    int64_t read = good; /* pages read and checked: the good ones and a bad one */
+    if (good > 0 && atomic_load_explicit(&a->verify, memory_order_relaxed)) {
+        for (int64_t k = 0; k < good; k++) {
+            if (!qs_page_verify(buf + ((uint64_t)k << a->frame_shift), a->frame_size)) {
+                read = k + 1;
+                good = k;
+                break;
+            }
+        }
+    }
+    int rc = good > 0 ? qs_memfd_write(a, buf, (size_t)good << a->frame_shift, (off_t)(i << a->frame_shift)) : 0;
+    atomic_store_explicit(&a->ra_busy, 0, memory_order_release);
+    qs_count(a, QS_C_BYTES_READ, (uint64_t)read * a->frame_size);
+    if (got < 0 || rc < 0 || good == 0) {
+        qs_readahead_drop(a, i, n);
+        if (got < 0 || rc < 0) {
+            *err = got < 0 ? (int)-got : -rc;
+            return -QS_R_IO;
+        }
+        *err = read == 0 ? EIO : 0; /* the faulting page beyond the end of the file, or its checksum */
+        return read == 0 ? -QS_R_IO : -QS_R_CHECKSUM;
+    }
+    if (good < n) qs_readahead_drop(a, i + (uint64_t)good - 1, n - good + 1); /* the end of the file, a bad page */
+    for (int64_t k = 0; k < good; k++)
+        atomic_fetch_add_explicit(&qs_frame_at(a, i + (uint64_t)k)->loads, 1, memory_order_relaxed);
+    return good;
 }
 
 int64_t qs_readahead_load(struct qs_arena *a, uint64_t i, int *err) {
@@ -91,6 +153,8 @@ int64_t qs_readahead_load(struct qs_arena *a, uint64_t i, int *err) {
         n++;
     }
     if (n == 1) return 0; /* nothing to read ahead: the caller loads frame i alone */
+    uint8_t *buf = run_buffer_claim(a, i, n);
+    if (buf != NULL) return load_run_buffered(a, i, n, buf, err);
     int64_t got = s->ops->read_run(s, f->page_no, qs_alias_addr(a, i), (size_t)n << a->frame_shift);
     if (got < 0) {
         qs_readahead_drop(a, i, n);
@@ -139,6 +203,20 @@ void qs_readahead_publish(struct qs_arena *a, uint64_t i, int64_t n) {
  * -EINVAL above QS_READAHEAD_MAX. Takes effect at the next fault. */
 QS_EXPORT int qs_arena_set_readahead(struct qs_arena *a, uint32_t frames) {
     if (frames > QS_READAHEAD_MAX) return -EINVAL;
+    if (frames > 1 && atomic_load_explicit(&a->ra_buf, memory_order_acquire) == NULL) {
+        /* the run buffer, mapped and populated here (the control plane), never in the handler; without it runs read
+         * into the alias view, as before */
+        pthread_mutex_lock(&a->ctl_lock);
+        if (atomic_load_explicit(&a->ra_buf, memory_order_relaxed) == NULL) {
+            void *b = mmap(NULL, (size_t)QS_READAHEAD_MAX << a->frame_shift, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+            if (b != MAP_FAILED) atomic_store_explicit(&a->ra_buf, (uint8_t *)b, memory_order_release);
+        }
+        pthread_mutex_unlock(&a->ctl_lock);
+    }
     atomic_store(&a->readahead, frames);
     return 0;
 }
+
+/* Tests: read-ahead runs read into the alias view (1) or through the run buffer when they can (0, the default). */
+QS_EXPORT void qs_test_readahead_alias(struct qs_arena *a, uint32_t on) { atomic_store(&a->test_ra_alias, on); }

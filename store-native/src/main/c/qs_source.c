@@ -100,7 +100,7 @@ static void scratch_release(struct qs_arena *a, int k) {
 }
 
 /* [signal-safe] pwrite len bytes into the memfd at off; 0 or -errno. */
-static int memfd_write(struct qs_arena *a, const uint8_t *p, size_t len, off_t off) {
+int qs_memfd_write(struct qs_arena *a, const uint8_t *p, size_t len, off_t off) {
     size_t done = 0;
     while (done < len) {
         ssize_t r = pwrite(a->memfd, p + done, len - done, off + (off_t)done);
@@ -125,7 +125,7 @@ static int load_through_buffer(struct qs_arena *a, uint64_t i, struct qs_source 
     if (rc < 0) { *err = -rc; return QS_R_IO; }
     qs_count(a, QS_C_BYTES_READ, a->frame_size);
     int bad = atomic_load_explicit(&a->verify, memory_order_relaxed) && !qs_page_verify(buf, a->frame_size);
-    rc = memfd_write(a, buf, a->frame_size, (off_t)(i << a->frame_shift));
+    rc = qs_memfd_write(a, buf, a->frame_size, (off_t)(i << a->frame_shift));
     if (rc < 0) { *err = -rc; return QS_R_IO; }
     if (bad) { *err = 0; return QS_R_CHECKSUM; }
     atomic_fetch_add_explicit(&f->loads, 1, memory_order_relaxed);
