@@ -293,6 +293,13 @@ public final class Oo7Report {
                             + " whole JVM)",
                     commits));
         }
+        Table writes = writeFaultsTable(bySystem);
+        if (!writes.isEmpty()) {
+            out.add(new Section(
+                    "write faults of the updating operations, hot (handler: ms in the C fault handler; object = op"
+                            + " - handler)",
+                    writes));
+        }
         Table overhead = coldOverheadTable(bySystem);
         if (!overhead.isEmpty()) {
             out.add(new Section(
@@ -371,6 +378,57 @@ public final class Oo7Report {
                 rows.add(row.toArray(String[]::new));
             }
         }
+        return new Table(rows, List.of());
+    }
+
+    /** The baseline system {@link #writeFaultsTable} compares the object work with. */
+    static final String HEAP = "heap";
+
+    /**
+     * The write faults of the updating operations in the hot phase, on their own line (issue #13: every operation's
+     * object work against the heap, with the write-fault share of T2A-C apart): per mapped system and updating
+     * operation that took write faults or made frames writable ahead, the operation's median time, its write
+     * faults and the frames made writable ahead with them (ahead), the time inside the C fault handler (handler, ms:
+     * the pre-images, the {@code mprotect}s and the write-ahead; the medians of the runs' counters), its share of the
+     * operation, the object work (object = op - handler: the signals' delivery and return stay in it) and, when the
+     * run has the {@value #HEAP} baseline, its time and the object work's ratio to it. Empty when no hot operation
+     * took a write fault.
+     */
+    public static Table writeFaultsTable(Map<String, List<Oo7Result>> bySystem) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {
+            "op", "system", "op ms", "writeFaults", "ahead", "handler", "of op", "object ms", "heap ms", "object/heap"
+        });
+        Map<Oo7Operation, Oo7Result> heap = new LinkedHashMap<>();
+        bySystem.getOrDefault(HEAP, List.of()).stream()
+                .filter(r -> r.phase() == Oo7Result.Phase.HOT)
+                .forEach(r -> heap.put(r.operation(), r));
+        bySystem.forEach((name, results) -> {
+            for (Oo7Result r : results) {
+                long faults = r.counters().getOrDefault("writeFaults", 0L);
+                long ahead = r.counters().getOrDefault("writeAheadFrames", 0L);
+                if (r.phase() != Oo7Result.Phase.HOT || !r.operation().updates() || faults + ahead == 0) {
+                    continue;
+                }
+                double op = r.medianOpNanos() / 1e6;
+                double handler = r.counters().getOrDefault("handlerNanos", 0L) / 1e6;
+                double object = op - handler;
+                Oo7Result h = heap.get(r.operation());
+                double heapMs = h == null ? 0 : h.medianOpNanos() / 1e6;
+                rows.add(new String[] {
+                    r.operation().name(),
+                    name,
+                    String.format(Locale.ROOT, "%.3f", op),
+                    Long.toString(faults),
+                    Long.toString(ahead),
+                    String.format(Locale.ROOT, "%.3f", handler),
+                    op > 0 ? String.format(Locale.ROOT, "%.0f%%", 100 * handler / op) : "-",
+                    String.format(Locale.ROOT, "%.3f", object),
+                    h == null ? "-" : String.format(Locale.ROOT, "%.3f", heapMs),
+                    h == null || heapMs <= 0 ? "-" : String.format(Locale.ROOT, "%.2fx", object / heapMs)
+                });
+            }
+        });
         return new Table(rows, List.of());
     }
 

@@ -112,6 +112,42 @@ class MappedOo7StoreTest extends MappedOo7Contract {
         assertEquals("", Oo7Report.coldOverhead(Map.of("heap", List.of())), "no cold results, no table");
     }
 
+    @Test
+    void hotWriteFaultsAreReportedOnTheirOwnLineWithTheObjectWorkAgainstTheHeap() {
+        Oo7Operations heap = Oo7SmallContract.ops(HeapOo7StoreTest.buildHeap(SEED));
+        Oo7Operations qs = ops(build(SEED));
+        Map<String, List<Oo7Result>> results =
+                Oo7Runner.runAll(List.of(heap, qs), new Oo7Runner.Options(List.of(Oo7Operation.T2A), 3, 1), false);
+        Oo7Result hot = results.get("qs").stream()
+                .filter(r -> r.phase() == Oo7Result.Phase.HOT)
+                .findFirst()
+                .orElseThrow();
+        long faults = hot.counters().get("writeFaults");
+        assertTrue(faults > 0, "page protection: a hot T2A takes write faults: " + hot.counters());
+        assertTrue(hot.counters().get("handlerNanos") > 0, "time in the fault handler: " + hot.counters());
+        Oo7Report.Table table = Oo7Report.writeFaultsTable(results);
+        assertEquals(
+                2, table.rows().size(), "the header and qs's T2A (the heap takes no write fault): " + table.text());
+        String[] row = table.rows().get(1);
+        assertEquals(List.of("T2A", "qs", Long.toString(faults)), List.of(row[0], row[1], row[3]), table.text());
+        double op = hot.medianOpNanos() / 1e6;
+        double handler = hot.counters().get("handlerNanos") / 1e6;
+        double heapMs = results.get("heap").stream()
+                        .filter(r -> r.phase() == Oo7Result.Phase.HOT)
+                        .findFirst()
+                        .orElseThrow()
+                        .medianOpNanos()
+                / 1e6;
+        assertEquals(op - handler, Double.parseDouble(row[7]), 0.0011, "object = op - handler: " + table.text());
+        assertEquals(heapMs, Double.parseDouble(row[8]), 0.0011, table.text());
+        assertEquals((op - handler) / heapMs, Double.parseDouble(row[9].replace("x", "")), 0.006, table.text());
+        assertTrue(
+                Oo7Report.report(results).contains("write faults of the updating operations, hot"),
+                "the section is in the printed report");
+        assertTrue(
+                Oo7Report.writeFaultsTable(Map.of("heap", results.get("heap"))).isEmpty(), "heap alone: no rows");
+    }
+
     /** Pages the fault path loaded while {@code r} ran: faults and the frames read ahead with them. */
     private static long faultsOf(MappedOo7Store store, Runnable r) {
         Map<String, Long> before = store.counters();
