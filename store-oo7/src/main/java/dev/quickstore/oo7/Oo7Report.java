@@ -279,34 +279,33 @@ public final class Oo7Report {
         List<Section> out = new ArrayList<>();
         out.add(new Section("", wide ? comparisonTable(bySystem) : compactTable(bySystem)));
         if (wide) {
-            Table breakdown = commitBreakdownTable(bySystem);
-            if (!breakdown.isEmpty()) {
-                out.add(new Section(
-                        "commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time)",
-                        breakdown));
-            }
+            addIfAny(
+                    out,
+                    "commit breakdown (ms, medians per column; diff MB/s = dirty page bytes / diff time)",
+                    commitBreakdownTable(bySystem));
         }
-        Table commits = commitAndPeakHeapTable(bySystem);
-        if (!commits.isEmpty()) {
-            out.add(new Section(
-                    "commit ms (median) of the updating operations; peak heap MiB (largest median of an operation,"
-                            + " whole JVM)",
-                    commits));
-        }
-        Table writes = writeFaultsTable(bySystem);
-        if (!writes.isEmpty()) {
-            out.add(new Section(
-                    "write faults of the updating operations, hot (handler: ms in the C fault handler; object = op"
-                            + " - handler)",
-                    writes));
-        }
-        Table overhead = coldOverheadTable(bySystem);
-        if (!overhead.isEmpty()) {
-            out.add(new Section(
-                    "cold fault handling (overhead = cold - hot - pread of the same pages; design notes section 8)",
-                    overhead));
-        }
+        addIfAny(
+                out,
+                "commit ms (median) of the updating operations; peak heap MiB (largest median of an operation,"
+                        + " whole JVM)",
+                commitAndPeakHeapTable(bySystem));
+        addIfAny(
+                out,
+                "write faults of the updating operations, hot (handler: ms in the C fault handler; object = op"
+                        + " - handler)",
+                writeFaultsTable(bySystem));
+        addIfAny(
+                out,
+                "cold fault handling (overhead = cold - hot - pread of the same pages; design notes section 8)",
+                coldOverheadTable(bySystem));
         return out;
+    }
+
+    /** Adds the titled table to {@code out} unless it has no data rows. */
+    private static void addIfAny(List<Section> out, String title, Table table) {
+        if (!table.isEmpty()) {
+            out.add(new Section(title, table));
+        }
     }
 
     /** A titled table of the report. */
