@@ -257,8 +257,9 @@ public final class Oo7Report {
 
     /**
      * The whole printed report of a run: the {@link #compact} table (or, {@code wide}, the {@link #comparison}
-     * table and the {@link #commitBreakdown}), then the {@link #coldOverhead} table with its goal's verdict when
-     * it has rows.
+     * table and the {@link #commitBreakdown}), then the commit and peak-heap table, the hot write faults ({@link
+     * #writeFaultsTable}) and the {@link #coldOverhead} table with its goal's verdict, each when it has rows ({@link
+     * #sections}).
      */
     public static String report(Map<String, List<Oo7Result>> bySystem, boolean wide) {
         StringBuilder sb = new StringBuilder();
