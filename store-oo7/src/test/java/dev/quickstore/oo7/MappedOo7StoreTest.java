@@ -102,14 +102,14 @@ class MappedOo7StoreTest extends MappedOo7Contract {
         assertTrue(cold.counters().get(Oo7Runner.PREAD_US) > 0, "pread time recorded: " + cold.counters());
         // pread of the resident pages after the run: at least the pages T1 faulted in
         assertTrue(store.persistentStore().storageManager().residentPages().length >= faults + ahead);
-        String table = Oo7Report.coldOverhead(results);
+        String table = Oo7FaultTables.coldOverhead(results).text();
         assertTrue(table.lines().anyMatch(l -> l.matches("T1\\s+qs\\s+\\d+\\.\\d{3}\\s+.*%\\s+(met|not met)")), table);
         assertTrue(
                 table.lines()
                         .anyMatch(l -> l.matches(
                                 "goal: overhead <= 30% of cold - (MET|NOT MET) \\(met by [01] of 1 operations\\)")),
                 table);
-        assertEquals("", Oo7Report.coldOverhead(Map.of("heap", List.of())), "no cold results, no table");
+        assertTrue(Oo7FaultTables.coldOverhead(Map.of("heap", List.of())).isEmpty(), "no cold results, no table");
     }
 
     @Test
@@ -125,7 +125,7 @@ class MappedOo7StoreTest extends MappedOo7Contract {
         long faults = hot.counters().get("writeFaults");
         assertTrue(faults > 0, "page protection: a hot T2A takes write faults: " + hot.counters());
         assertTrue(hot.counters().get("handlerNanos") > 0, "time in the fault handler: " + hot.counters());
-        Oo7Report.Table table = Oo7Report.writeFaultsTable(results);
+        Oo7Report.Table table = Oo7FaultTables.writeFaults(results);
         assertEquals(
                 2, table.rows().size(), "the header and qs's T2A (the heap takes no write fault): " + table.text());
         String[] row = table.rows().get(1);
@@ -145,7 +145,7 @@ class MappedOo7StoreTest extends MappedOo7Contract {
                 Oo7Report.report(results).contains("write faults of the updating operations, hot"),
                 "the section is in the printed report");
         assertTrue(
-                Oo7Report.writeFaultsTable(Map.of("heap", results.get("heap"))).isEmpty(), "heap alone: no rows");
+                Oo7FaultTables.writeFaults(Map.of("heap", results.get("heap"))).isEmpty(), "heap alone: no rows");
     }
 
     /** Pages the fault path loaded while {@code r} ran: faults and the frames read ahead with them. */
