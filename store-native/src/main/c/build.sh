@@ -38,6 +38,10 @@ case "$mode" in
       "$CC" "${CFLAGS_COMMON[@]}" -g -I"$src" -o "$out/$name" "$t" "${lib_sources[@]}" -lpthread
       ran=$((ran + 1))
       if timeout 120 "$out/$name"; then echo "[native] $name: ok"; else echo "[native] $name: FAILED (exit $?)" >&2; failed=$((failed + 1)); fi
+      # again with every store arena loading by userfaultfd minor faults (qs_minor.c; qs_test.h's qs_arena_open)
+      ran=$((ran + 1))
+      if QS_TEST_MINOR=1 timeout 120 "$out/$name" >/dev/null; then echo "[native] $name (minor faults): ok"
+      else echo "[native] $name (minor faults): FAILED (exit $?)" >&2; failed=$((failed + 1)); fi
     done
     echo "[native] C unit tests: $((ran - failed)) passed, $failed failed"
     [ "$failed" -eq 0 ]

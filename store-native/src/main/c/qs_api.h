@@ -72,6 +72,9 @@ int64_t qs_kwp_collect(struct qs_arena *a, int mode, uint64_t *out, uint64_t max
 int64_t qs_kwp_settle(struct qs_arena *a, const uint64_t *frames, const uint64_t *slots, const uint8_t *keep, uint64_t n);
 int64_t qs_kwp_mask(struct qs_arena *a, uint64_t i);
 int32_t qs_kwp_page_bytes(void);
+/* cold loads mapped by userfaultfd minor faults instead of mprotect (qs_minor.c; ABI 18) */
+int qs_arena_set_minor_faults(struct qs_arena *a);
+int qs_arena_minor_faults(struct qs_arena *a);
 
 /* replacement (qs_clock.c, ABI 6): QS_POLICY_FALLBACK 0, QS_POLICY_SIMPLIFIED 1, QS_POLICY_CLASSIC 2 */
 int qs_arena_set_policy(struct qs_arena *a, int policy);

@@ -246,6 +246,7 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
     a->mode = mode;
     a->memfd = -1;
     a->uffd = -1;
+    a->minor_uffd = -1;
     a->pagemap = -1;
     a->clean_prot = PROT_READ;
     atomic_store(&a->verify, 1);
@@ -317,6 +318,7 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
         struct qs_xtable *t = atomic_load(&a->xtables[k]);
         if (t) munmap(t, sizeof *t + t->n * sizeof(struct qs_xrange));
     }
+    if (a->minor_uffd >= 0) close(a->minor_uffd); /* minor faults (qs_minor.c): closing unregisters */
     if (a->uffd >= 0) close(a->uffd); /* kernel write tracking (qs_kwp.c): closing unregisters */
     if (a->pagemap >= 0) close(a->pagemap);
     if (a->kwp_regions) munmap(a->kwp_regions, a->kwp_regions_bytes);

@@ -229,9 +229,12 @@ struct qs_arena {
     int kwp;
     int uffd;
     int pagemap;
+    /* cold loads by minor faults (qs_minor.c): a userfaultfd registered for missing and minor faults over the
+     * application view, which is PROT_READ from the start; -1 = off (loads make frames accessible by mprotect) */
+    int minor_uffd;
     void *kwp_regions;        /* qs_kwp_collect's scan vector (mmap'ed)                  */
     size_t kwp_regions_bytes; /* its size, for qs_arena_close                            */
-    uint32_t os_page;  /* the OS page size: the kernel's write-tracking granularity (qs_kwp_mask) */
+    uint32_t os_page;  /* the OS page size: the kernel's write-tracking granularity (qs_kwp_mask), minor maps' step */
     int kwp_broken; /* a frame's range could not be registered again: no more twins (page protection) */
     /* frames [twin_lo, twin_hi) hold every frame ever given a twin (twin_hi 0: none yet); a begin's scan covers only
      * them (every other frame written since the last commit is DIRTY, which its state records) */
@@ -395,6 +398,8 @@ int qs_kwp_stays(struct qs_arena *a, uint64_t i);
 /* the argument of qs_arena_set_write_detection (qs_cards.c) that selects kernel write tracking */
 #define QS_WD_KERNEL 0x200u
 int qs_kwp_enable(struct qs_arena *a);
+/* qs_minor.c: maps loaded frames [i, i+n) into the view when minor faults are on; 0 or errno [signal-safe] */
+int qs_minor_map(struct qs_arena *a, uint64_t i, uint64_t n);
 /* registers frame i's range again after it was mapped anew (qs_restore_view) */
 void qs_kwp_reregister(struct qs_arena *a, uint64_t i);
 /* the protection of resident CLEAN frame f when accessible: a twin (or open) frame stays writable */

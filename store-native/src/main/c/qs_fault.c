@@ -18,6 +18,7 @@
 #include "qs_export.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -167,6 +168,16 @@ static int upgrade_to_dirty(struct qs_arena *a, uint64_t i, uint32_t prior, uint
     return 1;
 }
 
+/* upgrade_to_dirty for a frame just loaded: with minor faults its view pages are not mapped yet, so they are mapped
+ * here rather than by the restarted store's minor fault (a second signal). [signal-safe] */
+static int loaded_for_write(struct qs_arena *a, uint64_t i, uint64_t addr) {
+    int r = upgrade_to_dirty(a, i, QS_CLEAN, addr);
+    if (r == 1 && a->minor_uffd >= 0
+        && qs_state(atomic_load_explicit(&qs_frame_at(a, i)->state, memory_order_acquire)) == QS_DIRTY)
+        qs_minor_map(a, i, 1); /* on an error the restarted store faults and maps it there */
+    return r;
+}
+
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -181,13 +192,26 @@ static int bare_fault(struct qs_arena *a, uint64_t i, int is_write) {
     return mprotect(qs_app_addr(a, i), a->frame_size, is_write ? PROT_READ | PROT_WRITE : PROT_READ) == 0;
 }
 
-static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) {
+/* via_minor: the fault came through the userfaultfd of minor faults (qs_minor.c: SIGBUS at a frame whose view pages
+ * are not mapped); a resident, accessible frame then only needs its pages mapped. */
+static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, int via_minor) {
     struct qs_frame *f = qs_frame_at(a, i);
     atomic_fetch_add_explicit(&f->faults, 1, memory_order_relaxed);
     for (;;) {
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_acquire);
         int txn = atomic_load_explicit(&a->in_txn, memory_order_acquire);
+        if (via_minor && (qs_state(s) == QS_CLEAN || qs_state(s) == QS_DIRTY) && !(fl & QS_F_PROTNONE)) {
+            /* resident and accessible, its pages not mapped in the view (made readable again by mprotect after a
+             * punch, or loaded by the store itself): map them; a write then faults as on any clean frame */
+            int e = qs_minor_map(a, i, 1);
+            if (e == 0) {
+                qs_count(a, QS_C_SPURIOUS, 1);
+                return 1;
+            }
+            if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
+            return refuse(a, i, s, QS_R_IO, e, addr, 0);
+        }
         switch (qs_state(s)) {
         case QS_LOADING:
         case QS_BUSY:
@@ -223,7 +247,8 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
             }
             if (run > 1) {
                 qs_readahead_publish(a, i, run);
-                if (is_write) return upgrade_to_dirty(a, i, QS_CLEAN, addr);
+                qs_minor_map(a, i, (uint64_t)run); /* a frame left unmapped is mapped by its own minor fault */
+                if (is_write) return loaded_for_write(a, i, addr);
                 atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
                 atomic_fetch_or(&f->flags, QS_F_REF);
                 qs_count(a, QS_C_READ_FAULTS, 1);
@@ -236,10 +261,20 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write) 
                 atomic_fetch_sub(&a->resident, 1);
                 return refuse(a, i, QS_RESERVED, (uint32_t)r, err, addr, 0);
             }
-            if (is_write) return upgrade_to_dirty(a, i, QS_CLEAN, addr); /* bytes are resident now */
+            if (is_write) return loaded_for_write(a, i, addr); /* bytes are resident now */
             /* scanning (qs_cards.c): the pre-image at load; the frame is DIRTY and writable from the start */
             int scan = a->preimage_on_load && qs_preimage_capture(a, i) == 0;
+            /* with minor faults too: the view's protection may have changed since the fault (the clock's reprotection
+             * or eviction of the frame before this handler ran); on a range readable already mprotect changes nothing
+             * and splits nothing. Then the frame's pages are mapped (qs_minor.c), not left to a minor fault. */
             int e = qs_protect_frame(a, i, scan ? PROT_READ | PROT_WRITE : a->clean_prot);
+            int me = e ? 0 : qs_minor_map(a, i, 1);
+            if (me) {
+                if (scan) qs_preimage_free(a, f);
+                qs_punch(a, i, 1);
+                atomic_fetch_sub(&a->resident, 1);
+                return refuse(a, i, QS_RESERVED, QS_R_IO, me, addr, 0);
+            }
             if (e) {
                 if (scan) qs_preimage_free(a, f);
                 qs_punch(a, i, 1);
@@ -304,19 +339,18 @@ QS_EXPORT int qs_touch(struct qs_arena *a, uint64_t i, int is_write) {
     if ((qs_state(s) == QS_CLEAN && !is_write && !(fl & QS_F_PROTNONE))
         || (qs_state(s) == QS_DIRTY && !(fl & QS_F_PROTNONE)))
         return 1; /* already accessible in this transaction: nothing to resolve (the common case) */
-    return resolve(a, i, (uint64_t)qs_app_addr(a, i), is_write);
+    return resolve(a, i, (uint64_t)qs_app_addr(a, i), is_write, 0);
 }
 
 /* Entry from the signal handler. Returns 1 if the fault was an arena fault and the faulting access
  * can be restarted, 0 if the signal must be forwarded to the previous handler. */
 int qs_handle_fault(int sig, void *addr, int is_write) {
-    (void)sig;
     struct qs_arena *a = qs_registry_find(addr);
     if (a == NULL) return 0;
     uint64_t i = ((uint64_t)addr - (uint64_t)a->app) >> a->frame_shift;
     if (a->mode == QS_MODE_BARE) return bare_fault(a, i, is_write);
     uint64_t t0 = now_ns();
-    int handled = resolve(a, i, (uint64_t)addr, is_write);
+    int handled = resolve(a, i, (uint64_t)addr, is_write, sig == SIGBUS && a->minor_uffd >= 0);
     qs_count(a, QS_C_HANDLER_NS, now_ns() - t0);
     return handled;
 }

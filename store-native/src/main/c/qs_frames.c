@@ -480,6 +480,7 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
             *err = errno;
             r = QS_R_VMA_LIMIT;
         }
+        if (r == 0) qs_minor_map(a, i, 1); /* minor faults: mapped ahead of use too (else by its first access) */
         if (r != 0) {
             qs_punch(a, i, 1);
             atomic_fetch_sub(&a->resident, 1);

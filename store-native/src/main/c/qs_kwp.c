@@ -105,7 +105,7 @@ QS_EXPORT int qs_kwp_probe(void) {
 
 /* Selects kernel write tracking before any frame is resident (called by qs_arena_set_write_detection). */
 int qs_kwp_enable(struct qs_arena *a) {
-    if (a->cards || a->preimage_on_load || a->kwp) return -EBUSY;
+    if (a->cards || a->preimage_on_load || a->kwp || a->minor_uffd >= 0) return -EBUSY; /* one uffd per range */
     if (atomic_load(&a->resident) != 0 || a->mode != QS_MODE_STORE) return -EBUSY;
     void *regions = mmap(NULL, QS_KWP_REGIONS * sizeof(struct qs_page_region), PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -10,6 +10,8 @@
  *   - bare round trip: signal + mprotect(READ) on memory that is already allocated (the goal's baseline);
  *   - store read faults with read-ahead 0 (one frame per fault), 4, 8, 16 frames (runs read through the arena's run
  *     buffer), and 8 and 16 with runs read into the alias view (the path without the buffer);
+ *   - store read faults with read-ahead 0 and 16 and cold loads by userfaultfd minor faults (qs_minor.c: a SIGBUS,
+ *     the frame's pages mapped by UFFDIO_CONTINUE, no island, no minor fault afterwards);
  * with the minor faults per page (getrusage), the mappings the pass leaves (lines of /proc/self/maps), and the
  * time inside the handler (QS_C_HANDLER_NS, wall clock; the rest of a fault is the kernel's signal delivery and
  * return). */
@@ -47,11 +49,12 @@ static void report(struct row *r) {
            r->handler[ROUNDS / 2], r->vma[ROUNDS / 2]);
 }
 
-/* one cold pass over a fresh arena with read-ahead `ra` (alias: runs read into the alias view), pages touched in
- * `order` */
-static void store_pass(const char *path, uint32_t ra, int alias, struct row *r, int round) {
+/* one cold pass over a fresh arena with read-ahead `ra` (alias: runs read into the alias view; minor: loads by minor
+ * faults), pages touched in `order` */
+static void store_pass(const char *path, uint32_t ra, int alias, int minor, struct row *r, int round) {
     struct qs_arena *a;
     CHECK(qs_arena_open(2ull * P * FS, FS, 0, QS_MODE_STORE, &a) == 0, "open");
+    CHECK(!minor || qs_arena_set_minor_faults(a) == 0, "minor faults");
     int src = qs_source_open_file(a, path, 0);
     CHECK(src >= 0 && qs_reserve(a, 0, P, (uint32_t)src, 0) == P, "reserve");
     CHECK(qs_arena_set_readahead(a, ra) == 0, "readahead");
@@ -87,7 +90,7 @@ int main(int argc, char **argv) {
             order[k] = order[j]; order[j] = x;
         }
     uint8_t *buf = mmap(NULL, FS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    static struct row rows[9] = {{.name = "pread 8K into one reused buffer (oo7 baseline)"},
+    static struct row rows[11] = {{.name = "pread 8K into one reused buffer (oo7 baseline)"},
                                  {.name = "pread 8K into fresh memfd memory (alias view)"},
                                  {.name = "bare round trip: signal + mprotect(READ)"},
                                  {.name = "store cold read fault, read-ahead off"},
@@ -95,7 +98,9 @@ int main(int argc, char **argv) {
                                  {.name = "store cold read faults, read-ahead 8"},
                                  {.name = "store cold read faults, read-ahead 16"},
                                  {.name = "store cold read faults, read-ahead 8 into the alias"},
-                                 {.name = "store cold read faults, read-ahead 16 into the alias"}};
+                                 {.name = "store cold read faults, read-ahead 16 into the alias"},
+                                 {.name = "store cold read fault, read-ahead off, minor faults"},
+                                 {.name = "store cold read faults, read-ahead 16, minor faults"}};
     for (int round = 0; round < ROUNDS; round++) {
         long m0 = minflt();
         uint64_t t0 = now();
@@ -124,15 +129,17 @@ int main(int argc, char **argv) {
         rows[2].vma[round] = maps() - v0;
         rows[2].faults[round] = (double)qs_test_counter(b, QS_C_READ_FAULTS) / P;
         qs_arena_close(b);
-        store_pass(path, 0, 0, &rows[3], round);
-        store_pass(path, 4, 0, &rows[4], round);
-        store_pass(path, 8, 0, &rows[5], round);
-        store_pass(path, 16, 0, &rows[6], round);
-        store_pass(path, 8, 1, &rows[7], round);
-        store_pass(path, 16, 1, &rows[8], round);
+        store_pass(path, 0, 0, 0, &rows[3], round);
+        store_pass(path, 4, 0, 0, &rows[4], round);
+        store_pass(path, 8, 0, 0, &rows[5], round);
+        store_pass(path, 16, 0, 0, &rows[6], round);
+        store_pass(path, 8, 1, 0, &rows[7], round);
+        store_pass(path, 16, 1, 0, &rows[8], round);
+        store_pass(path, 0, 0, 1, &rows[9], round);
+        store_pass(path, 16, 0, 1, &rows[10], round);
     }
     printf("%u pages, %s order, fresh arena per pass, median of %d rounds\n", P, shuffled ? "shuffled" : "page", ROUNDS);
-    for (int k = 0; k < 9; k++) report(&rows[k]);
+    for (int k = 0; k < 11; k++) report(&rows[k]);
     close(fd);
     unlink(path);
     return 0;

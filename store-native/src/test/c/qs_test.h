@@ -9,6 +9,26 @@
 #include "qs_api.h"
 #include "qs_arena.h"
 
+/* build.sh's second pass sets QS_TEST_MINOR=1: every store arena a test opens then loads by userfaultfd minor faults
+ * (qs_minor.c) instead of mprotect, with the handler installed first (the condition qs_arena_set_minor_faults
+ * checks); a test of a mechanism minor faults exclude (kernel write tracking) defines QS_TEST_NO_MINOR first. */
+static inline int qs_test_arena_open(uint64_t size, uint32_t fs, uint64_t base, int mode, struct qs_arena **out) {
+    int rc = (qs_arena_open)(size, fs, base, mode, out);
+#ifndef QS_TEST_NO_MINOR
+    const char *m = getenv("QS_TEST_MINOR");
+    if (rc == 0 && mode == QS_MODE_STORE && m != NULL && m[0] == '1') {
+        int e = qs_signal_install();
+        if (e == 0) e = qs_arena_set_minor_faults(*out);
+        if (e != 0) {
+            fprintf(stderr, "QS_TEST_MINOR=1: minor faults refused (%d)\n", e);
+            exit(1);
+        }
+    }
+#endif
+    return rc;
+}
+#define qs_arena_open qs_test_arena_open
+
 static int qs_checks;
 #define CHECK(cond, ...) do { qs_checks++; if (!(cond)) { fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
     fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); exit(1); } } while (0)

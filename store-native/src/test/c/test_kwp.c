@@ -3,6 +3,7 @@
  * collect finds them and turns the frame DIRTY with the twin as its pre-image; a stray store is put back; a written
  * twin is never evicted, an unwritten one is and its slot is freed; settle without a twin write-protects. Skipped
  * (exit 0 with a message) where the kernel or the process cannot use userfaultfd write-protection. */
+#define QS_TEST_NO_MINOR /* kernel write tracking registers the view with its own userfaultfd */
 #include "qs_test.h"
 #include <errno.h>
 

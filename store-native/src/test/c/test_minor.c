@@ -1,0 +1,145 @@
+/* test_minor.c - cold loads mapped by userfaultfd minor faults (qs_minor.c) with real faults: a SIGBUS at a frame
+ * never loaded loads it and maps its pages, so reading every OS page of a loaded frame takes no minor fault and the
+ * application view gains no mapping (no island per loaded frame), where loads by mprotect take a minor fault per
+ * frame and split the view; the values read are the file's; after an eviction (mprotect NONE, memory punched out)
+ * and after the clock's reprotection of every frame a frame loads again with its values; a store to a frame loaded
+ * cold, and to a frame never loaded, makes it DIRTY with its pre-image; a read of an unreserved frame is refused
+ * (zeros, a refusal record) and the frame works again once reserved; kernel write tracking and a second selection
+ * are refused (EBUSY), and so is a selection after a frame became resident. Skipped (exit 0 with a message) where
+ * the kernel or the process refuses userfaultfd minor faults on shared memory. build.sh runs every other test
+ * again with minor faults on (QS_TEST_MINOR=1); this one selects them itself. */
+#define QS_TEST_NO_MINOR /* the test selects minor faults itself, and compares with an arena without them */
+#include "qs_test.h"
+#include <errno.h>
+#include <sys/resource.h>
+
+#define FS 8192u
+#define NPAGES 64u
+
+static struct qs_arena *A;
+static uint64_t rd(uint64_t frame, uint64_t k) { return ((volatile uint64_t *)(qs_arena_base(A) + frame * FS))[k]; }
+static void wr(uint64_t frame, uint64_t k, uint64_t v) {
+    ((volatile uint64_t *)(qs_arena_base(A) + frame * FS))[k] = v;
+}
+static uint32_t st(uint64_t frame) { return qs_frame_state(A, frame) & 0xff; }
+
+static long minflt(void) {
+    struct rusage u;
+    getrusage(RUSAGE_THREAD, &u);
+    return u.ru_minflt;
+}
+
+/* mappings of the process (lines of /proc/self/maps) */
+static int mappings(void) {
+    FILE *f = fopen("/proc/self/maps", "r");
+    CHECK(f != NULL, "maps");
+    int n = 0;
+    for (int c; (c = fgetc(f)) != EOF;) n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+/* every other frame of [0, NPAGES) read in full (both OS pages, the last word of the frame too), values checked;
+ * returns the minor faults and the change in mappings it took */
+static void read_every_other(long *faults, int *maps) {
+    int m0 = mappings();
+    long f0 = minflt();
+    for (uint64_t i = 0; i < NPAGES; i += 2) {
+        CHECK(rd(i, 1) == qs_test_word(i, 1), "frame %lu word 1", (unsigned long)i);
+        CHECK(rd(i, 600) == qs_test_word(i, 600), "frame %lu word 600 (second OS page)", (unsigned long)i);
+        CHECK(rd(i, FS / 8 - 1) == qs_test_word(i, FS / 8 - 1), "frame %lu last word", (unsigned long)i);
+    }
+    *faults = minflt() - f0;
+    *maps = mappings() - m0;
+}
+
+/* an arena over the file at path with frames 0..NPAGES-1 reserved for its pages and a transaction open */
+static int open_arena(const char *path, int minor) {
+    CHECK(qs_arena_open(4ull * NPAGES * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open");
+    CHECK(qs_signal_install() == 0, "install");
+    int rc = minor ? qs_arena_set_minor_faults(A) : 0;
+    if (rc != 0) return rc;
+    int src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0, "source");
+    CHECK(qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == (int64_t)NPAGES, "reserve");
+    qs_arena_set_txn(A, 1);
+    return 0;
+}
+
+int main(void) {
+    const char *path = qs_test_file(FS, NPAGES);
+
+    /* loads by mprotect, as the contrast: a minor fault per frame, a mapping split off per island */
+    CHECK(open_arena(path, 0) == 0, "open without minor faults");
+    CHECK(qs_arena_minor_faults(A) == 0, "off by default");
+    long plain_faults;
+    int plain_maps;
+    read_every_other(&plain_faults, &plain_maps);
+    CHECK(plain_faults >= (long)NPAGES / 2, "mprotect loads: a minor fault per frame (%ld)", plain_faults);
+    CHECK(plain_maps >= (int)NPAGES / 2, "mprotect loads: an island per loaded frame (%d mappings more)", plain_maps);
+    qs_arena_close(A);
+
+    int rc = open_arena(path, 1);
+    if (rc != 0) {
+        printf("test_minor: skipped, userfaultfd minor faults refused here (%s)\n", strerror(-rc));
+        qs_arena_close(A);
+        unlink(path);
+        return 0;
+    }
+    CHECK(qs_arena_minor_faults(A) == 1, "on");
+    CHECK(qs_arena_set_minor_faults(A) == -EBUSY, "selected twice");
+    CHECK(qs_arena_set_write_detection(A, QS_WD_KERNEL) == -EBUSY, "kernel write tracking: one userfaultfd per range");
+
+    /* cold loads: values, no minor fault, no new mapping */
+    long faults;
+    int maps;
+    uint64_t spurious = qs_test_counter(A, QS_C_SPURIOUS);
+    read_every_other(&faults, &maps);
+    CHECK(qs_test_counter(A, QS_C_SPURIOUS) == spurious, "one signal per load: the load mapped the frame's pages");
+    CHECK(faults <= 2, "minor-fault loads: the pages mapped by the load (%ld minor faults, %ld by mprotect)", faults,
+          plain_faults);
+    CHECK(maps == 0, "minor-fault loads: no island (%d mappings more, %d by mprotect)", maps, plain_maps);
+    CHECK(qs_test_counter(A, QS_C_READ_FAULTS) == NPAGES / 2, "one read fault per frame");
+    CHECK(st(0) == QS_CLEAN && st(1) == QS_RESERVED, "frame 0 loaded, frame 1 not");
+
+    /* eviction (mprotect NONE, punched) and reload by SIGSEGV; the clock's reprotection and its reference fault */
+    CHECK(qs_evict(A, 0, 4, 0) == 2 && st(0) == QS_RESERVED && st(2) == QS_RESERVED, "evicted");
+    CHECK(rd(0, 5) == qs_test_word(0, 5) && rd(2, 700) == qs_test_word(2, 700), "loaded again after eviction");
+    CHECK(qs_reprotect_all(A) >= 1 && rd(4, 9) == qs_test_word(4, 9) && rd(1, 9) == qs_test_word(1, 9),
+          "after the whole arena's reprotection: a reference fault and a cold load");
+
+    /* stores: to a frame loaded cold, to a frame never loaded */
+    wr(6, 3, 77);
+    CHECK(st(6) == QS_DIRTY && rd(6, 3) == 77 && rd(6, 4) == qs_test_word(6, 4), "a store to a loaded frame");
+    wr(7, 800, 78);
+    CHECK(st(7) == QS_DIRTY && rd(7, 800) == 78 && rd(7, 801) == qs_test_word(7, 801), "a store to a cold frame");
+    CHECK(qs_mark_clean(A, 6) == 1 && qs_mark_clean(A, 7) == 1 && st(6) == QS_CLEAN, "cleaned");
+    CHECK(rd(6, 3) == 77 && rd(7, 800) == 78, "stores kept");
+
+    /* a refusal: an unreserved frame reads zeros; reserved, it loads */
+    uint64_t out[7];
+    CHECK(rd(NPAGES + 3, 2) == 0 && st(NPAGES + 3) == QS_REFUSED, "unreserved: refused");
+    CHECK(qs_refusal_take(A, out) == 1 && out[0] == QS_R_NOT_RESERVED && out[4] == NPAGES + 3, "refusal record");
+    CHECK(qs_reset_refused(A, NPAGES + 3, 1) == 1, "reset");
+    int src = qs_source_open_file(A, path, 0);
+    CHECK(qs_reserve(A, NPAGES + 3, 1, (uint32_t)src, 9) == 1, "reserved for page 9");
+    CHECK(rd(NPAGES + 3, 10) == qs_test_word(9, 10), "the repaired frame loads");
+
+    /* no transaction: a cold frame is refused, a resident one reads */
+    qs_arena_set_txn(A, 0);
+    CHECK(rd(9, 1) == 0 && st(9) == QS_REFUSED && qs_refusal_take(A, out) == 1 && out[0] == QS_R_NO_TXN,
+          "no transaction: refused");
+    CHECK(rd(4, 9) == qs_test_word(4, 9), "no transaction: resident frames read");
+    qs_arena_close(A);
+
+    /* selected after a frame became resident: refused, nothing changes */
+    CHECK(open_arena(path, 0) == 0, "open");
+    CHECK(rd(3, 3) == qs_test_word(3, 3), "a resident frame");
+    CHECK(qs_arena_set_minor_faults(A) == -EBUSY && qs_arena_minor_faults(A) == 0, "too late");
+    qs_arena_close(A);
+
+    unlink(path);
+    printf("test_minor: %d checks passed (minor faults %ld vs %ld by mprotect; mappings +%d vs +%d)\n", qs_checks,
+           faults, plain_faults, maps, plain_maps);
+    return 0;
+}
