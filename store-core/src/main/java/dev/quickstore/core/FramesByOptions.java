@@ -91,6 +91,7 @@ final class FramesByOptions {
                         options.arenaBytes(),
                         pages,
                         dir.toString());
+                selectMinorFaults(mf, options);
                 selectCards(mf, options, pageSize);
                 opened = new FramesByOptions(mf, mf, new Addresses(mf.arena().base(), pageSize), placement, false);
             } else if (options.frames() == FramesMode.SOFTWARE) {
@@ -118,6 +119,25 @@ final class FramesByOptions {
                     // already failing: the original exception is the one to report
                 }
             }
+        }
+    }
+
+    /**
+     * Whether a mapped store's cold loads are mapped by userfaultfd minor faults where the kernel allows it ({@link
+     * dev.quickstore.mmu.FrameLoading#selectMinorFaults}); system property {@code qs.minorFaults}, default true; false
+     * loads every frame through {@code mprotect} as QuickStore did (docs/results.md, "A cold read fault through
+     * userfaultfd's minor faults").
+     */
+    static final boolean MINOR_FAULTS = Boolean.parseBoolean(System.getProperty("qs.minorFaults", "true"));
+
+    /**
+     * Cold loads by minor faults (MAPPED mode, before any frame is resident): not with kernel write tracking, which
+     * registers the same view with its own userfaultfd. A refusal by the kernel or the process (no userfaultfd,
+     * seccomp, a kernel before 5.14, the handler chained behind HotSpot's) leaves the loads to {@code mprotect}.
+     */
+    private static void selectMinorFaults(MappedFrames mf, StoreOptions options) {
+        if (MINOR_FAULTS && options.writeDetection() != WriteDetection.KERNEL_TRACKING) {
+            mf.arena().loading().selectMinorFaults();
         }
     }
 

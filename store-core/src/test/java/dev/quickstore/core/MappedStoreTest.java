@@ -112,6 +112,52 @@ class MappedStoreTest {
         }
     }
 
+    /**
+     * A reopened store's cold loads are mapped by userfaultfd minor faults where the kernel allows it ({@code
+     * qs_minor.c}, {@code qs.minorFaults} true by default): the loads of 80 objects' pages take fewer minor faults
+     * of the reading thread than half the loads (loads by mprotect take one or more each: the restarted access
+     * maps the page); the values read are the committed ones.
+     */
+    @Test
+    void coldLoadsAreMappedByMinorFaultsWhereTheKernelAllowsIt() throws Exception {
+        Path db = dir.resolve("db");
+        long[] refs;
+        try (Store s = Store.create(db, 8192, OPTS)) {
+            refs = populate(s, 120);
+        }
+        try (Store s = Store.open(db, OPTS)) {
+            if (!s.mappedFrames().arena().loading().minorFaults()) {
+                try (dev.quickstore.mmu.MappedArena probe = dev.quickstore.mmu.MappedArena.open(1L << 20)) {
+                    int rc = probe.loading().selectMinorFaults();
+                    org.junit.jupiter.api.Assumptions.assumeTrue(rc != 0, "minor faults refused here: " + rc);
+                }
+                fail("this process may use minor faults, but the store did not select them");
+            }
+            try (Transaction tx = s.begin()) {
+                int warm = 40; // the first objects' reads run the code once: its own first-touch faults are not loads'
+                for (int i = 0; i < warm; i++) {
+                    assertEquals(i, get(s, refs[i], 0), "object " + i + " through the view");
+                }
+                long loads = s.mappedFrames().arena().counters().readFaults();
+                long minor = threadMinorFaults();
+                for (int i = warm; i < refs.length; i++) {
+                    assertEquals(i, get(s, refs[i], 0), "object " + i + " through the view");
+                }
+                minor = threadMinorFaults() - minor;
+                loads = s.mappedFrames().arena().counters().readFaults() - loads;
+                assertTrue(loads >= 30, "cold loads: " + loads);
+                assertTrue(minor < loads / 2, minor + " minor faults for " + loads + " cold loads");
+                tx.commit();
+            }
+        }
+    }
+
+    /** The calling thread's minor page faults ({@code /proc/thread-self/stat}, field 10). */
+    private static long threadMinorFaults() throws java.io.IOException {
+        String stat = java.nio.file.Files.readString(Path.of("/proc/thread-self/stat"));
+        return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
+    }
+
     @Test
     void abortRestoresViewStores() throws Exception {
         try (Store s = Store.create(dir.resolve("db"), 8192, OPTS)) {

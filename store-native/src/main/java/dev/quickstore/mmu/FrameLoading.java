@@ -12,6 +12,8 @@ import java.lang.foreign.MemorySegment;
  * MappedArena} ({@link MappedArena#loading()}).
  */
 public final class FrameLoading {
+    private static final int ENOTSUP = 95;
+
     private final MappedArena arena;
     private final long handle;
 
@@ -33,6 +35,34 @@ public final class FrameLoading {
     public void readAhead(int frames) {
         Downcall.checkedInt("qs_arena_set_readahead", () -> "setting read-ahead to " + frames + " frames (0..64)", () ->
                 (int) NativeCalls.ArenaSetReadahead.H.invokeExact(handle, frames));
+    }
+
+    /**
+     * Cold loads mapped by userfaultfd minor faults ({@code qs_minor.c}; docs/native.md "Cold loads by minor faults"):
+     * the application view is readable from the start and registered with a userfaultfd, so an access to a frame not
+     * loaded yet raises SIGBUS in the faulting thread, and the load maps the frame's pages with {@code
+     * UFFDIO_CONTINUE} instead of making it accessible with an {@code mprotect} that splits the view's mapping and
+     * leaves its page-table entries to later minor faults. Only before any frame is resident, on a store arena whose
+     * handler is interposed first ({@link SignalHandler}), and not with kernel write tracking (one userfaultfd per
+     * range). Where the kernel or the process refuses it nothing changes and loads go through {@code mprotect}.
+     *
+     * @return 0 if minor faults are on now, else the negative errno the native call gave: {@code -EBUSY} (a frame is
+     *     resident, kernel write tracking or minor faults on), {@code -ENOTSUP} (a baseline arena, or the handler
+     *     is chained behind another), or the kernel's refusal ({@code -ENOSYS}, {@code -EPERM}, {@code -EINVAL})
+     */
+    public int selectMinorFaults() {
+        if (SignalHandler.mode() != SignalHandler.Mode.INTERPOSED) {
+            return -ENOTSUP; // chained behind HotSpot, whose handler would take the SIGBUS of compiled code first
+        }
+        return Downcall.intValue(
+                "qs_arena_set_minor_faults", () -> (int) NativeCalls.ArenaSetMinorFaults.H.invokeExact(handle));
+    }
+
+    /** Whether cold loads are mapped by minor faults ({@link #selectMinorFaults}). */
+    public boolean minorFaults() {
+        return Downcall.intValue(
+                        "qs_arena_minor_faults", () -> (int) NativeCalls.ArenaMinorFaults.H.invokeExact(handle))
+                != 0;
     }
 
     /**

@@ -78,6 +78,15 @@ final class NativeCalls {
                 h("qs_arena_set_readahead", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT), CRITICAL);
     }
 
+    static final class ArenaSetMinorFaults {
+        static final MethodHandle H =
+                h("qs_arena_set_minor_faults", FunctionDescriptor.of(JAVA_INT, JAVA_LONG), CRITICAL);
+    }
+
+    static final class ArenaMinorFaults {
+        static final MethodHandle H = h("qs_arena_minor_faults", FunctionDescriptor.of(JAVA_INT, JAVA_LONG), CRITICAL);
+    }
+
     static final class ArenaSetWriteahead {
         static final MethodHandle H =
                 h("qs_arena_set_writeahead", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT), CRITICAL);

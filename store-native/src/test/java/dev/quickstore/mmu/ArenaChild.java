@@ -52,6 +52,18 @@ public final class ArenaChild {
         }
     }
 
+    /**
+     * {@code -Dqs.test.minorFaults=true}: the arena's cold loads by userfaultfd minor faults ({@link
+     * FrameLoading#selectMinorFaults}), selected before any frame is resident; prints the selection's result.
+     */
+    static void selectMinorFaults(MappedArena a) {
+        if (Boolean.getBoolean("qs.test.minorFaults")) {
+            int rc = a.loading().selectMinorFaults();
+            System.out.println("minorFaults=" + rc);
+            check(a.loading().minorFaults() == (rc == 0), "minor faults on exactly when selected: " + rc);
+        }
+    }
+
     static void check(boolean ok, String what) {
         if (!ok) {
             throw new AssertionError(what);
@@ -356,6 +368,7 @@ public final class ArenaChild {
         int frames = 512;
         Path file = PageFiles.write(dir.resolve("pages"), frames, FS);
         try (MappedArena a = MappedArena.open((long) frames * FS)) {
+            selectMinorFaults(a);
             int src = a.sources().addFileSource(file, 0);
             a.reserve(0, frames, src, 0);
             a.transaction(true);
@@ -485,6 +498,7 @@ public final class ArenaChild {
         Path file = PageFiles.write(dir.resolve("pages"), 64, FS);
         PageFiles.corrupt(file, 5, FS);
         try (MappedArena a = MappedArena.open(256L * FS)) {
+            selectMinorFaults(a);
             MemorySegment v = a.view();
             int src = a.sources().addFileSource(file, 0);
             a.reserve(0, 64, src, 0);

@@ -114,6 +114,36 @@ class FaultPathForkedTest {
         }
     }
 
+    /**
+     * Cold loads by userfaultfd minor faults ({@code qs_minor.c}): the stress workload (concurrent faults, evictions
+     * and allocation) and every refusal, with the loads' SIGBUS raised in C2-compiled code, G1 and ZGC.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"-XX:+UseG1GC", "-XX:+UseZGC"})
+    void withMinorFaultsTheStressAndEveryRefusalBehaveAsWithMprotect(String gc) throws Exception {
+        int seconds = ChildJvm.longMode() ? 60 : 3;
+        ChildJvm.Result stress = child(
+                Duration.ofSeconds(seconds + 90),
+                List.of("-XX:-TieredCompilation", gc, "-Xmx512m", "-Dqs.test.minorFaults=true"),
+                "stress",
+                Integer.toString(seconds));
+        assertOk(stress, "stress");
+        assertTrue(stress.stdout().contains("minorFaults=0"), "minor faults selected\n" + stress.describe());
+        ChildJvm.Result refusals = child(
+                Duration.ofSeconds(120),
+                List.of("-XX:-TieredCompilation", gc, "-Xbatch", "-Xmx256m", "-Dqs.test.minorFaults=true"),
+                "refusals");
+        assertOk(refusals, "refusals");
+        assertTrue(refusals.stdout().contains("minorFaults=0"), "minor faults selected\n" + refusals.describe());
+        for (String reason : List.of("CHECKSUM", "IO", "NOT_RESERVED", "RELEASED", "NO_TRANSACTION")) {
+            for (String kind : List.of("LOAD", "STORE", "COPY")) {
+                assertTrue(
+                        refusals.stdout().contains("refused " + kind + " " + reason),
+                        kind + " " + reason + "\n" + refusals.describe());
+            }
+        }
+    }
+
     @Test
     void mappingLimitEnomemIsReportedNamingTheSysctlAndTheFaultPathSurvivesIt() throws Exception {
         long limit = Long.parseLong(ArenaException.maxMapCount());
@@ -145,13 +175,15 @@ class FaultPathForkedTest {
                 .run();
         assertOk(basics, "basics");
         assertTrue(basics.stdout().contains("signalMode=CHAINED"), basics::describe);
+        // minor faults are refused when chained (HotSpot would take their SIGBUS in compiled code): mprotect loads
         ChildJvm.Result stress = ChildJvm.main(ArenaChild.class)
                 .env("LD_PRELOAD", jsig.toString())
-                .jvmArgs("-XX:-TieredCompilation", "-Xmx512m")
+                .jvmArgs("-XX:-TieredCompilation", "-Xmx512m", "-Dqs.test.minorFaults=true")
                 .args("stress", ChildJvm.longMode() ? "30" : "3")
                 .timeout(Duration.ofSeconds(150))
                 .run();
         assertOk(stress, "stress");
+        assertTrue(stress.stdout().contains("minorFaults=-95"), "ENOTSUP when chained\n" + stress.describe());
         ChildJvm.Result refusals = ChildJvm.main(ArenaChild.class)
                 .env("LD_PRELOAD", jsig.toString())
                 .jvmArgs("-Xmx256m")

@@ -76,8 +76,10 @@ public final class Oo7FaultTables {
      * when no cold result carries {@link Oo7Runner#PREAD_US}. Where the overhead goes (docs/results.md, "Cold path
      * (issue 13)"): the faults taken (readFaults) and the frames read ahead with them (ahead), the operation
      * thread's minor page faults (minflt: fresh arena memory allocated under the reads, the application view's
-     * first touch of a frame), and the time inside the C fault handler (handler, in ms: pread, allocation, checksum,
-     * mprotect; cold - hot - handler is the signals' delivery and return plus the Java side), and the operation
+     * first touch of a frame loaded by mprotect; none for a frame mapped by a minor-fault load, docs/native.md "Cold
+     * loads by minor faults"), and the time inside the C fault handler (handler, in ms: pread, allocation, checksum,
+     * mprotect or the minor fault's mapping; cold - hot - handler is the signals' delivery and return plus the Java
+     * side), and the operation
      * thread's CPU time from begin to the end of the commit (cpu ms: user and kernel, without the time the thread
      * waited for a CPU, so it stays comparable on a loaded machine). The goal's verdict is the table's note; no
      * data rows if none applies.

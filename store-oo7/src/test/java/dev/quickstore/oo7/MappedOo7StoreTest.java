@@ -95,9 +95,9 @@ class MappedOo7StoreTest extends MappedOo7Contract {
         long ahead = cold.counters().get("readAheadFrames");
         assertTrue(faults + ahead > 100, "a cold T1 faults its pages in: " + cold.counters());
         assertTrue(cold.counters().get("handlerNanos") > 0, "time in the fault handler: " + cold.counters());
-        assertTrue(
-                cold.counters().get("minorFaults") >= faults + ahead,
-                "fresh arena memory: at least one minor fault per page loaded: " + cold.counters());
+        // the op thread's minor faults are counted (its own first touches at least; a load by minor faults takes
+        // none, one by mprotect one or more: docs/results.md, "A cold read fault through userfaultfd's minor faults")
+        assertTrue(cold.counters().get("minorFaults") > 0, "the op thread's minor faults: " + cold.counters());
         assertTrue(cold.counters().get("threadCpuNanos") > 0, "the op thread's CPU time: " + cold.counters());
         assertTrue(cold.counters().get(Oo7Runner.PREAD_US) > 0, "pread time recorded: " + cold.counters());
         // pread of the resident pages after the run: at least the pages T1 faulted in
