@@ -557,6 +557,8 @@ QS_EXPORT int qs_install(struct qs_arena *a, uint64_t i, const void *src) {
         qs_resident_acquire(a, i); /* the pool's bound holds for the store's own loads too */
         memcpy(qs_alias_addr(a, i), src, a->frame_size);
         int e = qs_protect_frame(a, i, a->clean_prot);
+        /* minor faults: mapped now (one ioctl) rather than by a SIGBUS when the application first reads the page */
+        if (!e) qs_minor_map(a, i, 1);
         if (e) {
             qs_punch(a, i, 1);
             atomic_fetch_sub(&a->resident, 1);

@@ -1,13 +1,13 @@
 /* test_minor.c - cold loads mapped by userfaultfd minor faults (qs_minor.c) with real faults: a SIGBUS at a frame
  * never loaded loads it and maps its pages, so reading every OS page of a loaded frame takes no minor fault and the
- * application view gains no mapping (no island per loaded frame), where loads by mprotect take a minor fault per
- * frame and split the view; the values read are the file's; after an eviction (mprotect NONE, memory punched out)
- * and after the clock's reprotection of every frame a frame loads again with its values; a store to a frame loaded
- * cold, and to a frame never loaded, makes it DIRTY with its pre-image; a read of an unreserved frame is refused
- * (zeros, a refusal record) and the frame works again once reserved; kernel write tracking and a second selection
- * are refused (EBUSY), and so is a selection after a frame became resident. Skipped (exit 0 with a message) where
- * the kernel or the process refuses userfaultfd minor faults on shared memory. build.sh runs every other test
- * again with minor faults on (QS_TEST_MINOR=1); this one selects them itself. */
+ * application view gains no mapping (no island per loaded frame), where loads by mprotect take a minor fault per frame
+ * and split the view; the values read are the file's; after an eviction (mprotect NONE, memory punched out) and after
+ * the clock's reprotection of every frame a frame loads again with its values; a store to a frame loaded cold, and to
+ * a frame never loaded, makes it DIRTY with its pre-image; a page the store installs is read without a signal; a read
+ * of an unreserved frame is refused (zeros, a refusal record) and the frame works again once reserved; kernel write
+ * tracking and a second selection are refused (EBUSY), and so is a selection after a frame became resident. Skipped
+ * (exit 0 with a message) where the kernel or the process refuses userfaultfd minor faults on shared memory. build.sh
+ * runs every other test again with minor faults on (QS_TEST_MINOR=1); this one selects them itself. */
 #define QS_TEST_NO_MINOR /* the test selects minor faults itself, and compares with an arena without them */
 #include "qs_test.h"
 #include <errno.h>
@@ -124,6 +124,16 @@ int main(void) {
     int src = qs_source_open_file(A, path, 0);
     CHECK(qs_reserve(A, NPAGES + 3, 1, (uint32_t)src, 9) == 1, "reserved for page 9");
     CHECK(rd(NPAGES + 3, 10) == qs_test_word(9, 10), "the repaired frame loads");
+
+    /* the store's own load (qs_install): mapped at once, so the application's first read takes no signal */
+    uint8_t *img = malloc(FS);
+    qs_test_fill_page(img, FS, 11);
+    CHECK(st(11) == QS_RESERVED && qs_install(A, 11, img) == 1 && st(11) == QS_CLEAN, "installed");
+    free(img);
+    uint64_t sp = qs_test_counter(A, QS_C_SPURIOUS), rf = qs_test_counter(A, QS_C_READ_FAULTS);
+    CHECK(rd(11, 12) == qs_test_word(11, 12), "installed page read");
+    CHECK(qs_test_counter(A, QS_C_SPURIOUS) == sp && qs_test_counter(A, QS_C_READ_FAULTS) == rf,
+          "no signal for an installed page");
 
     /* no transaction: a cold frame is refused, a resident one reads */
     qs_arena_set_txn(A, 0);
