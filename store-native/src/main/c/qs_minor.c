@@ -7,15 +7,16 @@
  * island per run of loaded frames, the vm.max_map_count limit of design notes section 4), and the page-table entries
  * come afterwards, by a minor fault per OS page when the restarted access touches them.
  *
- * With minor faults on, the application view is PROT_READ from the start and registered with a userfaultfd for
- * missing and minor faults (UFFD_FEATURE_MINOR_SHMEM, Linux 5.14) with UFFD_FEATURE_SIGBUS: an access to a frame
- * whose pages are not mapped in the view - every frame never loaded, since nothing else maps them there - raises
- * SIGBUS in the faulting thread (no resolver thread: the handler in qs_signal.c / qs_fault.c runs as for SIGSEGV).
- * The load fills the memfd as before (through the alias or pwrite: the page is then in the memfd's page cache) and
- * UFFDIO_CONTINUE maps the frame's pages into the view, read-only as the view is: no split mapping, no minor fault
- * after it. The load still calls mprotect with the clean protection (qs_fault.c): the clock may have reprotected or
- * evicted the frame between the access and the handler, and on a readable range the call changes nothing.
- * Fault-around is off for such a mapping (the kernel maps nothing a fault did not ask for).
+ * With minor faults on, the application view has the clean protection from the start (PROT_READ; read-write under card
+ * marking when that was selected first) and is registered with a userfaultfd for missing and minor faults
+ * (UFFD_FEATURE_MINOR_SHMEM, Linux 5.14) with UFFD_FEATURE_SIGBUS: an access to a frame whose pages are not mapped in
+ * the view - every frame never loaded, since nothing else maps them there - raises SIGBUS in the faulting thread (no
+ * resolver thread: the handler in qs_signal.c / qs_fault.c runs as for SIGSEGV). The load fills the memfd as before
+ * (through the alias or pwrite: the page is then in the memfd's page cache) and UFFDIO_CONTINUE maps the frame's pages
+ * into the view, with the view's protection: no split mapping, no minor fault after it. The load still calls mprotect
+ * with the clean protection (qs_fault.c): the clock may have reprotected or evicted the frame between the access and
+ * the handler, and on a range that has it already the call changes nothing. Fault-around is off for such a mapping
+ * (the kernel maps nothing a fault did not ask for).
  *
  * Invariant (why a frame never loaded cannot be read as zeros): in a registered range a frame's pages are mapped
  * only by UFFDIO_CONTINUE after its load, or by the kernel's ordinary fault on a frame that was resident and made
@@ -71,8 +72,9 @@ QS_EXPORT int qs_arena_set_minor_faults(struct qs_arena *a) {
         close(fd);
         goto out;
     }
-    /* registered first, readable second: no frame is resident, so no page of the view is mapped yet */
-    if (mprotect(a->app, a->size, PROT_READ) != 0) {
+    /* registered first, accessible second: no frame is resident, so no page of the view is mapped yet; the clean
+     * protection (read-write under card marking, selected before), so that a load changes no protection */
+    if (mprotect(a->app, a->size, a->clean_prot) != 0) {
         rc = -errno;
         close(fd); /* closing unregisters */
         goto out;

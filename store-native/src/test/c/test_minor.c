@@ -3,11 +3,12 @@
  * application view gains no mapping (no island per loaded frame), where loads by mprotect take a minor fault per frame
  * and split the view; the values read are the file's; after an eviction (mprotect NONE, memory punched out) and after
  * the clock's reprotection of every frame a frame loads again with its values; a store to a frame loaded cold, and to
- * a frame never loaded, makes it DIRTY with its pre-image; a page the store installs is read without a signal; a read
- * of an unreserved frame is refused (zeros, a refusal record) and the frame works again once reserved; kernel write
- * tracking and a second selection are refused (EBUSY), and so is a selection after a frame became resident. Skipped
- * (exit 0 with a message) where the kernel or the process refuses userfaultfd minor faults on shared memory. build.sh
- * runs every other test again with minor faults on (QS_TEST_MINOR=1); this one selects them itself. */
+ * a frame never loaded, makes it DIRTY with its pre-image; a page the store installs is read without a signal; with
+ * card marking selected first a loaded frame is writable without a fault or a split; a read of an unreserved frame is
+ * refused (zeros, a refusal record) and the frame works again once reserved; kernel write tracking and a second
+ * selection are refused (EBUSY), and so is a selection after a frame became resident. Skipped (exit 0 with a message)
+ * where the kernel or the process refuses userfaultfd minor faults on shared memory. build.sh runs every other test
+ * again with minor faults on (QS_TEST_MINOR=1); this one selects them itself. */
 #define QS_TEST_NO_MINOR /* the test selects minor faults itself, and compares with an arena without them */
 #include "qs_test.h"
 #include <errno.h>
@@ -140,6 +141,21 @@ int main(void) {
     CHECK(rd(9, 1) == 0 && st(9) == QS_REFUSED && qs_refusal_take(A, out) == 1 && out[0] == QS_R_NO_TXN,
           "no transaction: refused");
     CHECK(rd(4, 9) == qs_test_word(4, 9), "no transaction: resident frames read");
+    qs_arena_close(A);
+
+    /* card marking selected first: the view is read-write from the start, a cold load maps the frame writable (no
+     * split), and a store to the loaded clean frame takes no fault (the card barrier is the store's, in Java) */
+    CHECK(qs_arena_open(4ull * NPAGES * FS, FS, 0, QS_MODE_STORE, &A) == 0, "open for cards");
+    CHECK(qs_arena_set_write_detection(A, 9) == 0 && qs_arena_set_minor_faults(A) == 0, "cards, then minor faults");
+    src = qs_source_open_file(A, path, 0);
+    CHECK(src >= 0 && qs_reserve(A, 0, NPAGES, (uint32_t)src, 0) == (int64_t)NPAGES, "reserve for cards");
+    qs_arena_set_txn(A, 1);
+    int m0 = mappings();
+    CHECK(rd(5, 5) == qs_test_word(5, 5) && rd(9, 9) == qs_test_word(9, 9) && st(5) == QS_CLEAN, "cards: loaded");
+    wr(5, 6, 99);
+    CHECK(rd(5, 6) == 99 && st(5) == QS_CLEAN && qs_test_counter(A, QS_C_WRITE_FAULTS) == 0,
+          "cards: a store, no fault");
+    CHECK(mappings() == m0, "cards: no island (%d mappings more)", mappings() - m0);
     qs_arena_close(A);
 
     /* selected after a frame became resident: refused, nothing changes */

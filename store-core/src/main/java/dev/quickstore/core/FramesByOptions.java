@@ -91,8 +91,8 @@ final class FramesByOptions {
                         options.arenaBytes(),
                         pages,
                         dir.toString());
-                selectMinorFaults(mf, options);
                 selectCards(mf, options, pageSize);
+                selectMinorFaults(mf, options); // after the cards: the view takes the clean protection they set
                 opened = new FramesByOptions(mf, mf, new Addresses(mf.arena().base(), pageSize), placement, false);
             } else if (options.frames() == FramesMode.SOFTWARE) {
                 opened = new FramesByOptions(
