@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.quickstore.core.error.PageFaultRefusedException;
 import dev.quickstore.core.error.StoreException;
@@ -13,9 +14,12 @@ import dev.quickstore.core.options.StoreOptions;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.volume.VolumeFile;
 import dev.quickstore.mmu.FaultCounters;
+import dev.quickstore.mmu.MappedArena;
 import dev.quickstore.mmu.RefusalReason;
 import dev.quickstore.testkit.ChildJvm;
+import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -127,9 +131,9 @@ class MappedStoreTest {
         }
         try (Store s = Store.open(db, OPTS)) {
             if (!s.mappedFrames().arena().loading().minorFaults()) {
-                try (dev.quickstore.mmu.MappedArena probe = dev.quickstore.mmu.MappedArena.open(1L << 20)) {
+                try (MappedArena probe = MappedArena.open(1L << 20)) {
                     int rc = probe.loading().selectMinorFaults();
-                    org.junit.jupiter.api.Assumptions.assumeTrue(rc != 0, "minor faults refused here: " + rc);
+                    assumeTrue(rc != 0, "minor faults refused here: " + rc);
                 }
                 fail("this process may use minor faults, but the store did not select them");
             }
@@ -153,8 +157,8 @@ class MappedStoreTest {
     }
 
     /** The calling thread's minor page faults ({@code /proc/thread-self/stat}, field 10). */
-    private static long threadMinorFaults() throws java.io.IOException {
-        String stat = java.nio.file.Files.readString(Path.of("/proc/thread-self/stat"));
+    private static long threadMinorFaults() throws IOException {
+        String stat = Files.readString(Path.of("/proc/thread-self/stat"));
         return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
     }
 
