@@ -57,6 +57,11 @@ uint32_t qs_frame_lock(struct qs_arena *a, struct qs_frame *f) {
 }
 /* [signal-safe] */
 void qs_frame_unlock(struct qs_frame *f, uint32_t new_state) {
+    /* a frame published resident or refused has had its view changed (mapped, reprotected, remapped): from now on
+     * its loads set the view's protection (QS_F_VIEW_TOUCHED); set before the state, which releases it */
+    if ((new_state == QS_CLEAN || new_state == QS_DIRTY || new_state == QS_REFUSED)
+        && !(atomic_load_explicit(&f->flags, memory_order_relaxed) & QS_F_VIEW_TOUCHED))
+        atomic_fetch_or_explicit(&f->flags, QS_F_VIEW_TOUCHED, memory_order_relaxed);
     uint32_t old = atomic_exchange_explicit(&f->state, new_state, memory_order_release);
     if (old & QS_WAITERS) qs_futex_wake(&f->state);
 }
@@ -203,6 +208,7 @@ int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
                 mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE);
                 for (uint64_t j = run_start; j < run_start + run; j++) {
                     struct qs_frame *g = qs_frame_at(a, j);
+                    atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED); /* a RESERVED or FREE frame's view is NONE now */
                     if (g->prior_state == QS_CLEAN || g->prior_state == QS_DIRTY) {
                         atomic_fetch_or(&g->flags, QS_F_PROTNONE);
                         atomic_fetch_and(&g->flags, ~QS_F_REF);

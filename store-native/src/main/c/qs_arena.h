@@ -62,6 +62,11 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
                                   * it its twin or write-protects it */
 #define QS_F_KMASK      0x800u /* DIRTY from a twin, every store since through the application view: kwp_mask lists
                                   * the OS pages of the frame the kernel saw written (commit diffs only those) */
+/* The frame's range of the application view has been changed since the arena was made: the frame was resident or
+ * REFUSED (set by qs_frame_unlock), or reprotected or released while not resident (qs_reprotect_range, drop_run). Never
+ * cleared. Under minor faults a RESERVED frame without it still has the view as the selection left it: the clean
+ * protection, registered, none of its pages mapped; its load then needs no mprotect (qs_view_untouched). */
+#define QS_F_VIEW_TOUCHED 0x1000u
 /* Holds set by Java (qs_frame_hold, ABI 6): the fault path's clock never evicts a held frame. */
 #define QS_F_PINNED     0x20u /* fixed by the running store operation (its alias slice is in use)  */
 #define QS_F_WAL        0x40u /* disk-dirty: committed changes only in the log; Java writes it back */
@@ -153,6 +158,7 @@ enum qs_counter {
     QS_C_CLOCK_FAILS,       /* sweeps that found no evictable frame (all dirty, held or transient)    */
     QS_C_READAHEAD,         /* frames installed by read-ahead next to a faulting frame (qs_readahead.c) */
     QS_C_WRITEAHEAD,        /* frames made writable by write-ahead (qs_fault.c) or announced (qs_frames.c) */
+    QS_C_UNTOUCHED_LOADS,   /* loads that left the view's protection as it was (qs_view_untouched, ABI 19)   */
     QS_C_COUNT
 };
 
@@ -400,6 +406,14 @@ int qs_kwp_stays(struct qs_arena *a, uint64_t i);
 int qs_kwp_enable(struct qs_arena *a);
 /* qs_minor.c: maps loaded frames [i, i+n) into the view when minor faults are on; 0 or errno [signal-safe] */
 int qs_minor_map(struct qs_arena *a, uint64_t i, uint64_t n);
+/* [signal-safe] Whether a load of frame f (held LOADING or BUSY by the caller, so no one can touch its view meanwhile)
+ * may leave the application view as it is: minor faults are on and the frame's view range is as the selection left it
+ * (QS_F_VIEW_TOUCHED clear): the clean protection, registered, none of its pages mapped. The load's pages are then
+ * mapped by UFFDIO_CONTINUE alone; an mprotect would change nothing but still take the address space's lock for
+ * writing. */
+static inline int qs_view_untouched(struct qs_arena *a, struct qs_frame *f) {
+    return a->minor_uffd >= 0 && !(atomic_load_explicit(&f->flags, memory_order_acquire) & QS_F_VIEW_TOUCHED);
+}
 /* registers frame i's range again after it was mapped anew (qs_restore_view) */
 void qs_kwp_reregister(struct qs_arena *a, uint64_t i);
 /* the protection of resident CLEAN frame f when accessible: a twin (or open) frame stays writable */

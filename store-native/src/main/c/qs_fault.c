@@ -192,6 +192,15 @@ static int bare_fault(struct qs_arena *a, uint64_t i, int is_write) {
     return mprotect(qs_app_addr(a, i), a->frame_size, is_write ? PROT_READ | PROT_WRITE : PROT_READ) == 0;
 }
 
+/* Whether every frame of a read-ahead run [i, i+n) (all claimed) has its view as the selection of minor faults left
+ * it (qs_view_untouched): then the run's mprotect is left out too, and counted. [signal-safe] */
+static int run_untouched(struct qs_arena *a, uint64_t i, int64_t n) {
+    for (int64_t k = 0; k < n; k++)
+        if (!qs_view_untouched(a, qs_frame_at(a, i + (uint64_t)k))) return 0;
+    qs_count(a, QS_C_UNTOUCHED_LOADS, (uint64_t)n);
+    return 1;
+}
+
 /* via_minor: the fault came through the userfaultfd of minor faults (qs_minor.c: SIGBUS at a frame whose view pages
  * are not mapped); a resident, accessible frame then only needs its pages mapped. */
 static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, int via_minor) {
@@ -241,7 +250,8 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, 
                 atomic_fetch_sub(&a->resident, 1);
                 return refuse(a, i, QS_RESERVED, (uint32_t)-run, err, addr, 0);
             }
-            if (run > 1 && mprotect(qs_app_addr(a, i), (size_t)run << a->frame_shift, a->clean_prot) != 0) {
+            if (run > 1 && !run_untouched(a, i, run)
+                && mprotect(qs_app_addr(a, i), (size_t)run << a->frame_shift, a->clean_prot) != 0) {
                 qs_readahead_drop(a, i, run); /* the VMA limit: the frame alone, with island collapse */
                 run = 1;
             }
@@ -264,10 +274,14 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, 
             if (is_write) return loaded_for_write(a, i, addr); /* bytes are resident now */
             /* scanning (qs_cards.c): the pre-image at load; the frame is DIRTY and writable from the start */
             int scan = a->preimage_on_load && qs_preimage_capture(a, i) == 0;
-            /* with minor faults too: the view's protection may have changed since the fault (the clock's reprotection
-             * or eviction of the frame before this handler ran); on a range readable already mprotect changes nothing
-             * and splits nothing. Then the frame's pages are mapped (qs_minor.c), not left to a minor fault. */
-            int e = qs_protect_frame(a, i, scan ? PROT_READ | PROT_WRITE : a->clean_prot);
+            /* with minor faults too the view's protection may have changed since the fault (the clock's reprotection
+             * or eviction of the frame before this handler ran), unless the frame's view was never touched
+             * (qs_view_untouched: nothing has changed it since minor faults were selected, so it is readable and the
+             * mprotect is left out); on a range readable already mprotect changes nothing and splits nothing. Then
+             * the frame's pages are mapped (qs_minor.c), not left to a minor fault. */
+            int untouched = !scan && qs_view_untouched(a, f);
+            if (untouched) qs_count(a, QS_C_UNTOUCHED_LOADS, 1);
+            int e = untouched ? 0 : qs_protect_frame(a, i, scan ? PROT_READ | PROT_WRITE : a->clean_prot);
             int me = e ? 0 : qs_minor_map(a, i, 1);
             if (me) {
                 if (scan) qs_preimage_free(a, f);
@@ -295,7 +309,19 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, 
             int needs_write = is_write && s == QS_CLEAN && !twin_reopen;
             /* a DIRTY frame the store wrote through the alias only (qs_mark_dirty_alias) has a read-only view */
             int opens_view = is_write && s == QS_DIRTY && (fl & QS_F_VIEW_RO);
-            if (!protnone && !needs_write && !opens_view) { qs_count(a, QS_C_SPURIOUS, 1); return 1; }
+            if (!protnone && !needs_write && !opens_view) {
+                /* minor faults: a read of a CLEAN frame readable by its flags that still faults by SIGSEGV has a view
+                 * a load left inaccessible (a view wrongly taken as untouched): set the protection rather than
+                 * restart the access into the same fault for ever. Else another thread resolved it meanwhile. */
+                if (a->minor_uffd >= 0 && !via_minor && !is_write && s == QS_CLEAN) {
+                    if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
+                    int e = qs_protect_frame(a, i, qs_clean_prot_of(a, f));
+                    if (e) return refuse(a, i, s, QS_R_VMA_LIMIT, e, addr, 1);
+                    qs_frame_unlock(f, s);
+                }
+                qs_count(a, QS_C_SPURIOUS, 1);
+                return 1;
+            }
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
             if (!txn) return refuse(a, i, s, QS_R_NO_TXN, 0, addr, 1);
             {

@@ -77,7 +77,8 @@ QS_EXPORT int64_t qs_reserve(struct qs_arena *a, uint64_t first, uint64_t n, uin
         f->page_no = first_page + i;
         f->source = (uint16_t)source;
         f->reason = 0;
-        atomic_store(&f->flags, atomic_load(&f->flags) & QS_F_HOLDS); /* Java's holds survive (ABI 6) */
+        /* Java's holds survive (ABI 6); so does the record of a changed view (qs_view_untouched) */
+        atomic_store(&f->flags, atomic_load(&f->flags) & (QS_F_HOLDS | QS_F_VIEW_TOUCHED));
         qs_frame_unlock(f, QS_RESERVED);
     }
     if (rc < 0) {
@@ -123,6 +124,7 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
             if (punch) qs_punch(a, run_start, run);
             for (uint64_t j = run_start; j < run_start + run; j++) {
                 struct qs_frame *g = qs_frame_at(a, j);
+                atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED); /* released while RESERVED too: its view is NONE now */
                 if (mark_released) atomic_fetch_or(&g->flags, QS_F_RELEASED);
                 qs_frame_unlock(g, g->prior_state);
             }
@@ -476,7 +478,9 @@ QS_EXPORT int qs_prefetch(struct qs_arena *a, uint64_t i, int *err) {
         if (!atomic_compare_exchange_weak(&f->state, &s, QS_LOADING)) continue;
         qs_resident_acquire(a, i);
         int r = qs_load_frame(a, i, err);
-        if (r == 0 && mprotect(qs_app_addr(a, i), a->frame_size, a->clean_prot) != 0) {
+        int untouched = r == 0 && qs_view_untouched(a, f);
+        if (untouched) qs_count(a, QS_C_UNTOUCHED_LOADS, 1);
+        if (r == 0 && !untouched && mprotect(qs_app_addr(a, i), a->frame_size, a->clean_prot) != 0) {
             *err = errno;
             r = QS_R_VMA_LIMIT;
         }
@@ -556,7 +560,9 @@ QS_EXPORT int qs_install(struct qs_arena *a, uint64_t i, const void *src) {
         if (was != QS_RESERVED) { qs_frame_unlock(f, was); return -ENOENT; }
         qs_resident_acquire(a, i); /* the pool's bound holds for the store's own loads too */
         memcpy(qs_alias_addr(a, i), src, a->frame_size);
-        int e = qs_protect_frame(a, i, a->clean_prot);
+        int untouched = qs_view_untouched(a, f);
+        if (untouched) qs_count(a, QS_C_UNTOUCHED_LOADS, 1);
+        int e = untouched ? 0 : qs_protect_frame(a, i, a->clean_prot);
         /* minor faults: mapped now (one ioctl) rather than by a SIGBUS when the application first reads the page */
         if (!e) qs_minor_map(a, i, 1);
         if (e) {

@@ -89,7 +89,7 @@ static int64_t frame_of(struct qs_arena *a, struct qs_texas *t, uint64_t page, i
     fr->page_no = page;
     fr->source = (uint16_t)t->source;
     fr->reason = 0;
-    atomic_store_explicit(&fr->flags, 0, memory_order_relaxed);
+    atomic_store_explicit(&fr->flags, QS_F_VIEW_TOUCHED, memory_order_relaxed); /* Texas maps it itself */
     atomic_store_explicit(&fr->state, QS_RESERVED, memory_order_release);
     bump_hwm(a, f + 1);
     uint64_t expected = 0;

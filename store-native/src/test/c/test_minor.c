@@ -6,7 +6,10 @@
  * a frame never loaded, makes it DIRTY with its pre-image; a page the store installs is read without a signal; with
  * card marking selected first a loaded frame is writable without a fault or a split; a read of an unreserved frame is
  * refused (zeros, a refusal record) and the frame works again once reserved; kernel write tracking and a second
- * selection are refused (EBUSY), and so is a selection after a frame became resident. Skipped (exit 0 with a message)
+ * selection are refused (EBUSY), and so is a selection after a frame became resident. A first load (a fault, a run
+ * read ahead, a prefetch, an install) leaves the view's protection as the selection made it (no mprotect:
+ * QS_C_UNTOUCHED_LOADS); a reload after an eviction, the clock's reprotection or a release sets it; a view made
+ * inaccessible behind the store's back is repaired by one spurious fault. Skipped (exit 0 with a message)
  * where the kernel or the process refuses userfaultfd minor faults on shared memory. build.sh runs every other test
  * again with minor faults on (QS_TEST_MINOR=1); this one selects them itself. */
 #define QS_TEST_NO_MINOR /* the test selects minor faults itself, and compares with an arena without them */
@@ -78,6 +81,7 @@ int main(void) {
     read_every_other(&plain_faults, &plain_maps);
     CHECK(plain_faults >= (long)NPAGES / 2, "mprotect loads: a minor fault per frame (%ld)", plain_faults);
     CHECK(plain_maps >= (int)NPAGES / 2, "mprotect loads: an island per loaded frame (%d mappings more)", plain_maps);
+    CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == 0, "mprotect loads: every load sets the protection");
     qs_arena_close(A);
 
     int rc = open_arena(path, 1);
@@ -101,13 +105,45 @@ int main(void) {
           plain_faults);
     CHECK(maps == 0, "minor-fault loads: no island (%d mappings more, %d by mprotect)", maps, plain_maps);
     CHECK(qs_test_counter(A, QS_C_READ_FAULTS) == NPAGES / 2, "one read fault per frame");
+    CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == NPAGES / 2, "every first load left the view as it was");
     CHECK(st(0) == QS_CLEAN && st(1) == QS_RESERVED, "frame 0 loaded, frame 1 not");
 
-    /* eviction (mprotect NONE, punched) and reload by SIGSEGV; the clock's reprotection and its reference fault */
+    /* the store's own prefetch of a frame never loaded: no protection change either */
+    int perr = 0;
+    CHECK(st(17) == QS_RESERVED && qs_prefetch(A, 17, &perr) == 0 && st(17) == QS_CLEAN, "prefetched");
+    CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == NPAGES / 2 + 1 && rd(17, 17) == qs_test_word(17, 17),
+          "a prefetch left the view as it was");
+
+    /* reloads after the clock's eviction and after an eviction (mprotect NONE, punched), by SIGSEGV; a frame released
+     * and reserved again; the whole arena's reprotection, its reference fault and a cold load. None of these views is
+     * as the selection left it, so each load sets the protection (no untouched load); had one been taken as
+     * untouched, its read would fault again (a spurious fault that repairs the view) */
+    uint64_t untouched = qs_test_counter(A, QS_C_UNTOUCHED_LOADS);
+    spurious = qs_test_counter(A, QS_C_SPURIOUS);
+    /* the clock's own eviction (the classic hand: the victim's view made NONE by the clock, no other mark) */
+    CHECK(qs_arena_set_policy(A, 2) == 0, "classic clock");
+    int64_t v = qs_clock_evict(A);
+    CHECK(v >= 0 && st((uint64_t)v) == QS_RESERVED, "the clock evicted frame %ld", (long)v);
+    uint64_t vp = qs_frame_page(A, (uint64_t)v);
+    CHECK(rd((uint64_t)v, 3) == qs_test_word(vp, 3), "the clock's victim loaded again");
+    CHECK(qs_arena_set_policy(A, 0) == 0, "no clock");
     CHECK(qs_evict(A, 0, 4, 0) == 2 && st(0) == QS_RESERVED && st(2) == QS_RESERVED, "evicted");
     CHECK(rd(0, 5) == qs_test_word(0, 5) && rd(2, 700) == qs_test_word(2, 700), "loaded again after eviction");
-    CHECK(qs_reprotect_all(A) >= 1 && rd(4, 9) == qs_test_word(4, 9) && rd(1, 9) == qs_test_word(1, 9),
+    int src0 = qs_source_open_file(A, path, 0);
+    CHECK(st(13) == QS_RESERVED && qs_release(A, 13, 1) == 1 && st(13) == QS_FREE, "a cold frame released");
+    CHECK(qs_reserve(A, 13, 1, (uint32_t)src0, 13) == 1 && rd(13, 13) == qs_test_word(13, 13), "reserved, loaded");
+    CHECK(qs_reprotect_all(A) >= 1 && rd(4, 9) == qs_test_word(4, 9) && rd(19, 9) == qs_test_word(19, 9),
           "after the whole arena's reprotection: a reference fault and a cold load");
+    CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == untouched, "reloads, loads after release and reprotection set "
+          "the protection (%lu untouched)", (unsigned long)(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) - untouched));
+    CHECK(qs_test_counter(A, QS_C_SPURIOUS) == spurious, "no load left its view inaccessible");
+
+    /* a view left inaccessible behind the store's back while the frame is CLEAN and readable by its flags: the read's
+     * SIGSEGV sets the protection (a spurious fault) instead of restarting into the same fault for ever */
+    CHECK(st(19) == QS_CLEAN && mprotect((void *)(qs_arena_base(A) + 19 * FS), FS, PROT_NONE) == 0, "frame 19 made NONE");
+    CHECK(rd(19, 14) == qs_test_word(19, 14) && qs_test_counter(A, QS_C_SPURIOUS) == spurious + 1,
+          "the view repaired by one spurious fault");
+
 
     /* stores: to a frame loaded cold, to a frame never loaded */
     wr(6, 3, 77);
@@ -129,10 +165,15 @@ int main(void) {
     /* the store's own load (qs_install): mapped at once, so the application's first read takes no signal */
     uint8_t *img = malloc(FS);
     qs_test_fill_page(img, FS, 11);
-    CHECK(st(11) == QS_RESERVED && qs_install(A, 11, img) == 1 && st(11) == QS_CLEAN, "installed");
+    untouched = qs_test_counter(A, QS_C_UNTOUCHED_LOADS);
+    /* a frame past the ones the whole arena's reprotection touched, reserved for page 11 */
+    CHECK(qs_reserve(A, NPAGES + 5, 1, (uint32_t)src, 11) == 1, "reserved for page 11");
+    CHECK(st(NPAGES + 5) == QS_RESERVED && qs_install(A, NPAGES + 5, img) == 1 && st(NPAGES + 5) == QS_CLEAN,
+          "installed");
+    CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == untouched + 1, "an install left the view as it was");
     free(img);
     uint64_t sp = qs_test_counter(A, QS_C_SPURIOUS), rf = qs_test_counter(A, QS_C_READ_FAULTS);
-    CHECK(rd(11, 12) == qs_test_word(11, 12), "installed page read");
+    CHECK(rd(NPAGES + 5, 12) == qs_test_word(11, 12), "installed page read");
     CHECK(qs_test_counter(A, QS_C_SPURIOUS) == sp && qs_test_counter(A, QS_C_READ_FAULTS) == rf,
           "no signal for an installed page");
 
@@ -156,6 +197,15 @@ int main(void) {
     CHECK(rd(5, 6) == 99 && st(5) == QS_CLEAN && qs_test_counter(A, QS_C_WRITE_FAULTS) == 0,
           "cards: a store, no fault");
     CHECK(mappings() == m0, "cards: no island (%d mappings more)", mappings() - m0);
+    /* read-ahead: a run of frames never loaded leaves the view as it was too (one count per frame of the run) */
+    CHECK(qs_arena_set_readahead(A, 4) == 0, "read-ahead 4");
+    untouched = qs_test_counter(A, QS_C_UNTOUCHED_LOADS);
+    CHECK(rd(20, 1) == qs_test_word(20, 1) && rd(21, 1) == qs_test_word(21, 1) && rd(24, 2) == qs_test_word(24, 2),
+          "cards: a stream read");
+    CHECK(qs_test_counter(A, QS_C_READAHEAD) == 3 && qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == untouched + 5,
+          "a run of four read ahead, untouched (%lu read ahead, %lu untouched)",
+          (unsigned long)qs_test_counter(A, QS_C_READAHEAD),
+          (unsigned long)(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) - untouched));
     qs_arena_close(A);
 
     /* selected after a frame became resident: refused, nothing changes */

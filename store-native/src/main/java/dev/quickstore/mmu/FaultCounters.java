@@ -27,6 +27,9 @@ package dev.quickstore.mmu;
  *     counted in {@code readFaults}
  * @param writeAheadFrames frames made writable by write-ahead next to a write fault ({@link FrameLoading#writeAhead})
  *     or announced by the store ({@link PreimageCapture#markDirtyRun}, ABI 14); not counted in {@code writeFaults}
+ * @param untouchedLoads loads (by a fault, read-ahead, {@link FrameLoading#prefetch} or {@link FrameLoading#install})
+ *     that left the application view's protection as it was, without an {@code mprotect}: under minor faults ({@link
+ *     FrameLoading#selectMinorFaults}), a frame whose view nothing had changed since their selection (ABI 19)
  */
 public record FaultCounters(
         long readFaults,
@@ -48,14 +51,15 @@ public record FaultCounters(
         long clockRuns,
         long clockFails,
         long readAheadFrames,
-        long writeAheadFrames) {
+        long writeAheadFrames,
+        long untouchedLoads) {
 
     // qs_counter in C, including the forwarded counter 13 (reported by SignalHandler.forwarded)
-    static final int COUNT = 21;
+    static final int COUNT = 22;
 
     static FaultCounters of(long[] c) {
         return new FaultCounters(
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[14], c[15], c[16],
-                c[17], c[18], c[19], c[20]);
+                c[17], c[18], c[19], c[20], c[21]);
     }
 }

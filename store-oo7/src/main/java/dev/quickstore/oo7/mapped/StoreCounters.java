@@ -48,6 +48,7 @@ final class StoreCounters {
         "readAheadFrames",
         "writeAheadFrames",
         "handlerNanos",
+        "untouchedLoads",
         "minorFaults",
         "threadCpuNanos"
     };
@@ -109,6 +110,7 @@ final class StoreCounters {
             f == null ? 0 : f.readAheadFrames(),
             f == null ? 0 : f.writeAheadFrames(),
             f == null ? 0 : f.handlerNanos(),
+            f == null ? 0 : f.untouchedLoads(),
             0, // minorFaults: the calling thread's, not the arena's (below)
             0 // threadCpuNanos: likewise
         };
