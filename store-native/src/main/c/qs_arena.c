@@ -180,6 +180,16 @@ static uint64_t collapse_span(struct qs_arena *a, uint64_t i, uint64_t span) {
     return done;
 }
 
+/* [signal-safe] Disables access to frames [start, start+n), held by the caller, for a clock's reference bits: their
+ * page-table entries in the view zapped where the arena zaps (qs_zaps: the view keeps its protection, the next access
+ * is a minor fault), else PROT_NONE (to NONE never needs a VMA). Returns the flag for the run's resident frames:
+ * QS_F_ZAPPED or QS_F_PROTNONE. */
+uint32_t qs_disable_run(struct qs_arena *a, uint64_t start, uint64_t n) {
+    if (qs_zaps(a) && madvise(qs_app_addr(a, start), n << a->frame_shift, MADV_DONTNEED) == 0) return QS_F_ZAPPED;
+    mprotect(qs_app_addr(a, start), n << a->frame_shift, PROT_NONE);
+    return QS_F_PROTNONE;
+}
+
 /* [signal-safe] Sets the protection of frame i, recovering once from ENOMEM (the VMA limit) by
  * collapsing islands around it. The caller holds the frame in a transient state. */
 /* Reprotects frames [lo, hi) (hi <= hwm) to PROT_NONE, one mprotect per run of lockable frames.
@@ -205,12 +215,15 @@ int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
                 }
             }
             if (!locked && run > 0) {
-                mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE);
+                uint32_t how = qs_disable_run(a, run_start, run);
                 for (uint64_t j = run_start; j < run_start + run; j++) {
                     struct qs_frame *g = qs_frame_at(a, j);
-                    atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED); /* a RESERVED or FREE frame's view is NONE now */
+                    /* a RESERVED or FREE frame's view is NONE now; zapping leaves every view's protection alone */
+                    if (how == QS_F_PROTNONE) atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED);
                     if (g->prior_state == QS_CLEAN || g->prior_state == QS_DIRTY) {
-                        atomic_fetch_or(&g->flags, QS_F_PROTNONE);
+                        /* a frame PROT_NONE already stays so (its reference fault sets the protection) */
+                        if (how == QS_F_PROTNONE || !(atomic_load(&g->flags) & QS_F_PROTNONE))
+                            atomic_fetch_or(&g->flags, how);
                         atomic_fetch_and(&g->flags, ~QS_F_REF);
                         resident++;
                     }

@@ -31,10 +31,11 @@
 /* ---- frame states (the futex word struct qs_frame.state) ---------------------------------- */
 enum qs_state {
     QS_FREE = 0,     /* no page assigned; PROT_NONE. A fault is refused (NOT_RESERVED / RELEASED). */
-    QS_RESERVED = 1, /* page assigned, bytes not resident; PROT_NONE. A fault loads it.            */
+    QS_RESERVED = 1, /* page assigned, bytes not resident; PROT_NONE (or, under minor faults, the clean protection
+                      * with nothing mapped: QS_F_VIEW_TOUCHED clear). A fault loads it.                    */
     QS_LOADING = 2,  /* transient: one thread (fault handler or qs_prefetch) is filling the frame.  */
-    QS_CLEAN = 3,    /* resident, PROT_READ (or PROT_NONE if QS_F_PROTNONE).                       */
-    QS_DIRTY = 4,    /* resident, pre-image captured, PROT_READ|WRITE (or NONE if QS_F_PROTNONE).  */
+    QS_CLEAN = 3,    /* resident, PROT_READ (or PROT_NONE if QS_F_PROTNONE; unmapped if QS_F_ZAPPED).     */
+    QS_DIRTY = 4,    /* resident, pre-image captured, PROT_READ|WRITE (or NONE / unmapped, as CLEAN).      */
     QS_BUSY = 5,     /* transient: a protection/eviction/upgrade change is in progress.             */
     QS_REFUSED = 6,  /* a fault was refused: a scratch page is mapped over the frame.              */
 };
@@ -67,6 +68,13 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
  * cleared. Under minor faults a RESERVED frame without it still has the view as the selection left it: the clean
  * protection, registered, none of its pages mapped; its load then needs no mprotect (qs_view_untouched). */
 #define QS_F_VIEW_TOUCHED 0x1000u
+/* Resident, its access disabled by a clock under minor faults by zapping its page-table entries in the view
+ * (MADV_DONTNEED) instead of PROT_NONE (qs_zaps): the view keeps its protection, the next access takes a minor fault
+ * (SIGBUS) that maps the pages again and is the frame's reference (qs_fault.c). Cleared by that reference and when
+ * the frame leaves residency. */
+#define QS_F_ZAPPED     0x2000u
+/* a clock's "access disabled": the frame's next access through the view faults and sets QS_F_REF */
+#define QS_F_DISABLED   (QS_F_PROTNONE | QS_F_ZAPPED)
 /* Holds set by Java (qs_frame_hold, ABI 6): the fault path's clock never evicts a held frame. */
 #define QS_F_PINNED     0x20u /* fixed by the running store operation (its alias slice is in use)  */
 #define QS_F_WAL        0x40u /* disk-dirty: committed changes only in the log; Java writes it back */
@@ -238,6 +246,9 @@ struct qs_arena {
     /* cold loads by minor faults (qs_minor.c): a userfaultfd registered for missing and minor faults over the
      * application view, which is PROT_READ from the start; -1 = off (loads make frames accessible by mprotect) */
     int minor_uffd;
+    /* a refused frame's range could not be registered again after its repair (qs_minor_reregister): the arena no
+     * longer zaps or evicts without mprotect (qs_zaps), since an unregistered range would map a punched page anew */
+    _Atomic int minor_unregistered;
     void *kwp_regions;        /* qs_kwp_collect's scan vector (mmap'ed)                  */
     size_t kwp_regions_bytes; /* its size, for qs_arena_close                            */
     uint32_t os_page;  /* the OS page size: the kernel's write-tracking granularity (qs_kwp_mask), minor maps' step */
@@ -414,6 +425,23 @@ int qs_minor_map(struct qs_arena *a, uint64_t i, uint64_t n);
 static inline int qs_view_untouched(struct qs_arena *a, struct qs_frame *f) {
     return a->minor_uffd >= 0 && !(atomic_load_explicit(&f->flags, memory_order_acquire) & QS_F_VIEW_TOUCHED);
 }
+/* [signal-safe] Whether the clocks disable a frame's access by zapping its page-table entries (QS_F_ZAPPED) and an
+ * eviction of a CLEAN frame whose view has the clean protection only punches its memory, with no protection change
+ * (docs/native.md, "Evictions and reference bits without mprotect"). Needs minor faults, so that an access to a
+ * frame whose pages the view has not mapped raises SIGBUS instead of mapping the memfd's page (or a new zero page
+ * after a punch); every frame's range registered (not Texas, which remaps frames; no range left unregistered by a
+ * repair); and no page locking, whose first touch of a page in a transaction must come through the fault path's
+ * reference fault (a minor fault maps without taking the page's lock). */
+static inline int qs_zaps(struct qs_arena *a) {
+    return a->minor_uffd >= 0 && atomic_load_explicit(&a->texas, memory_order_acquire) == NULL
+        && !atomic_load_explicit(&a->locking, memory_order_acquire)
+        && !atomic_load_explicit(&a->minor_unregistered, memory_order_relaxed);
+}
+/* qs_arena.c: disables access to frames [start, start+n) held by the caller for a clock (zapped or PROT_NONE);
+ * returns QS_F_ZAPPED or QS_F_PROTNONE, the flag for the run's resident frames [signal-safe] */
+uint32_t qs_disable_run(struct qs_arena *a, uint64_t start, uint64_t n);
+/* qs_minor.c: registers frame i's range again (missing and minor faults) after qs_restore_view mapped it anew */
+void qs_minor_reregister(struct qs_arena *a, uint64_t i);
 /* registers frame i's range again after it was mapped anew (qs_restore_view) */
 void qs_kwp_reregister(struct qs_arena *a, uint64_t i);
 /* the protection of resident CLEAN frame f when accessible: a twin (or open) frame stays writable */

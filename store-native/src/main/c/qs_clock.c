@@ -6,7 +6,10 @@
  * Two clocks whose reference bits are page protection (White and DeWitt, "QuickStore", SIGMOD 1994,
  * section 3.5): a frame whose access through the application view is disabled (flag PROTNONE, set by
  * a reprotection) and that the store has not fixed since (flag REF clear) has not been referenced
- * since its bit was cleared. A reference re-enables access by a cheap reference fault (no I/O).
+ * since its bit was cleared. A reference re-enables access by a cheap reference fault (no I/O). Under minor faults
+ * (qs_zaps, qs_minor.c) access is disabled by zapping the frame's page-table entries instead (flag ZAPPED, the view's
+ * protection unchanged; QS_F_DISABLED is either), the reference fault is a minor fault, and an eviction only punches
+ * the frame's memory (view_drop): no protection changes at all.
  *
  *  - QS_POLICY_SIMPLIFIED, QuickStore's simplified clock: the hand takes the first clean frame whose
  *    access is disabled; when a full sweep finds none, the whole arena is reprotected in as few
@@ -41,8 +44,20 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-/* Evicts frame i, held BUSY by the caller and CLEAN before: PROT_NONE, bytes punched out, the page
- * stays assigned (RESERVED). A hold set meanwhile by Java wins (the frame is kept). Returns 1 if
+/* The view's part of evicting CLEAN frame i (held BUSY, flags fl): where the arena zaps (qs_zaps) a frame whose view
+ * has the clean protection keeps it - the caller's punch unmaps its pages from the view, so its next access is a
+ * missing fault (SIGBUS) and its reload needs no mprotect (the view is untouched again); else PROT_NONE unless it is
+ * already. Returns the flags the caller clears once the frame is punched, or 0 if the mprotect failed (the VMA limit).
+ * [signal-safe] */
+static uint32_t view_drop(struct qs_arena *a, uint64_t i, uint32_t fl) {
+    uint32_t drop = QS_F_PROTNONE | QS_F_REF | QS_F_ZAPPED;
+    if (qs_zaps(a) && !(fl & QS_F_PROTNONE)) return drop | QS_F_VIEW_TOUCHED;
+    if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) return 0;
+    return drop;
+}
+
+/* Evicts frame i, held BUSY by the caller and CLEAN before: PROT_NONE (or its view kept, view_drop), bytes punched
+ * out, the page stays assigned (RESERVED). A hold set meanwhile by Java wins (the frame is kept). Returns 1 if
  * evicted, 0 if kept (unlocked CLEAN). */
 static int evict_locked(struct qs_arena *a, uint64_t i) {
     struct qs_frame *f = qs_frame_at(a, i);
@@ -52,13 +67,14 @@ static int evict_locked(struct qs_arena *a, uint64_t i) {
     if (fl & QS_F_HOLDS) { qs_frame_unlock(f, QS_CLEAN); return 0; }
     if ((fl & QS_F_OPEN) || ((fl & QS_F_TWIN) && qs_kwp_stays(a, i))) { qs_frame_unlock(f, QS_CLEAN); return 0; }
     fl = atomic_load(&f->flags);
-    if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) {
+    uint32_t drop = view_drop(a, i, fl);
+    if (drop == 0) {
         qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
         return 0;
     }
     qs_punch(a, i, 1);
     qs_preimage_free(a, f); /* a twin (kernel tracking) */
-    atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF));
+    atomic_fetch_and(&f->flags, ~drop);
     atomic_fetch_sub(&a->resident, 1);
     qs_count(a, QS_C_EVICTIONS, 1);
     qs_count(a, QS_C_CLOCK_VICTIMS, 1);
@@ -85,7 +101,7 @@ static int64_t sweep_disabled(struct qs_arena *a, uint64_t except, uint64_t end,
             continue;
         }
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
-        if (!(fl & QS_F_PROTNONE) || (fl & QS_F_REF)) { *busy = 1; continue; } /* evictable once unreferenced */
+        if (!(fl & QS_F_DISABLED) || (fl & QS_F_REF)) { *busy = 1; continue; } /* evictable once unreferenced */
         if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) { *busy = 1; continue; }
         if (evict_locked(a, i)) {
             atomic_store_explicit(&a->hand, i + 1, memory_order_relaxed);
@@ -115,10 +131,10 @@ struct run { uint64_t start, n; };
 
 static void flush(struct qs_arena *a, struct run *r) {
     if (r->n == 0) return;
-    mprotect(qs_app_addr(a, r->start), r->n << a->frame_shift, PROT_NONE); /* to NONE never needs a VMA */
+    uint32_t how = qs_disable_run(a, r->start, r->n);
     for (uint64_t j = r->start; j < r->start + r->n; j++) {
         struct qs_frame *g = qs_frame_at(a, j);
-        atomic_fetch_or(&g->flags, QS_F_PROTNONE);
+        if (how == QS_F_PROTNONE || !(atomic_load(&g->flags) & QS_F_PROTNONE)) atomic_fetch_or(&g->flags, how);
         atomic_fetch_and(&g->flags, ~QS_F_REF);
         qs_frame_unlock(g, g->prior_state);
     }
@@ -144,7 +160,7 @@ static int64_t classic_victim(struct qs_arena *a, uint64_t except, int *busy) {
             continue;
         }
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
-        if (!(fl & QS_F_PROTNONE) || (fl & QS_F_REF)) { /* referenced: second chance, clear the bit */
+        if (!(fl & QS_F_DISABLED) || (fl & QS_F_REF)) { /* referenced: second chance, clear the bit */
             if (s == QS_CLEAN && !(fl & QS_F_HOLDS)) *busy = 1; /* evictable once unreferenced */
             if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) { *busy = 1; flush(a, &r); continue; }
             f->prior_state = s;
@@ -177,18 +193,19 @@ static int fallback_evict(struct qs_arena *a, uint64_t except) {
         struct qs_frame *f = qs_frame_at(a, i);
         uint32_t s = atomic_load_explicit(&f->state, memory_order_acquire);
         uint32_t fl = atomic_load_explicit(&f->flags, memory_order_relaxed);
-        if (s != QS_CLEAN || ((fl & QS_F_REF) && !(fl & QS_F_PROTNONE))) continue;
+        if (s != QS_CLEAN || ((fl & QS_F_REF) && !(fl & QS_F_DISABLED))) continue;
         if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) continue;
         fl = atomic_load(&f->flags);
         if ((fl & QS_F_OPEN) || ((fl & QS_F_TWIN) && qs_kwp_stays(a, i))) { qs_frame_unlock(f, QS_CLEAN); continue; }
         fl = atomic_load(&f->flags);
-        if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) {
+        uint32_t drop = view_drop(a, i, fl);
+        if (drop == 0) {
             qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
             continue;
         }
         qs_punch(a, i, 1);
         qs_preimage_free(a, f); /* a twin (kernel tracking) */
-        atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF));
+        atomic_fetch_and(&f->flags, ~drop);
         atomic_fetch_sub(&a->resident, 1);
         qs_count(a, QS_C_EVICTIONS, 1);
         qs_count(a, QS_C_FAULT_EVICTIONS, 1);

@@ -56,7 +56,7 @@ static int refuse(struct qs_arena *a, uint64_t i, uint32_t prior, uint32_t reaso
     f->reason = reason;
     if (cow) atomic_fetch_or(&f->flags, QS_F_SCRATCH_COW);
     else atomic_fetch_and(&f->flags, ~QS_F_SCRATCH_COW);
-    atomic_fetch_and(&f->flags, ~QS_F_PROTNONE);
+    atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_ZAPPED));
     qs_frame_unlock(f, QS_REFUSED);
     return 1;
 }
@@ -105,9 +105,9 @@ int qs_claim_for_write(struct qs_arena *a, uint64_t j) {
     struct qs_frame *g = qs_frame_at(a, j);
     uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
     /* a twin frame (qs_kwp.c) is writable already: its stores need no claim */
-    if (s != QS_CLEAN || (atomic_load(&g->flags) & (QS_F_PROTNONE | QS_F_TWIN | QS_F_OPEN))) return 0;
+    if (s != QS_CLEAN || (atomic_load(&g->flags) & (QS_F_DISABLED | QS_F_TWIN | QS_F_OPEN))) return 0;
     if (!atomic_compare_exchange_strong(&g->state, &s, QS_BUSY)) return 0;
-    if ((atomic_load(&g->flags) & QS_F_PROTNONE) || qs_preimage_capture(a, j) != 0) {
+    if ((atomic_load(&g->flags) & QS_F_DISABLED) || qs_preimage_capture(a, j) != 0) {
         qs_frame_unlock(g, QS_CLEAN);
         return 0;
     }
@@ -215,7 +215,13 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, 
              * punch, or loaded by the store itself): map them; a write then faults as on any clean frame */
             int e = qs_minor_map(a, i, 1);
             if (e == 0) {
-                qs_count(a, QS_C_SPURIOUS, 1);
+                if (fl & QS_F_ZAPPED) { /* its access disabled by a clock (qs_disable_run): this is its reference */
+                    atomic_fetch_or(&f->flags, QS_F_REF);
+                    atomic_fetch_and(&f->flags, ~QS_F_ZAPPED);
+                    qs_count(a, QS_C_REF_FAULTS, 1);
+                } else {
+                    qs_count(a, QS_C_SPURIOUS, 1);
+                }
                 return 1;
             }
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
@@ -335,7 +341,13 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, 
                     if (r != 0) return refuse(a, i, s, (uint32_t)r, lerr, addr, 1);
                 }
             }
-            if (needs_write) return upgrade_to_dirty(a, i, s, addr);
+            if (needs_write) {
+                /* a zapped frame (qs_disable_run) has no page mapped: mapped with its new protection here rather
+                 * than by the restarted store's minor fault */
+                if (!(fl & QS_F_ZAPPED)) return upgrade_to_dirty(a, i, s, addr);
+                atomic_fetch_and(&f->flags, ~QS_F_ZAPPED); /* held BUSY: no clock zaps it meanwhile */
+                return loaded_for_write(a, i, addr);
+            }
             int e = qs_protect_frame(a, i, s == QS_DIRTY ? PROT_READ | PROT_WRITE : qs_clean_prot_of(a, f));
             if (e) return refuse(a, i, s, QS_R_VMA_LIMIT, e, addr, 1);
             atomic_fetch_and(&f->flags, s == QS_DIRTY ? ~(QS_F_PROTNONE | QS_F_VIEW_RO) : ~QS_F_PROTNONE);

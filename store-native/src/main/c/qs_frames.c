@@ -36,10 +36,12 @@ static int is_resident(uint32_t s) { return s == QS_CLEAN || s == QS_DIRTY; }
 
 QS_EXPORT int64_t qs_release(struct qs_arena *a, uint64_t first, uint64_t n);
 
-/* qs_restore_view, and under kernel write tracking the new mapping registered with the userfaultfd (qs_kwp.c) */
+/* qs_restore_view, and the new mapping registered with the userfaultfd: of kernel write tracking (qs_kwp.c), or of
+ * minor faults (qs_minor.c) */
 static int restore_view(struct qs_arena *a, uint64_t i) {
     int e = qs_restore_view(a, i);
     if (e == 0 && a->kwp) qs_kwp_reregister(a, i);
+    if (e == 0) qs_minor_reregister(a, i);
     return e;
 }
 
@@ -53,7 +55,7 @@ static int drop_locked(struct qs_arena *a, uint64_t i, uint32_t was) {
         if (atomic_load(&f->flags) & QS_F_SCRATCH_COW) had = is_resident(f->prior_state);
     }
     qs_preimage_free(a, f);
-    atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF | QS_F_SCRATCH_COW));
+    atomic_fetch_and(&f->flags, ~(QS_F_PROTNONE | QS_F_REF | QS_F_SCRATCH_COW | QS_F_ZAPPED));
     return had;
 }
 
@@ -98,6 +100,7 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
     if (!range_ok(a, first, n)) return -ERANGE;
     int64_t dropped = 0;
     uint64_t run_start = 0, run = 0, freed = 0;
+    int run_keeps = 0; /* every frame of the run keeps its view (see below) */
     for (uint64_t k = 0; k <= n; k++) {
         int take = 0;
         if (k < n) {
@@ -112,6 +115,14 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
                 qs_frame_unlock(f, was);
             } else {
                 take = 1;
+                /* where the arena zaps (qs_zaps), an eviction whose punch frees the memory leaves the view of a frame
+                 * that has the clean protection as it is (CLEAN and not PROT_NONE, or RESERVED with its view
+                 * untouched): the punch unmaps its pages, its next access is a missing fault, its reload needs no
+                 * mprotect. A run is protected as before unless every frame of it keeps its view. */
+                uint32_t fl0 = atomic_load(&f->flags);
+                int keeps = count_evictions && punch && to == QS_RESERVED && qs_zaps(a)
+                    && ((was == QS_CLEAN && !(fl0 & QS_F_PROTNONE)) || (was == QS_RESERVED && !(fl0 & QS_F_VIEW_TOUCHED)));
+                run_keeps = run == 0 ? keeps : run_keeps && keeps;
                 freed += (uint64_t)drop_locked(a, i, was);
                 f->prior_state = to; /* the state to publish once the run is protected */
                 if (run == 0) run_start = i;
@@ -120,11 +131,13 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
             }
         }
         if (!take && run > 0) {
-            mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE);
+            if (!run_keeps) mprotect(qs_app_addr(a, run_start), run << a->frame_shift, PROT_NONE);
             if (punch) qs_punch(a, run_start, run);
             for (uint64_t j = run_start; j < run_start + run; j++) {
                 struct qs_frame *g = qs_frame_at(a, j);
-                atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED); /* released while RESERVED too: its view is NONE now */
+                /* released or evicted while RESERVED too: its view is NONE now, or kept with the clean protection */
+                if (run_keeps) atomic_fetch_and(&g->flags, ~QS_F_VIEW_TOUCHED);
+                else atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED);
                 if (mark_released) atomic_fetch_or(&g->flags, QS_F_RELEASED);
                 qs_frame_unlock(g, g->prior_state);
             }
@@ -514,6 +527,7 @@ static void repair_locked(struct qs_arena *a, uint64_t i) {
     restore_view(a, i);
     atomic_fetch_and(&f->flags, ~QS_F_SCRATCH_COW);
     if ((fl & QS_F_SCRATCH_COW) && is_resident(prior)) {
+        atomic_fetch_and(&f->flags, ~QS_F_ZAPPED);
         atomic_fetch_or(&f->flags, QS_F_PROTNONE);
         qs_frame_unlock(f, prior);
         if (prior == QS_DIRTY) qs_dirty_note(a, i); /* DIRTY again: the summary must say so */

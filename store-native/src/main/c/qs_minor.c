@@ -14,15 +14,18 @@
  * resolver thread: the handler in qs_signal.c / qs_fault.c runs as for SIGSEGV). The load fills the memfd as before
  * (through the alias or pwrite: the page is then in the memfd's page cache) and UFFDIO_CONTINUE maps the frame's pages
  * into the view, with the view's protection: no split mapping, no minor fault after it. The load still calls mprotect
- * with the clean protection (qs_fault.c): the clock may have reprotected or evicted the frame between the access and
- * the handler, and on a range that has it already the call changes nothing. Fault-around is off for such a mapping
- * (the kernel maps nothing a fault did not ask for).
+ * with the clean protection (qs_fault.c) unless the frame's view is untouched (qs_view_untouched): the clock may have
+ * reprotected or evicted the frame between the access and the handler, and on a range that has it already the call
+ * changes nothing. Fault-around is off for such a mapping (the kernel maps nothing a fault did not ask for).
  *
  * Invariant (why a frame never loaded cannot be read as zeros): in a registered range a frame's pages are mapped
  * only by UFFDIO_CONTINUE after its load, or by the kernel's ordinary fault on a frame that was resident and made
- * readable again; a frame leaves residency by mprotect(PROT_NONE) with its memory punched out (qs_clock.c,
- * qs_frames.c), and from then on faults by SIGSEGV as without minor faults. Frames remapped by mmap(MAP_FIXED)
- * (a refusal's scratch page, its repair, Texas) are new, unregistered mappings and behave as without minor faults.
+ * readable again; a frame leaves residency with its memory punched out, which unmaps its pages from the view, either
+ * keeping the clean protection (qs_zaps: its next access is a missing fault, SIGBUS) or by mprotect(PROT_NONE)
+ * (SIGSEGV from then on, as without minor faults). The clocks disable a resident frame's access by zapping its
+ * page-table entries (qs_disable_run) under the same condition. Frames remapped by mmap(MAP_FIXED) (a refusal's
+ * scratch page, Texas) are new, unregistered mappings and behave as without minor faults; a repair's new mapping is
+ * registered again (qs_minor_reregister).
  *
  * Conditions (qs_arena_set_minor_faults refuses otherwise): a store arena, no frame resident yet, not kernel write
  * tracking (one userfaultfd per range: qs_kwp.c registers the same view). The caller also makes sure that our
@@ -84,6 +87,18 @@ QS_EXPORT int qs_arena_set_minor_faults(struct qs_arena *a) {
 out:
     pthread_mutex_unlock(&a->ctl_lock);
     return rc;
+}
+
+/* Registers frame i's range again, for missing and minor faults, after qs_restore_view mapped the memfd anew over a
+ * refused frame's scratch page: the new mapping is not registered, and a punched page would be mapped anew (zeros)
+ * by the kernel's ordinary fault instead of raising SIGBUS. On failure the arena stops zapping and evicting without
+ * mprotect (minor_unregistered, qs_zaps); its loads still work (CONTINUE gives ENOENT there, the ordinary fault maps
+ * a loaded page). Nothing when minor faults are off. [signal-safe] */
+void qs_minor_reregister(struct qs_arena *a, uint64_t i) {
+    if (a->minor_uffd < 0) return;
+    struct uffdio_register reg = {.range = {.start = (uint64_t)qs_app_addr(a, i), .len = a->frame_size},
+                                  .mode = UFFDIO_REGISTER_MODE_MISSING | UFFDIO_REGISTER_MODE_MINOR};
+    if (ioctl(a->minor_uffd, UFFDIO_REGISTER, &reg) != 0) atomic_store(&a->minor_unregistered, 1);
 }
 
 /* 1 if minor faults are on (qs_arena_set_minor_faults succeeded), else 0. */

@@ -152,7 +152,7 @@ int main(void) {
     /* whole-arena reprotection: reference faults, no I/O */
     uint64_t br = qs_test_counter(A, QS_C_BYTES_READ);
     CHECK(qs_reprotect_all(A) == 1, "one resident frame reprotected");
-    CHECK(st(4) == QS_CLEAN && (fl(4) & QS_F_PROTNONE) && !(fl(4) & QS_F_REF), "protnone");
+    CHECK(st(4) == QS_CLEAN && (fl(4) & QS_F_DISABLED) && !(fl(4) & QS_F_REF), "protnone");
     CHECK(rd(4, 6) == qs_test_word(4, 6), "ref fault read");
     CHECK(qs_test_counter(A, QS_C_REF_FAULTS) == 1 && qs_test_counter(A, QS_C_BYTES_READ) == br, "ref fault without I/O");
 
@@ -161,7 +161,7 @@ int main(void) {
     sink = rd(3, 1);
     CHECK(st(2) == QS_CLEAN && st(3) == QS_CLEAN && st(4) == QS_CLEAN, "frames 2..4 resident");
     CHECK(qs_reprotect(A, 3, 2) == 2, "two resident frames reprotected");
-    CHECK(!(fl(2) & QS_F_PROTNONE) && (fl(3) & QS_F_PROTNONE) && (fl(4) & QS_F_PROTNONE), "only 3 and 4");
+    CHECK(!(fl(2) & QS_F_DISABLED) && (fl(3) & QS_F_DISABLED) && (fl(4) & QS_F_DISABLED), "only 3 and 4");
     CHECK(rd(3, 2) == qs_test_word(3, 2) && rd(4, 2) == qs_test_word(4, 2) && rd(2, 2) == qs_test_word(2, 2),
           "values intact");
     CHECK(qs_test_counter(A, QS_C_REF_FAULTS) == 3 && qs_test_counter(A, QS_C_BYTES_READ) == br + 2 * FS,
@@ -320,7 +320,7 @@ int main(void) {
     wr(26, 3, 1); /* 27 claimed, then 28 is not resident: the run ends */
     CHECK(st(27) == QS_DIRTY && st(28) == QS_RESERVED && qs_test_counter(A, QS_C_WRITEAHEAD) == 5,
           "the run ends at a frame that is not resident");
-    CHECK(qs_reprotect_range(A, 33, 34) >= 0 && (fl(33) & QS_F_PROTNONE), "frame 33 reprotected by the clock");
+    CHECK(qs_reprotect_range(A, 33, 34) >= 0 && (fl(33) & QS_F_DISABLED), "frame 33 reprotected by the clock");
     wr(30, 3, 1); wr(31, 3, 1); /* 32 claimed, 33 is PROTNONE */
     CHECK(st(32) == QS_DIRTY && st(33) == QS_CLEAN && qs_test_counter(A, QS_C_WRITEAHEAD) == 6,
           "the run ends at a reprotected frame");
@@ -391,7 +391,7 @@ int main(void) {
     CHECK(qs_mark_dirty_run(A, 1025, 0) == -ERANGE && qs_mark_dirty_run(A, 1000, 25) == -ERANGE,
           "beyond the arena");
     wr(51, 3, 7); /* DIRTY by its fault (50 is CLEAN: no stream) */
-    CHECK(qs_reprotect_range(A, 58, 59) >= 0 && (fl(58) & QS_F_PROTNONE), "frame 58 reprotected by the clock");
+    CHECK(qs_reprotect_range(A, 58, 59) >= 0 && (fl(58) & QS_F_DISABLED), "frame 58 reprotected by the clock");
     uint64_t wf0 = qs_test_counter(A, QS_C_WRITE_FAULTS), wa0 = qs_test_counter(A, QS_C_WRITEAHEAD);
     CHECK(st(51) == QS_DIRTY && wa0 == 0, "51 alone");
     int64_t made = qs_mark_dirty_run(A, 50, 11);
@@ -438,7 +438,7 @@ int main(void) {
         uint8_t *orig = malloc(FS);
         for (uint64_t f = 0; f < 12; f++) sink = rd(f, 1);
         wr(1, 7, 101); wr(2, 7, 102); wr(4, 7, 104); wr(6, 7, 106); /* 3 and 5 stay CLEAN: bridges */
-        CHECK(qs_reprotect_range(A, 6, 7) >= 0 && st(6) == QS_DIRTY && (fl(6) & QS_F_PROTNONE),
+        CHECK(qs_reprotect_range(A, 6, 7) >= 0 && st(6) == QS_DIRTY && (fl(6) & QS_F_DISABLED),
               "frame 6 DIRTY and reprotected by the clock");
         CHECK(atomic_load(&A->pre.used_bytes) == 4ull * FS, "four pre-images in use");
         uint64_t pre1 = qs_preimage_of(A, 1);

@@ -26,6 +26,7 @@ static void wr(uint64_t frame, uint64_t k, uint64_t v) {
     ((volatile uint64_t *)(qs_arena_base(A) + frame * FS))[k] = v;
 }
 static uint32_t st(uint64_t frame) { return qs_frame_state(A, frame) & 0xff; }
+static uint32_t fl(uint64_t frame) { return qs_frame_state(A, frame) >> 8; }
 
 static long minflt(void) {
     struct rusage u;
@@ -114,29 +115,49 @@ int main(void) {
     CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == NPAGES / 2 + 1 && rd(17, 17) == qs_test_word(17, 17),
           "a prefetch left the view as it was");
 
-    /* reloads after the clock's eviction and after an eviction (mprotect NONE, punched), by SIGSEGV; a frame released
-     * and reserved again; the whole arena's reprotection, its reference fault and a cold load. None of these views is
-     * as the selection left it, so each load sets the protection (no untouched load); had one been taken as
-     * untouched, its read would fault again (a spurious fault that repairs the view) */
+    /* evictions and the clocks' reference bits without mprotect (qs_zaps): the clock's victim and a qs_evict keep
+     * their views (the punch unmaps their pages) and load again untouched; the whole arena's reprotection zaps the
+     * resident frames' page-table entries (ZAPPED, not PROT_NONE) and leaves the views of frames not resident alone;
+     * a zapped frame's next read is a minor fault counted as its reference, its next store one write fault; none of it
+     * adds a mapping. A release still makes the view PROT_NONE, and the frame's reload sets the protection. Had a load
+     * taken a changed view as untouched, its read would fault again (a spurious fault that repairs the view). */
     uint64_t untouched = qs_test_counter(A, QS_C_UNTOUCHED_LOADS);
     spurious = qs_test_counter(A, QS_C_SPURIOUS);
-    /* the clock's own eviction (the classic hand: the victim's view made NONE by the clock, no other mark) */
+    int m1 = mappings();
     CHECK(qs_arena_set_policy(A, 2) == 0, "classic clock");
     int64_t v = qs_clock_evict(A);
-    CHECK(v >= 0 && st((uint64_t)v) == QS_RESERVED, "the clock evicted frame %ld", (long)v);
+    CHECK(v >= 0 && st((uint64_t)v) == QS_RESERVED && !(fl((uint64_t)v) & QS_F_VIEW_TOUCHED),
+          "the clock evicted frame %ld, its view kept", (long)v);
     uint64_t vp = qs_frame_page(A, (uint64_t)v);
     CHECK(rd((uint64_t)v, 3) == qs_test_word(vp, 3), "the clock's victim loaded again");
     CHECK(qs_arena_set_policy(A, 0) == 0, "no clock");
     CHECK(qs_evict(A, 0, 4, 0) == 2 && st(0) == QS_RESERVED && st(2) == QS_RESERVED, "evicted");
     CHECK(rd(0, 5) == qs_test_word(0, 5) && rd(2, 700) == qs_test_word(2, 700), "loaded again after eviction");
+    CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == untouched + 3, "three reloads without mprotect (%lu)",
+          (unsigned long)(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) - untouched));
+    CHECK(mappings() == m1, "evictions and reloads add no mapping (%d more)", mappings() - m1);
     int src0 = qs_source_open_file(A, path, 0);
     CHECK(st(13) == QS_RESERVED && qs_release(A, 13, 1) == 1 && st(13) == QS_FREE, "a cold frame released");
     CHECK(qs_reserve(A, 13, 1, (uint32_t)src0, 13) == 1 && rd(13, 13) == qs_test_word(13, 13), "reserved, loaded");
-    CHECK(qs_reprotect_all(A) >= 1 && rd(4, 9) == qs_test_word(4, 9) && rd(19, 9) == qs_test_word(19, 9),
-          "after the whole arena's reprotection: a reference fault and a cold load");
-    CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == untouched, "reloads, loads after release and reprotection set "
-          "the protection (%lu untouched)", (unsigned long)(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) - untouched));
-    CHECK(qs_test_counter(A, QS_C_SPURIOUS) == spurious, "no load left its view inaccessible");
+    CHECK(qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == untouched + 3, "a reload after a release sets the protection");
+    uint64_t refs = qs_test_counter(A, QS_C_REF_FAULTS);
+    int m2 = mappings();
+    CHECK(qs_reprotect_all(A) >= 1 && (fl(4) & QS_F_ZAPPED) && !(fl(4) & QS_F_PROTNONE) && !(fl(4) & QS_F_REF),
+          "reprotection zaps a resident frame");
+    CHECK(!(fl(19) & QS_F_VIEW_TOUCHED), "and leaves the view of a frame not resident as it was");
+    CHECK(rd(4, 9) == qs_test_word(4, 9) && (fl(4) & QS_F_REF) && !(fl(4) & QS_F_ZAPPED)
+              && qs_test_counter(A, QS_C_REF_FAULTS) == refs + 1,
+          "a zapped frame's read: a reference fault");
+    CHECK(rd(19, 9) == qs_test_word(19, 9) && qs_test_counter(A, QS_C_UNTOUCHED_LOADS) == untouched + 4,
+          "a cold load after the reprotection without mprotect");
+    CHECK(mappings() == m2, "the reprotection, a reference and a load add no mapping (%d more)", mappings() - m2);
+    uint64_t wf = qs_test_counter(A, QS_C_WRITE_FAULTS);
+    CHECK(st(8) == QS_CLEAN && (fl(8) & QS_F_ZAPPED), "frame 8 zapped");
+    wr(8, 4, 88);
+    CHECK(rd(8, 4) == 88 && st(8) == QS_DIRTY && qs_test_counter(A, QS_C_WRITE_FAULTS) == wf + 1
+              && qs_test_counter(A, QS_C_REF_FAULTS) == refs + 1 && !(fl(8) & QS_F_ZAPPED),
+          "a store to a zapped frame: one write fault, which maps its pages");
+    CHECK(qs_test_counter(A, QS_C_SPURIOUS) == spurious, "no load left its view inaccessible, no second signal");
 
     /* a view left inaccessible behind the store's back while the frame is CLEAN and readable by its flags: the read's
      * SIGSEGV sets the protection (a spurious fault) instead of restarting into the same fault for ever */
@@ -161,6 +182,10 @@ int main(void) {
     int src = qs_source_open_file(A, path, 0);
     CHECK(qs_reserve(A, NPAGES + 3, 1, (uint32_t)src, 9) == 1, "reserved for page 9");
     CHECK(rd(NPAGES + 3, 10) == qs_test_word(9, 10), "the repaired frame loads");
+    /* the repair mapped the frame's range anew and registered it again: evicted by a punch alone, its next read is a
+     * missing fault that loads it (an unregistered range would map a new zero page instead) */
+    CHECK(qs_evict(A, NPAGES + 3, 1, 0) == 1 && !(fl(NPAGES + 3) & QS_F_VIEW_TOUCHED), "evicted, its view kept");
+    CHECK(rd(NPAGES + 3, 11) == qs_test_word(9, 11), "loaded again, not zeros: the range registered again");
 
     /* the store's own load (qs_install): mapped at once, so the application's first read takes no signal */
     uint8_t *img = malloc(FS);

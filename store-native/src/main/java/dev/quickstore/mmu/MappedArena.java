@@ -322,8 +322,10 @@ public final class MappedArena implements AutoCloseable {
 
     /**
      * QuickStore's simplified clock: every frame to PROT_NONE in as few mprotect calls as possible;
-     * resident frames keep their bytes and take a cheap reference fault on their next access.
-     * Returns the number of resident frames reprotected.
+     * resident frames keep their bytes and take a cheap reference fault on their next access. Under minor faults
+     * ({@link FrameLoading#selectMinorFaults}, without page locking) the resident frames' page-table entries are
+     * zapped instead, the view keeping its protection: the reference fault is then a minor fault (docs/native.md,
+     * "Cold loads by minor faults"). Returns the number of resident frames reprotected.
      */
     public long reprotectAll() {
         return Downcall.checkedLong("qs_reprotect_all", () -> "reprotecting the arena", () ->
@@ -333,7 +335,8 @@ public final class MappedArena implements AutoCloseable {
     /**
      * The classic clock's hand: reprotects frames [first, first+count) to PROT_NONE with one mprotect
      * per run, like {@link #reprotectAll()} for a part of the arena (resident frames keep their bytes and
-     * take a reference fault on their next access). Returns the number of resident frames reprotected.
+     * take a reference fault on their next access; zapped instead under minor faults, as there). Returns the number
+     * of resident frames reprotected.
      */
     public long reprotect(long first, long count) {
         return Downcall.checkedLong("qs_reprotect", () -> "reprotecting frames " + first + "+" + count, () ->
