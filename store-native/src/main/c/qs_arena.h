@@ -63,10 +63,12 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
                                   * it its twin or write-protects it */
 #define QS_F_KMASK      0x800u /* DIRTY from a twin, every store since through the application view: kwp_mask lists
                                   * the OS pages of the frame the kernel saw written (commit diffs only those) */
-/* The frame's range of the application view has been changed since the arena was made: the frame was resident or
- * REFUSED (set by qs_frame_unlock), or reprotected or released while not resident (qs_reprotect_range, drop_run). Never
- * cleared. Under minor faults a RESERVED frame without it still has the view as the selection left it: the clean
- * protection, registered, none of its pages mapped; its load then needs no mprotect (qs_view_untouched). */
+/* The frame's range of the application view may differ from the clean protection with nothing mapped: the frame was
+ * resident or REFUSED (set by qs_frame_unlock), or made PROT_NONE while not resident (qs_reprotect_range, drop_run).
+ * Cleared only by an eviction that leaves the view with the clean protection and punches the frame's memory (qs_zaps:
+ * view_drop in qs_clock.c, drop_run). Under minor faults a RESERVED frame without it has the view as the selection
+ * left it: the clean protection, registered, none of its pages mapped; its load then needs no mprotect
+ * (qs_view_untouched). */
 #define QS_F_VIEW_TOUCHED 0x1000u
 /* Resident, its access disabled by a clock under minor faults by zapping its page-table entries in the view
  * (MADV_DONTNEED) instead of PROT_NONE (qs_zaps): the view keeps its protection, the next access takes a minor fault
@@ -427,8 +429,8 @@ static inline int qs_view_untouched(struct qs_arena *a, struct qs_frame *f) {
 }
 /* [signal-safe] Whether the clocks disable a frame's access by zapping its page-table entries (QS_F_ZAPPED) and an
  * eviction of a CLEAN frame whose view has the clean protection only punches its memory, with no protection change
- * (docs/native.md, "Evictions and reference bits without mprotect"). Needs minor faults, so that an access to a
- * frame whose pages the view has not mapped raises SIGBUS instead of mapping the memfd's page (or a new zero page
+ * (docs/native.md, "Cold loads by minor faults", evictions and reference bits). Needs minor faults, so that an access
+ * to a frame whose pages the view has not mapped raises SIGBUS instead of mapping the memfd's page (or a new zero page
  * after a punch); every frame's range registered (not Texas, which remaps frames; no range left unregistered by a
  * repair); and no page locking, whose first touch of a page in a transaction must come through the fault path's
  * reference fault (a minor fault maps without taking the page's lock). */

@@ -121,7 +121,8 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
                  * mprotect. A run is protected as before unless every frame of it keeps its view. */
                 uint32_t fl0 = atomic_load(&f->flags);
                 int keeps = count_evictions && punch && to == QS_RESERVED && qs_zaps(a)
-                    && ((was == QS_CLEAN && !(fl0 & QS_F_PROTNONE)) || (was == QS_RESERVED && !(fl0 & QS_F_VIEW_TOUCHED)));
+                    && ((was == QS_CLEAN && !(fl0 & QS_F_PROTNONE))
+                        || (was == QS_RESERVED && !(fl0 & QS_F_VIEW_TOUCHED)));
                 run_keeps = run == 0 ? keeps : run_keeps && keeps;
                 freed += (uint64_t)drop_locked(a, i, was);
                 f->prior_state = to; /* the state to publish once the run is protected */

@@ -111,7 +111,8 @@ static void simplified(const char *path) {
     CHECK(rd(8, 5) == qs_test_word(8, 5), "load 8");
     CHECK(C(QS_C_REPROTECT_ALLS) == 1 && C(QS_C_CLOCK_REPROTECTED) == BUDGET, "one reprotect-all of %u frames", BUDGET);
     CHECK(st(0) == QS_RESERVED && C(QS_C_CLOCK_VICTIMS) == 1 && qs_arena_resident(A) == BUDGET, "victim 0");
-    for (uint64_t f = 1; f < BUDGET; f++) CHECK(st(f) == QS_CLEAN && (fl(f) & QS_F_DISABLED), "frame %lu disabled", (unsigned long)f);
+    for (uint64_t f = 1; f < BUDGET; f++)
+        CHECK(st(f) == QS_CLEAN && (fl(f) & QS_F_DISABLED), "frame %lu disabled", (unsigned long)f);
     CHECK(st(8) == QS_CLEAN && !(fl(8) & QS_F_DISABLED), "8 enabled");
     /* a reference re-enables frame 1: the hand passes it and takes 2; no new reprotect-all */
     CHECK(rd(1, 9) == qs_test_word(1, 9) && C(QS_C_REF_FAULTS) == 1, "reference fault on 1");

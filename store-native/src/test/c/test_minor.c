@@ -161,7 +161,8 @@ int main(void) {
 
     /* a view left inaccessible behind the store's back while the frame is CLEAN and readable by its flags: the read's
      * SIGSEGV sets the protection (a spurious fault) instead of restarting into the same fault for ever */
-    CHECK(st(19) == QS_CLEAN && mprotect((void *)(qs_arena_base(A) + 19 * FS), FS, PROT_NONE) == 0, "frame 19 made NONE");
+    CHECK(st(19) == QS_CLEAN && mprotect((void *)(qs_arena_base(A) + 19 * FS), FS, PROT_NONE) == 0,
+          "frame 19 made NONE");
     CHECK(rd(19, 14) == qs_test_word(19, 14) && qs_test_counter(A, QS_C_SPURIOUS) == spurious + 1,
           "the view repaired by one spurious fault");
 
