@@ -70,10 +70,10 @@ static inline uint32_t qs_state(uint32_t word) { return word & ~QS_WAITERS; }
  * left it: the clean protection, registered, none of its pages mapped; its load then needs no mprotect
  * (qs_view_untouched). */
 #define QS_F_VIEW_TOUCHED 0x1000u
-/* Resident, its access disabled by a clock under minor faults by zapping its page-table entries in the view
- * (MADV_DONTNEED) instead of PROT_NONE (qs_zaps): the view keeps its protection, the next access takes a minor fault
- * (SIGBUS) that maps the pages again and is the frame's reference (qs_fault.c). Cleared by that reference and when
- * the frame leaves residency. */
+/* CLEAN (or DIRTY since), its access disabled by a clock under minor faults by zapping its page-table entries in the
+ * view (MADV_DONTNEED) instead of PROT_NONE (qs_zaps; a clock leaves DIRTY frames alone there): the view keeps its
+ * protection, the next access takes a minor fault (SIGBUS) that maps the pages again and is the frame's reference
+ * (qs_fault.c). Cleared by that reference and when the frame leaves residency. */
 #define QS_F_ZAPPED     0x2000u
 /* a clock's "access disabled": the frame's next access through the view faults and sets QS_F_REF */
 #define QS_F_DISABLED   (QS_F_PROTNONE | QS_F_ZAPPED)
@@ -270,6 +270,9 @@ struct qs_arena {
     uint8_t *_Atomic ra_buf;
     _Atomic uint32_t ra_busy;
     _Atomic uint32_t test_ra_alias; /* tests: read-ahead runs read into the alias view, never through ra_buf */
+    /* tests only (test_minor.c; NULL otherwise): called by a minor fault on a resident frame before its pages are
+     * mapped (phase 0) and after that map failed (phase 1), so that a test can evict and reload the frame there */
+    void (*test_minor_hook)(struct qs_arena *a, uint64_t i, int phase);
     /* write-ahead (qs_fault.c): a write fault on a CLEAN frame one of whose two predecessors is DIRTY also makes up to
      * `writeahead` following CLEAN, readable frames writable (a pre-image each, one mprotect for the run);
      * 0 = off (the arena's default; the embedded store sets it, never a page-server client) */

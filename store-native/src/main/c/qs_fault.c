@@ -201,6 +201,18 @@ static int run_untouched(struct qs_arena *a, uint64_t i, int64_t n) {
     return 1;
 }
 
+/* After a minor fault mapped resident frame f's pages (flags fl as read before): a zapped frame's (qs_disable_run)
+ * reference, else a spurious fault (another thread's access, or a frame the store loaded itself). [signal-safe] */
+static void minor_mapped(struct qs_arena *a, struct qs_frame *f, uint32_t fl) {
+    if (fl & QS_F_ZAPPED) {
+        atomic_fetch_or(&f->flags, QS_F_REF);
+        atomic_fetch_and(&f->flags, ~QS_F_ZAPPED);
+        qs_count(a, QS_C_REF_FAULTS, 1);
+    } else {
+        qs_count(a, QS_C_SPURIOUS, 1);
+    }
+}
+
 /* via_minor: the fault came through the userfaultfd of minor faults (qs_minor.c: SIGBUS at a frame whose view pages
  * are not mapped); a resident, accessible frame then only needs its pages mapped. */
 static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, int via_minor) {
@@ -213,19 +225,24 @@ static int resolve(struct qs_arena *a, uint64_t i, uint64_t addr, int is_write, 
         if (via_minor && (qs_state(s) == QS_CLEAN || qs_state(s) == QS_DIRTY) && !(fl & QS_F_PROTNONE)) {
             /* resident and accessible, its pages not mapped in the view (made readable again by mprotect after a
              * punch, or loaded by the store itself): map them; a write then faults as on any clean frame */
+            if (a->test_minor_hook) a->test_minor_hook(a, i, 0);
             int e = qs_minor_map(a, i, 1);
             if (e == 0) {
-                if (fl & QS_F_ZAPPED) { /* its access disabled by a clock (qs_disable_run): this is its reference */
-                    atomic_fetch_or(&f->flags, QS_F_REF);
-                    atomic_fetch_and(&f->flags, ~QS_F_ZAPPED);
-                    qs_count(a, QS_C_REF_FAULTS, 1);
-                } else {
-                    qs_count(a, QS_C_SPURIOUS, 1);
-                }
+                minor_mapped(a, f, fl);
                 return 1;
             }
+            if (a->test_minor_hook) a->test_minor_hook(a, i, 1);
+            /* the state read above may be stale: the frame evicted since (its pages punched, so the map found none)
+             * and perhaps loaded again. Claimed it is stable, and a resident frame's pages are in the memfd: only a
+             * second failure is the kernel's, and refused (a CAS that merely succeeded on a reloaded frame used to
+             * refuse a good frame: test_clock's concurrent readers read the scratch page's zeros) */
             if (!atomic_compare_exchange_weak(&f->state, &s, QS_BUSY)) continue;
-            return refuse(a, i, s, QS_R_IO, e, addr, 0);
+            fl = atomic_load_explicit(&f->flags, memory_order_acquire);
+            e = qs_minor_map(a, i, 1);
+            if (e != 0) return refuse(a, i, s, QS_R_IO, e, addr, 0);
+            minor_mapped(a, f, fl);
+            qs_frame_unlock(f, s);
+            return 1;
         }
         switch (qs_state(s)) {
         case QS_LOADING:

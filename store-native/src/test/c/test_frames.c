@@ -438,8 +438,11 @@ int main(void) {
         uint8_t *orig = malloc(FS);
         for (uint64_t f = 0; f < 12; f++) sink = rd(f, 1);
         wr(1, 7, 101); wr(2, 7, 102); wr(4, 7, 104); wr(6, 7, 106); /* 3 and 5 stay CLEAN: bridges */
-        CHECK(qs_reprotect_range(A, 6, 7) >= 0 && st(6) == QS_DIRTY && (fl(6) & QS_F_DISABLED),
-              "frame 6 DIRTY and reprotected by the clock");
+        /* under minor faults a clock zaps CLEAN frames only and leaves a DIRTY one alone (qs_arena.c): the PROTNONE
+         * case below is then the plain pass's */
+        CHECK(qs_reprotect_range(A, 6, 7) >= 0 && st(6) == QS_DIRTY
+                  && (qs_zaps(A) ? !(fl(6) & QS_F_DISABLED) : (fl(6) & QS_F_PROTNONE) != 0),
+              "frame 6 DIRTY and reprotected by the clock, or left alone under zapping");
         CHECK(atomic_load(&A->pre.used_bytes) == 4ull * FS, "four pre-images in use");
         uint64_t pre1 = qs_preimage_of(A, 1);
         uint64_t list[5] = { 1, 2, 4, 6, 8 }, slots[5] = { 9, 9, 9, 9, 9 }, addrs[5] = { 9, 9, 9, 9, 9 };

@@ -34,6 +34,16 @@ static long minflt(void) {
     return u.ru_minflt;
 }
 
+/* test_minor_hook: the frame evicted before the minor fault maps it, loaded again (by the store's prefetch) after
+ * the map failed */
+static int hook_calls;
+static void evict_then_reload(struct qs_arena *a, uint64_t i, int phase) {
+    hook_calls++;
+    int err = 0;
+    if (phase == 0) CHECK(qs_evict(a, i, 1, 0) == 1, "hook: evicted");
+    else CHECK(qs_prefetch(a, i, &err) == 0 && (qs_frame_state(a, i) & 0xff) == QS_CLEAN, "hook: loaded again");
+}
+
 /* mappings of the process (lines of /proc/self/maps) */
 static int mappings(void) {
     FILE *f = fopen("/proc/self/maps", "r");
@@ -159,8 +169,20 @@ int main(void) {
           "a store to a zapped frame: one write fault, which maps its pages");
     CHECK(qs_test_counter(A, QS_C_SPURIOUS) == spurious, "no load left its view inaccessible, no second signal");
 
+    /* a minor fault whose state is stale by the time it maps: the frame evicted before the map (which then fails) and
+     * loaded again before the fault claims it. Claimed, the frame maps; it is not refused as an I/O error (which
+     * read zeros from the scratch page under test_clock's concurrent readers) */
+    CHECK(qs_reprotect_all(A) >= 1 && (fl(22) & QS_F_ZAPPED) && st(22) == QS_CLEAN, "frame 22 zapped");
+    uint64_t refusals = qs_test_counter(A, QS_C_REFUSALS);
+    A->test_minor_hook = evict_then_reload;
+    CHECK(rd(22, 21) == qs_test_word(22, 21) && st(22) == QS_CLEAN, "read through an eviction and a reload");
+    A->test_minor_hook = NULL;
+    CHECK(hook_calls == 2 && qs_test_counter(A, QS_C_REFUSALS) == refusals, "the map failed once, nothing refused");
+    CHECK(qs_refusal_take(A, (uint64_t[7]){0}) == 0, "no refusal record");
+
     /* a view left inaccessible behind the store's back while the frame is CLEAN and readable by its flags: the read's
      * SIGSEGV sets the protection (a spurious fault) instead of restarting into the same fault for ever */
+    spurious = qs_test_counter(A, QS_C_SPURIOUS);
     CHECK(st(19) == QS_CLEAN && mprotect((void *)(qs_arena_base(A) + 19 * FS), FS, PROT_NONE) == 0,
           "frame 19 made NONE");
     CHECK(rd(19, 14) == qs_test_word(19, 14) && qs_test_counter(A, QS_C_SPURIOUS) == spurious + 1,
