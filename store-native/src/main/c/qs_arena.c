@@ -190,61 +190,60 @@ uint32_t qs_disable_run(struct qs_arena *a, uint64_t start, uint64_t n) {
     return QS_F_PROTNONE;
 }
 
-/* [signal-safe] Sets the protection of frame i, recovering once from ENOMEM (the VMA limit) by
- * collapsing islands around it. The caller holds the frame in a transient state. */
-/* Reprotects frames [lo, hi) (hi <= hwm) to PROT_NONE, one mprotect per run of lockable frames (under minor faults
- * zaps the resident ones instead: disable_run_and_unlock).
- * Returns the number of resident frames reprotected. [signal-safe]: CAS on stable states only, never waits
- * (the simplified clock runs it inside the fault path). */
-/* Disables access to the resident frames of a run [lo, lo+n) that qs_reprotect_range holds BUSY (prior state in
- * prior_state), unlocks the run and returns how many were disabled. Without zapping, one mprotect(NONE) over the whole
- * run. Zapping (qs_zaps): CLEAN frames only, one MADV_DONTNEED per stretch of them bridging at most ZAP_BRIDGE frames
- * that are not resident (claimed too, nothing mapped); a DIRTY frame ends a stretch and is left alone (never a victim).
- * Measured on the large OO7 build under a pool of one eighth (docs/results.md): zapping every frame of a run walked the
- * page tables of the whole arena per pass, a call per resident frame made nine million calls, and zapping the RW
- * islands of DIRTY frames cost half again the system time of mprotect; CLEAN stretches cost what mprotect did.
- * [signal-safe] */
+/* Disables access to the resident frames of [s0, s1) (held BUSY by qs_reprotect_range, prior state in prior_state)
+ * with one qs_disable_run; returns how many were resident. [signal-safe] */
+static int64_t disable_stretch(struct qs_arena *a, uint64_t s0, uint64_t s1) {
+    int64_t resident = 0;
+    uint32_t how = qs_disable_run(a, s0, s1 - s0);
+    for (uint64_t k = s0; k < s1; k++) {
+        struct qs_frame *g = qs_frame_at(a, k);
+        /* a RESERVED or FREE frame's view is NONE now; zapping leaves every view's protection alone */
+        if (how == QS_F_PROTNONE) atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED);
+        if (g->prior_state == QS_CLEAN || g->prior_state == QS_DIRTY) {
+            /* a frame PROT_NONE already stays so (its reference fault sets the protection) */
+            if (how == QS_F_PROTNONE || !(atomic_load(&g->flags) & QS_F_PROTNONE)) atomic_fetch_or(&g->flags, how);
+            atomic_fetch_and(&g->flags, ~QS_F_REF);
+            resident++;
+        }
+    }
+    return resident;
+}
+
+/* Disables access to the resident frames of a run [lo, lo+n) that qs_reprotect_range holds BUSY, unlocks the run and
+ * returns how many were disabled. Without zapping, one mprotect(NONE) over the whole run. Zapping (qs_zaps): CLEAN
+ * frames only, one MADV_DONTNEED per stretch of them bridging at most ZAP_BRIDGE frames that are not resident (claimed
+ * too, nothing mapped); a DIRTY frame ends a stretch and is left alone (never a victim). Measured on the large OO7
+ * build under a pool of one eighth (docs/results.md): zapping every frame of a run walked the page tables of the whole
+ * arena per pass, a call per resident frame made nine million calls, and zapping the RW islands of DIRTY frames cost
+ * half again the system time of mprotect; CLEAN stretches cost what mprotect did. [signal-safe] */
 #define ZAP_BRIDGE 256
 static int64_t disable_run_and_unlock(struct qs_arena *a, uint64_t lo, uint64_t n) {
     int64_t resident = 0;
-    int zap = qs_zaps(a);
-    uint64_t seg = lo, last = UINT64_MAX; /* the open stretch [seg, last] of resident frames (last: none yet) */
-    for (uint64_t j = lo; j <= lo + n; j++) {
-        int res = 0;
-        if (j < lo + n) {
-            uint32_t p = qs_frame_at(a, j)->prior_state;
-            res = p == QS_CLEAN || (!zap && p == QS_DIRTY);
-        }
-        /* a DIRTY frame ends a stretch under zapping: it is left alone (never a victim; zapping the RW islands of
-         * a write-heavy transaction cost more than it saved) */
-        int dirty = j < lo + n && qs_frame_at(a, j)->prior_state == QS_DIRTY;
-        int end_of_stretch = last != UINT64_MAX && (j == lo + n || dirty || (res && j - last - 1 > ZAP_BRIDGE));
-        if (zap ? end_of_stretch : j == lo + n) {
-            uint64_t s0 = zap ? seg : lo, s1 = zap ? last + 1 : lo + n;
-            uint32_t how = qs_disable_run(a, s0, s1 - s0);
-            for (uint64_t k = s0; k < s1; k++) {
-                struct qs_frame *g = qs_frame_at(a, k);
-                /* a RESERVED or FREE frame's view is NONE now; zapping leaves every view's protection alone */
-                if (how == QS_F_PROTNONE) atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED);
-                if (g->prior_state == QS_CLEAN || (how == QS_F_PROTNONE && g->prior_state == QS_DIRTY)) {
-                    /* a frame PROT_NONE already stays so (its reference fault sets the protection) */
-                    if (how == QS_F_PROTNONE || !(atomic_load(&g->flags) & QS_F_PROTNONE))
-                        atomic_fetch_or(&g->flags, how);
-                    atomic_fetch_and(&g->flags, ~QS_F_REF);
-                    resident++;
-                }
+    if (!qs_zaps(a)) {
+        resident = disable_stretch(a, lo, lo + n);
+    } else {
+        uint64_t seg = lo, last = UINT64_MAX; /* the open stretch [seg, last] of CLEAN frames (last: none yet) */
+        for (uint64_t j = lo; j <= lo + n; j++) {
+            uint32_t p = j < lo + n ? qs_frame_at(a, j)->prior_state : QS_FREE;
+            int clean = j < lo + n && p == QS_CLEAN;
+            if (last != UINT64_MAX && (j == lo + n || p == QS_DIRTY || (clean && j - last - 1 > ZAP_BRIDGE))) {
+                resident += disable_stretch(a, seg, last + 1);
+                last = UINT64_MAX;
             }
-            last = UINT64_MAX;
-        }
-        if (res) {
-            if (last == UINT64_MAX) seg = j;
-            last = j;
+            if (clean) {
+                if (last == UINT64_MAX) seg = j;
+                last = j;
+            }
         }
     }
     for (uint64_t k = lo; k < lo + n; k++) qs_frame_unlock(qs_frame_at(a, k), qs_frame_at(a, k)->prior_state);
     return resident;
 }
 
+/* Reprotects frames [lo, hi) (hi <= hwm) to PROT_NONE, one mprotect per run of lockable frames (under minor faults
+ * zaps the clean ones instead: disable_run_and_unlock).
+ * Returns the number of resident frames reprotected. [signal-safe]: CAS on stable states only, never waits
+ * (the simplified clock runs it inside the fault path). */
 int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
     const uint64_t chunk = 4096;
     int64_t resident = 0;
@@ -273,6 +272,8 @@ int64_t qs_reprotect_range(struct qs_arena *a, uint64_t lo, uint64_t hi) {
     return resident;
 }
 
+/* [signal-safe] Sets the protection of frame i, recovering once from ENOMEM (the VMA limit) by
+ * collapsing islands around it. The caller holds the frame in a transient state. */
 int qs_protect_frame(struct qs_arena *a, uint64_t i, int prot) {
     if (mprotect(qs_app_addr(a, i), a->frame_size, prot) == 0) return 0;
     int e = errno;

@@ -442,6 +442,14 @@ static inline int qs_zaps(struct qs_arena *a) {
         && !atomic_load_explicit(&a->locking, memory_order_acquire)
         && !atomic_load_explicit(&a->minor_unregistered, memory_order_relaxed);
 }
+/* [signal-safe] Whether evicting a frame (held by the caller; `was` its state before, `fl` its flags) leaves its view
+ * as it is and only punches its memory: the arena zaps (qs_zaps) and the view has the clean protection - a CLEAN frame
+ * not PROT_NONE, or a RESERVED one whose view is untouched. Its next access is then a missing fault and its reload
+ * needs no mprotect (view_drop in qs_clock.c, drop_run in qs_frames.c). */
+static inline int qs_eviction_keeps_view(struct qs_arena *a, uint32_t was, uint32_t fl) {
+    return qs_zaps(a)
+        && ((was == QS_CLEAN && !(fl & QS_F_PROTNONE)) || (was == QS_RESERVED && !(fl & QS_F_VIEW_TOUCHED)));
+}
 /* qs_arena.c: disables access to frames [start, start+n) held by the caller for a clock (zapped or PROT_NONE);
  * returns QS_F_ZAPPED or QS_F_PROTNONE, the flag for the run's resident frames [signal-safe] */
 uint32_t qs_disable_run(struct qs_arena *a, uint64_t start, uint64_t n);

@@ -49,11 +49,13 @@ QS_EXPORT int qs_arena_set_write_detection(struct qs_arena *a, uint32_t card_shi
     /* minor faults selected before: the view of a frame never loaded keeps the protection they gave it (READ), and its
      * load leaves it so (qs_view_untouched); the whole view takes the new clean protection now. No frame is resident;
      * a REFUSED one carries its scratch mapping, which must keep its own protection. */
-    if (a->minor_uffd >= 0
-        && (atomic_load(&a->refused_frames) != 0 || mprotect(a->app, a->size, PROT_READ | PROT_WRITE) != 0)) {
-        int e = atomic_load(&a->refused_frames) != 0 ? EBUSY : errno;
-        munmap(t, a->size >> card_shift);
-        return -e;
+    if (a->minor_uffd >= 0) {
+        int e = atomic_load(&a->refused_frames) != 0 ? EBUSY
+              : mprotect(a->app, a->size, PROT_READ | PROT_WRITE) != 0 ? errno : 0;
+        if (e) {
+            munmap(t, a->size >> card_shift);
+            return -e;
+        }
     }
     a->card_shift = card_shift;
     a->cards = t;

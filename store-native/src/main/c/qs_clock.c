@@ -51,7 +51,7 @@
  * [signal-safe] */
 static uint32_t view_drop(struct qs_arena *a, uint64_t i, uint32_t fl) {
     uint32_t drop = QS_F_PROTNONE | QS_F_REF | QS_F_ZAPPED;
-    if (qs_zaps(a) && !(fl & QS_F_PROTNONE)) return drop | QS_F_VIEW_TOUCHED;
+    if (qs_eviction_keeps_view(a, QS_CLEAN, fl)) return drop | QS_F_VIEW_TOUCHED;
     if (!(fl & QS_F_PROTNONE) && mprotect(qs_app_addr(a, i), a->frame_size, PROT_NONE) != 0) return 0;
     return drop;
 }

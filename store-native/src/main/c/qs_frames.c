@@ -119,10 +119,8 @@ static int64_t drop_run(struct qs_arena *a, uint64_t first, uint64_t n, uint32_t
                  * that has the clean protection as it is (CLEAN and not PROT_NONE, or RESERVED with its view
                  * untouched): the punch unmaps its pages, its next access is a missing fault, its reload needs no
                  * mprotect. A run is protected as before unless every frame of it keeps its view. */
-                uint32_t fl0 = atomic_load(&f->flags);
-                int keeps = count_evictions && punch && to == QS_RESERVED && qs_zaps(a)
-                    && ((was == QS_CLEAN && !(fl0 & QS_F_PROTNONE))
-                        || (was == QS_RESERVED && !(fl0 & QS_F_VIEW_TOUCHED)));
+                int keeps = count_evictions && punch && to == QS_RESERVED
+                    && qs_eviction_keeps_view(a, was, atomic_load(&f->flags));
                 run_keeps = run == 0 ? keeps : run_keeps && keeps;
                 freed += (uint64_t)drop_locked(a, i, was);
                 f->prior_state = to; /* the state to publish once the run is protected */
