@@ -55,6 +55,77 @@ class SlottedPageTest {
     }
 
     /**
+     * The pointer map holds exactly the pointer words of the live objects: every word of the page is checked against
+     * the test's record after random allocations (no pointers, one, a random subset in ascending or descending order,
+     * or every word as a reference array's node has) and frees. {@code place} sets the bits of one map byte together
+     * and {@code freeSlot} clears a byte's bits at once; a mask one bit off either way fails here.
+     */
+    @Test
+    void pointerMapHoldsExactlyTheLiveObjectsPointerWords(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        MemorySegment p = MemorySegment.ofArray(new byte[8192]);
+        SlottedPage.format(p, 9);
+        boolean[] pointer = new boolean[8192 / 8];
+        List<int[]> live = new ArrayList<>(); // offset, length
+        List<int[]> livePointers = new ArrayList<>();
+        for (int step = 0; step < 6000; step++) {
+            if (live.isEmpty() || rnd.nextInt(3) > 0) {
+                int len = 1 + rnd.nextInt(rnd.nextBoolean() ? 80 : 700);
+                int words = len / 8; // pointer words lie wholly inside the object
+                int[] ptrs = switch (rnd.nextInt(4)) {
+                    case 0 -> new int[0];
+                    case 1 -> words == 0 ? new int[0] : new int[] {8 * rnd.nextInt(words)};
+                    case 2 -> randomWords(rnd, words);
+                    default ->
+                        java.util.stream.IntStream.range(0, words)
+                                .map(w -> 8 * w)
+                                .toArray();
+                };
+                int off = SlottedPage.allocate(p, len, ptrs);
+                if (off < 0) {
+                    continue;
+                }
+                for (int po : ptrs) {
+                    pointer[(off + po) / 8] = true;
+                }
+                live.add(new int[] {off, len});
+                livePointers.add(ptrs);
+            } else {
+                int k = rnd.nextInt(live.size());
+                int[] o = live.remove(k);
+                for (int po : livePointers.remove(k)) {
+                    pointer[(o[0] + po) / 8] = false;
+                }
+                SlottedPage.free(p, o[0]);
+            }
+            if (step % 50 == 0) {
+                for (int w = 0; w < pointer.length; w++) {
+                    assertEquals(
+                            pointer[w],
+                            SlottedPage.isPointer(p, w),
+                            "word " + w + " at step " + step + ", seed " + seed);
+                }
+            }
+        }
+    }
+
+    /** A random subset of the words {@code [0, words)} as byte offsets, ascending or descending. */
+    private static int[] randomWords(SplittableRandom rnd, int words) {
+        int[] chosen = java.util.stream.IntStream.range(0, words)
+                .filter(w -> rnd.nextBoolean())
+                .map(w -> 8 * w)
+                .toArray();
+        if (rnd.nextBoolean()) {
+            for (int i = 0, j = chosen.length - 1; i < j; i++, j--) {
+                int t = chosen[i];
+                chosen[i] = chosen[j];
+                chosen[j] = t;
+            }
+        }
+        return chosen;
+    }
+
+    /**
      * The one-pass placement (slots in offset order) and its sorting fallback (slots reused out of order after
      * frees) place every object exactly where first fit over the live objects sorted by offset does; the oracle
      * here is that rule written out on the test's own record of the live objects.
