@@ -1,6 +1,7 @@
 package dev.quickstore.api;
 
 import dev.quickstore.api.internal.Session;
+import dev.quickstore.api.internal.TypeDescriptor;
 import dev.quickstore.api.internal.Types;
 import dev.quickstore.core.Batch;
 import dev.quickstore.core.Transaction;
@@ -14,6 +15,13 @@ import dev.quickstore.core.Transaction;
  */
 public final class ObjectTransaction implements AutoCloseable {
     private final Session session;
+    // the descriptors of the last two types asked for by class (create, root, get, follow): a load creates objects
+    // of a few types in turn, and Types.of is a ClassValue lookup (about 6 % of a small object's creation,
+    // docs/results.md "Page scans before C2"); the transaction is used by one thread at a time
+    private Class<?> type0;
+    private TypeDescriptor<?> descriptor0;
+    private Class<?> type1;
+    private TypeDescriptor<?> descriptor1;
 
     ObjectTransaction(Session session) {
         this.session = session;
@@ -29,7 +37,7 @@ public final class ObjectTransaction implements AutoCloseable {
      * on its page when there is room, else in its extent (QuickStore's clustering hint).
      */
     public <T> T create(Class<T> type, Object near) {
-        return session.create(Types.of(type), near == null ? 0 : session.addressOf(near, true, "near"));
+        return session.create(descriptor(type), near == null ? 0 : session.addressOf(near, true, "near"));
     }
 
     /** Sets (or, with null, removes) a named root. */
@@ -49,12 +57,12 @@ public final class ObjectTransaction implements AutoCloseable {
      */
     public <T> T root(String name, Class<T> type) {
         session.checkReadable();
-        return session.get(session.storeTransaction().root(name), Types.of(type), "root '" + name + "'");
+        return session.get(session.storeTransaction().root(name), descriptor(type), "root '" + name + "'");
     }
 
     /** The object at a virtual address (as returned by {@link #addressOf}); checks it is a live {@code type}. */
     public <T> T get(long address, Class<T> type) {
-        return session.get(address, Types.of(type), null); // named "address 0x..." in a message
+        return session.get(address, descriptor(type), null); // named "address 0x..." in a message
     }
 
     /**
@@ -64,7 +72,25 @@ public final class ObjectTransaction implements AutoCloseable {
      * the slot is live, so a stale address yields garbage rather than an exception.
      */
     public <T> T follow(long address, Class<T> type) {
-        return session.follow(address, Types.of(type));
+        return session.follow(address, descriptor(type));
+    }
+
+    /** {@link Types#of}, remembered for the last two classes asked for. */
+    @SuppressWarnings("unchecked") // each descriptor is stored with its own class
+    private <T> TypeDescriptor<T> descriptor(Class<T> type) {
+        java.util.Objects.requireNonNull(type, "type"); // before the compares: the memo starts empty (null)
+        if (type == type0) {
+            return (TypeDescriptor<T>) descriptor0;
+        }
+        if (type == type1) {
+            return (TypeDescriptor<T>) descriptor1;
+        }
+        TypeDescriptor<T> d = Types.of(type);
+        type1 = type0;
+        descriptor1 = descriptor0;
+        type0 = type;
+        descriptor0 = d;
+        return d;
     }
 
     /** The virtual address of a persistent object (0 for null): its stored form, stable across runs. */

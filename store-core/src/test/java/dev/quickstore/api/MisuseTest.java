@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quickstore.core.error.StoreException;
 import dev.quickstore.testkit.ChildJvm;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +67,32 @@ class MisuseTest {
                 assertThrows(IllegalArgumentException.class, () -> tx.root("r", "not persistent"));
                 assertThrows(IllegalArgumentException.class, () -> tx.create(String.class));
                 assertThrows(IllegalArgumentException.class, () -> tx.create(Runnable.class));
+            }
+        }
+    }
+
+    /**
+     * The transaction remembers the descriptors of the last two classes asked for: three types asked in turn (so
+     * every third request misses the memo) still get objects of their own type, and a lookup under a remembered
+     * type that the object does not have is refused as before.
+     */
+    @Test
+    void threeTypesInTurnEachGetTheirOwnDescriptor() throws Exception {
+        try (PersistentStore s = PersistentStore.create(dir.resolve("db"));
+                ObjectTransaction tx = s.begin()) {
+            List<Object> made = new ArrayList<>();
+            Class<?>[] types = {ListNode.class, Kinds.class, Leaf.class};
+            for (int i = 0; i < 9; i++) {
+                Object o = tx.create(types[i % 3]);
+                assertTrue(types[i % 3].isInstance(o), i + ": " + o.getClass());
+                made.add(o);
+            }
+            for (int i = 8; i >= 0; i--) { // the other order: each lookup's type differs from the last two
+                long a = tx.addressOf(made.get(i));
+                assertEquals(made.get(i), tx.get(a, types[i % 3]));
+                assertEquals(made.get(i), tx.follow(a, types[i % 3]));
+                Class<?> wrong = types[(i + 1) % 3];
+                assertThrows(ClassCastException.class, () -> tx.get(a, wrong), i + " as " + wrong);
             }
         }
     }

@@ -63,10 +63,16 @@ public final class SlottedPage {
         return Short.toUnsignedInt(p.get(PageHeader.SHORT, countOffset((int) p.byteSize()) + 2));
     }
 
+    /**
+     * Both counts in one read: {@code slotCount | liveCount << 16} (each segment access is dear until C2 has compiled
+     * its caller, {@link #slotWords}).
+     */
+    public static int counts(MemorySegment p) {
+        return p.get(PageHeader.INT, countOffset((int) p.byteSize()));
+    }
+
     private static void setCounts(MemorySegment p, int slots, int live) {
-        int o = countOffset((int) p.byteSize());
-        p.set(PageHeader.SHORT, o, (short) slots);
-        p.set(PageHeader.SHORT, o + 2, (short) live);
+        p.set(PageHeader.INT, countOffset((int) p.byteSize()), slots | live << 16);
     }
 
     private static int slotPos(MemorySegment p, int slot) {
@@ -82,8 +88,7 @@ public final class SlottedPage {
     }
 
     private static void setSlot(MemorySegment p, int slot, int offset, int length) {
-        p.set(PageHeader.SHORT, slotPos(p, slot), (short) offset);
-        p.set(PageHeader.SHORT, slotPos(p, slot) + 2, (short) length);
+        p.set(PageHeader.INT, slotPos(p, slot), offset | length << 16); // u16 offset, then u16 length
     }
 
     /**
@@ -93,13 +98,22 @@ public final class SlottedPage {
      * instead of one or two segment accesses per slot. Compiled by C2 both cost about a nanosecond a slot; before
      * that - what a store's first allocations, a fresh JVM's load and a rarely run operation execute - a segment
      * access costs about 40 ns in C1's profiling tier and 0.9 µs in the interpreter, an array load 3 and 27 ns
-     * (docs/results.md, "Page scans before C2").
+     * (docs/results.md, "Page scans before C2"). The array is the thread's scratch ({@link #SLOT_SCRATCH}; only
+     * its first {@code n} elements are the page's), valid until the thread's next call: a new array per scan cost
+     * C2's code its zeroing, 250-500 ns for 400 slots, more than a scan that stops at the first slot.
      */
     private static int[] slotWords(MemorySegment p, int n) {
-        int[] w = new int[n];
+        int[] w = SLOT_SCRATCH.get();
+        if (w.length < n) {
+            w = new int[Math.max(n, 2 * w.length)];
+            SLOT_SCRATCH.set(w);
+        }
         MemorySegment.copy(p, PageHeader.INT, p.byteSize() - (long) SLOT_SIZE * n, w, 0, n);
         return w;
     }
+
+    /** Each thread's array for {@link #slotWords} (an 8 KiB page has at most 2,048 slots; larger pages grow it). */
+    private static final ThreadLocal<int[]> SLOT_SCRATCH = ThreadLocal.withInitial(() -> new int[2048]);
 
     /** The offset in a {@link #slotWords} element (0: a free slot). */
     private static int wordOffset(int word) {
@@ -426,7 +440,7 @@ public final class SlottedPage {
             }
         }
         setSlot(p, slot, found, length);
-        setCounts(p, slot == slots ? slots + 1 : slots, liveCount(p) + 1);
+        setCounts(p, slot == slots ? slots + 1 : slots, (counts(p) >>> 16) + 1);
         p.asSlice(found, length).fill((byte) 0);
         // the bits of pointer words that share a byte of the map are set together: a reference array's node (a
         // pointer in every word) sets a byte per eight elements, not a read and a write per element
@@ -498,8 +512,9 @@ public final class SlottedPage {
         int ps = (int) p.byteSize();
         int slots = slotCount(p);
         boolean freeSlot = false;
-        for (int word : slotWords(p, slots)) {
-            freeSlot |= wordOffset(word) == 0;
+        int[] w = slotWords(p, slots);
+        for (int i = 0; i < slots; i++) {
+            freeSlot |= wordOffset(w[i]) == 0;
         }
         int limit = ps - SLOT_SIZE * (freeSlot ? slots : slots + 1);
         int cursor = dataStart(ps);

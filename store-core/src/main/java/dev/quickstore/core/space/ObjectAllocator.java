@@ -194,8 +194,9 @@ public final class ObjectAllocator {
     /** The page's {@link #denseTails} entry {slots, end}, learned now if unknown; null if it is not dense. */
     private int[] denseTail(long page, MemorySegment p) {
         int[] tail = denseTails.get(page);
-        int slots = SlottedPage.slotCount(p);
-        if (tail != null && tail[0] == slots && SlottedPage.liveCount(p) == slots) {
+        int counts = SlottedPage.counts(p);
+        int slots = counts & 0xffff;
+        if (tail != null && tail[0] == slots && counts >>> 16 == slots) {
             return tail;
         }
         int end = SlottedPage.denseEnd(p);
@@ -216,9 +217,7 @@ public final class ObjectAllocator {
      * many slots, all live (the {@link #hotPage} and {@link #denseTails} checks before an append).
      */
     private static boolean holdsTail(MemorySegment w, int[] tail) {
-        return PageHeader.type(w) == PageHeader.SLOTTED
-                && SlottedPage.slotCount(w) == tail[0]
-                && SlottedPage.liveCount(w) == tail[0];
+        return PageHeader.type(w) == PageHeader.SLOTTED && SlottedPage.counts(w) == (tail[0] | tail[0] << 16);
     }
 
     /** Places an object at the dense end {@code tail} of page {@code w} (fixed for write) and advances the tail. */

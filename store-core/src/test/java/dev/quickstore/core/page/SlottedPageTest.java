@@ -109,6 +109,36 @@ class SlottedPageTest {
         }
     }
 
+    /**
+     * A 64 KiB page holds more slots than the scans' scratch array starts with (2,048): filled with one-byte objects,
+     * thinned, and filled again, it keeps its invariants, finds every object and places first fit as an oracle
+     * over the test's record says.
+     */
+    @Test
+    void aPageWithMoreSlotsThanTheScratchArray() {
+        MemorySegment p = MemorySegment.ofArray(new byte[65536]);
+        SlottedPage.format(p, 3);
+        List<Integer> offsets = new ArrayList<>();
+        for (int off; (off = SlottedPage.allocate(p, 1, new int[0])) >= 0; ) {
+            offsets.add(off);
+        }
+        assertTrue(offsets.size() > 4000, offsets.size() + " objects");
+        for (int i = 0; i < offsets.size(); i += 2) {
+            SlottedPage.free(p, offsets.get(i));
+        }
+        for (int i = 1; i < offsets.size(); i += 2) {
+            assertTrue(SlottedPage.slotAt(p, offsets.get(i)) >= 0, "object at " + offsets.get(i));
+        }
+        assertEquals(offsets.get(0), SlottedPage.placement(p, 8), "first fit: the first freed unit");
+        assertEquals(8, SlottedPage.largestFit(p), "every gap is one unit");
+        int again = SlottedPage.allocate(p, 8, new int[] {0});
+        assertEquals((int) offsets.get(0), again);
+        assertTrue(SlottedPage.isPointer(p, again / 8));
+        VerifyReport r = new VerifyReport();
+        SlottedPage.check(p, 3, r);
+        assertTrue(r.ok(), r.toString());
+    }
+
     /** A random subset of the words {@code [0, words)} as byte offsets, ascending or descending. */
     private static int[] randomWords(SplittableRandom rnd, int words) {
         int[] chosen = java.util.stream.IntStream.range(0, words)
