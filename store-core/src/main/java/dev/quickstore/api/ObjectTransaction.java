@@ -5,6 +5,7 @@ import dev.quickstore.api.internal.TypeDescriptor;
 import dev.quickstore.api.internal.Types;
 import dev.quickstore.core.Batch;
 import dev.quickstore.core.Transaction;
+import java.util.Objects;
 
 /**
  * A transaction of a {@link PersistentStore}: creates and looks up persistent objects, sets named roots,
@@ -78,7 +79,7 @@ public final class ObjectTransaction implements AutoCloseable {
     /** {@link Types#of}, remembered for the last two classes asked for. */
     @SuppressWarnings("unchecked") // each descriptor is stored with its own class
     private <T> TypeDescriptor<T> descriptor(Class<T> type) {
-        java.util.Objects.requireNonNull(type, "type"); // before the compares: the memo starts empty (null)
+        Objects.requireNonNull(type, "type"); // before the compares: the memo starts empty (null)
         if (type == type0) {
             return (TypeDescriptor<T>) descriptor0;
         }

@@ -32,6 +32,9 @@ import java.util.List;
 public final class SlottedPage {
     public static final int SLOT_SIZE = 4;
 
+    /** Each thread's array for {@link #slotWords} (an 8 KiB page has at most 2,048 slots; larger pages grow it). */
+    private static final ThreadLocal<int[]> SLOT_SCRATCH = ThreadLocal.withInitial(() -> new int[2048]);
+
     public SlottedPage() {}
 
     static int bitmapBytes(int pageSize) {
@@ -111,9 +114,6 @@ public final class SlottedPage {
         MemorySegment.copy(p, PageHeader.INT, p.byteSize() - (long) SLOT_SIZE * n, w, 0, n);
         return w;
     }
-
-    /** Each thread's array for {@link #slotWords} (an 8 KiB page has at most 2,048 slots; larger pages grow it). */
-    private static final ThreadLocal<int[]> SLOT_SCRATCH = ThreadLocal.withInitial(() -> new int[2048]);
 
     /** The offset in a {@link #slotWords} element (0: a free slot). */
     private static int wordOffset(int word) {
