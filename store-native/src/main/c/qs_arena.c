@@ -200,9 +200,7 @@ static int64_t disable_stretch(struct qs_arena *a, uint64_t s0, uint64_t s1) {
         /* a RESERVED or FREE frame's view is NONE now; zapping leaves every view's protection alone */
         if (how == QS_F_PROTNONE) atomic_fetch_or(&g->flags, QS_F_VIEW_TOUCHED);
         if (g->prior_state == QS_CLEAN || g->prior_state == QS_DIRTY) {
-            /* a frame PROT_NONE already stays so (its reference fault sets the protection) */
-            if (how == QS_F_PROTNONE || !(atomic_load(&g->flags) & QS_F_PROTNONE)) atomic_fetch_or(&g->flags, how);
-            atomic_fetch_and(&g->flags, ~QS_F_REF);
+            qs_frame_disabled(g, how);
             resident++;
         }
     }

@@ -453,6 +453,12 @@ static inline int qs_eviction_keeps_view(struct qs_arena *a, uint32_t was, uint3
 /* qs_arena.c: disables access to frames [start, start+n) held by the caller for a clock (zapped or PROT_NONE);
  * returns QS_F_ZAPPED or QS_F_PROTNONE, the flag for the run's resident frames [signal-safe] */
 uint32_t qs_disable_run(struct qs_arena *a, uint64_t start, uint64_t n);
+/* [signal-safe] Resident frame g (held by a clock) after qs_disable_run returned `how` over it: flagged disabled that way
+ * (a frame PROT_NONE already stays so: its reference fault sets the protection) and its reference bit cleared. */
+static inline void qs_frame_disabled(struct qs_frame *g, uint32_t how) {
+    if (how == QS_F_PROTNONE || !(atomic_load(&g->flags) & QS_F_PROTNONE)) atomic_fetch_or(&g->flags, how);
+    atomic_fetch_and(&g->flags, ~QS_F_REF);
+}
 /* qs_minor.c: registers frame i's range again (missing and minor faults) after qs_restore_view mapped it anew */
 void qs_minor_reregister(struct qs_arena *a, uint64_t i);
 /* registers frame i's range again after it was mapped anew (qs_restore_view) */

@@ -56,6 +56,26 @@ static uint32_t view_drop(struct qs_arena *a, uint64_t i, uint32_t fl) {
     return drop;
 }
 
+/* Evicts CLEAN frame i, held BUSY by the caller (flags fl), counted as `cause`: its view dropped (view_drop), bytes
+ * punched out, a twin's pre-image freed, the page still assigned (RESERVED). Returns 1, or 0 if the view's mprotect
+ * failed (the VMA limit; the frame unlocked CLEAN, the caller tries another). [signal-safe] */
+static int drop_victim(struct qs_arena *a, uint64_t i, uint32_t fl, enum qs_counter cause) {
+    struct qs_frame *f = qs_frame_at(a, i);
+    uint32_t drop = view_drop(a, i, fl);
+    if (drop == 0) {
+        qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit) */
+        return 0;
+    }
+    qs_punch(a, i, 1);
+    qs_preimage_free(a, f); /* a twin (kernel tracking) */
+    atomic_fetch_and(&f->flags, ~drop);
+    atomic_fetch_sub(&a->resident, 1);
+    qs_count(a, QS_C_EVICTIONS, 1);
+    qs_count(a, cause, 1);
+    qs_frame_unlock(f, QS_RESERVED);
+    return 1;
+}
+
 /* Evicts frame i, held BUSY by the caller and CLEAN before: PROT_NONE (or its view kept, view_drop), bytes punched
  * out, the page stays assigned (RESERVED). A hold set meanwhile by Java wins (the frame is kept). Returns 1 if
  * evicted, 0 if kept (unlocked CLEAN). */
@@ -66,20 +86,7 @@ static int evict_locked(struct qs_arena *a, uint64_t i) {
     uint32_t fl = atomic_load(&f->flags);
     if (fl & QS_F_HOLDS) { qs_frame_unlock(f, QS_CLEAN); return 0; }
     if ((fl & QS_F_OPEN) || ((fl & QS_F_TWIN) && qs_kwp_stays(a, i))) { qs_frame_unlock(f, QS_CLEAN); return 0; }
-    fl = atomic_load(&f->flags);
-    uint32_t drop = view_drop(a, i, fl);
-    if (drop == 0) {
-        qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
-        return 0;
-    }
-    qs_punch(a, i, 1);
-    qs_preimage_free(a, f); /* a twin (kernel tracking) */
-    atomic_fetch_and(&f->flags, ~drop);
-    atomic_fetch_sub(&a->resident, 1);
-    qs_count(a, QS_C_EVICTIONS, 1);
-    qs_count(a, QS_C_CLOCK_VICTIMS, 1);
-    qs_frame_unlock(f, QS_RESERVED);
-    return 1;
+    return drop_victim(a, i, atomic_load(&f->flags), QS_C_CLOCK_VICTIMS);
 }
 
 static int candidate(struct qs_frame *f, uint32_t *s) {
@@ -134,8 +141,7 @@ static void flush(struct qs_arena *a, struct run *r) {
     uint32_t how = qs_disable_run(a, r->start, r->n);
     for (uint64_t j = r->start; j < r->start + r->n; j++) {
         struct qs_frame *g = qs_frame_at(a, j);
-        if (how == QS_F_PROTNONE || !(atomic_load(&g->flags) & QS_F_PROTNONE)) atomic_fetch_or(&g->flags, how);
-        atomic_fetch_and(&g->flags, ~QS_F_REF);
+        qs_frame_disabled(g, how);
         qs_frame_unlock(g, g->prior_state);
     }
     qs_count(a, QS_C_CLOCK_RUNS, 1);
@@ -197,20 +203,7 @@ static int fallback_evict(struct qs_arena *a, uint64_t except) {
         if (!atomic_compare_exchange_strong(&f->state, &s, QS_BUSY)) continue;
         fl = atomic_load(&f->flags);
         if ((fl & QS_F_OPEN) || ((fl & QS_F_TWIN) && qs_kwp_stays(a, i))) { qs_frame_unlock(f, QS_CLEAN); continue; }
-        fl = atomic_load(&f->flags);
-        uint32_t drop = view_drop(a, i, fl);
-        if (drop == 0) {
-            qs_frame_unlock(f, QS_CLEAN); /* splitting failed (VMA limit): try another */
-            continue;
-        }
-        qs_punch(a, i, 1);
-        qs_preimage_free(a, f); /* a twin (kernel tracking) */
-        atomic_fetch_and(&f->flags, ~drop);
-        atomic_fetch_sub(&a->resident, 1);
-        qs_count(a, QS_C_EVICTIONS, 1);
-        qs_count(a, QS_C_FAULT_EVICTIONS, 1);
-        qs_frame_unlock(f, QS_RESERVED);
-        return 1;
+        if (drop_victim(a, i, atomic_load(&f->flags), QS_C_FAULT_EVICTIONS)) return 1;
     }
     return 0;
 }

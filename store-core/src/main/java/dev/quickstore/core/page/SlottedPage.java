@@ -386,9 +386,8 @@ public final class SlottedPage {
      */
     public static void allocateAt(MemorySegment p, int offset, int slot, int length, int[] pointerOffsets) {
         assert offset == placement(p, length) : "offset " + offset + " is not the placement " + placement(p, length);
-        int slots = slotCount(p);
         assert slot == firstFreeSlot(p) : "slot " + slot + " is not the first free slot " + firstFreeSlot(p);
-        place(p, offset, slot, slots, length, pointerOffsets);
+        place(p, offset, slot, length, pointerOffsets);
     }
 
     /**
@@ -398,7 +397,7 @@ public final class SlottedPage {
      */
     public static void allocateAtPlacement(MemorySegment p, int offset, int length, int[] pointerOffsets) {
         assert offset == placement(p, length) : "offset " + offset + " is not the placement " + placement(p, length);
-        place(p, offset, firstFreeSlot(p), slotCount(p), length, pointerOffsets);
+        place(p, offset, firstFreeSlot(p), length, pointerOffsets);
     }
 
     private static int firstFreeSlot(MemorySegment p) {
@@ -428,19 +427,21 @@ public final class SlottedPage {
             return -1;
         }
         // the first free slot, else a new one (placement left room for it)
-        place(p, found, firstFreeSlot(p), slotCount(p), length, pointerOffsets);
+        place(p, found, firstFreeSlot(p), length, pointerOffsets);
         return found;
     }
 
-    private static void place(MemorySegment p, int found, int slot, int slots, int length, int[] pointerOffsets) {
+    private static void place(MemorySegment p, int found, int slot, int length, int[] pointerOffsets) {
         for (int po : pointerOffsets) {
             if (po < 0 || po % 8 != 0 || po + 8 > length) {
                 throw new IllegalArgumentException(
                         "pointer offset " + po + " is not an 8-aligned word inside an object of " + length + " bytes");
             }
         }
+        int counts = counts(p); // both counts in one read
+        int slots = counts & 0xffff;
         setSlot(p, slot, found, length);
-        setCounts(p, slot == slots ? slots + 1 : slots, (counts(p) >>> 16) + 1);
+        setCounts(p, slot == slots ? slots + 1 : slots, (counts >>> 16) + 1);
         p.asSlice(found, length).fill((byte) 0);
         // the bits of pointer words that share a byte of the map are set together: a reference array's node (a
         // pointer in every word) sets a byte per eight elements, not a read and a write per element
