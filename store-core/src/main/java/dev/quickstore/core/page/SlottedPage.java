@@ -142,6 +142,29 @@ public final class SlottedPage {
         return found >= 0 ? found : scanSlots(p, offset, n);
     }
 
+    /** Slots after the last freed one that {@link #slotNext} tries. */
+    private static final int NEXT = 4;
+
+    /**
+     * The slot of the live object at {@code offset} when it is one of the {@value #NEXT} slots after slot {@code
+     * last} or the one before it, else -1: a graph freed in the order it was created frees slots a short step
+     * apart (OO7 SM2: 46 % of its deletes on the page of the last one are one to three slots after it), so the
+     * search of {@link #slotAt} is not needed for them. A slotted page only.
+     */
+    public static int slotNext(MemorySegment p, int offset, int last) {
+        assert PageHeader.type(p) == PageHeader.SLOTTED;
+        if (offset == 0 || last < 0) {
+            return -1; // 0 is a free slot's offset, never an object's
+        }
+        int end = Math.min(slotCount(p), last + 1 + NEXT);
+        for (int s = last + 1; s < end; s++) {
+            if (slotOffset(p, s) == offset) {
+                return s;
+            }
+        }
+        return last > 0 && slotOffset(p, last - 1) == offset ? last - 1 : -1;
+    }
+
     /** Slots probed on each side of a free slot before {@link #searchOrdered} guesses it lies in a run of them. */
     private static final int NEAR = 4;
 

@@ -109,6 +109,14 @@ public final class ObjectAllocator {
 
     private long deleteStamp = -1;
 
+    /**
+     * The slot the last delete freed on {@link #deletePage}: the next delete there looks at the few slots after it
+     * and the one before it first ({@link SlottedPage#slotNext}), since a graph is freed in about the order it was
+     * created (OO7 SM2), a short step of slots at a time; the slot search was a tenth of SM1+SM2's profile
+     * (docs/results.md, "Ascending keys appended to the rightmost leaf, a delete next to the last").
+     */
+    private int deleteSlot = -1;
+
     /** Called when a transaction ends (commit or abort): the memos describe pages as this transaction left them. */
     public void reset() {
         hotPage = -1;
@@ -357,7 +365,11 @@ public final class ObjectAllocator {
         int slot;
         if (page == deletePage && pool.stamps().stillFixedForWrite(deleteStamp)) {
             p = deleteSegment;
-            slot = liveSlot(p, ref, page, off);
+            slot = SlottedPage.slotNext(p, off, deleteSlot);
+            if (slot < 0) {
+                slot = liveSlot(p, ref, page, off);
+            }
+            assert slot == liveSlot(p, ref, page, off) : "slot " + slot + " next to " + deleteSlot + " on page " + page;
         } else {
             slot = liveSlot(livePage(ref, page), ref, page, off);
             p = pool.fixForStoreWrite(page);
@@ -371,6 +383,7 @@ public final class ObjectAllocator {
             hotPage = -1;
         }
         extentNoFit.remove(extentOf(page));
+        deleteSlot = slot;
         if (SlottedPage.freeSlot(p, slot, off) == 0) {
             deletePage = -1; // freed below: no longer a page to delete from
             deleteSegment = null;

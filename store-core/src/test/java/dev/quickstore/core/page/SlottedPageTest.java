@@ -428,4 +428,33 @@ class SlottedPageTest {
         }
         return limit - cursor >= need ? cursor : -1;
     }
+
+    /**
+     * {@link SlottedPage#slotNext} finds an object's slot among the four after the last freed slot and the one before
+     * it, exactly as {@link SlottedPage#slotAt} does, and answers -1 for every other slot, a free slot's offset (0), a
+     * freed object's offset and a start before the first slot.
+     */
+    @Test
+    void slotNextFindsTheSlotsNearTheLastFreed(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        MemorySegment p = MemorySegment.ofArray(new byte[8192]);
+        SlottedPage.format(p, 5);
+        int[] offsets = new int[60];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = SlottedPage.allocate(p, 8 + rnd.nextInt(40), new int[0]);
+        }
+        int freedSlot = SlottedPage.slotAt(p, offsets[20]);
+        SlottedPage.free(p, offsets[20]);
+        for (int i = 0; i < offsets.length; i++) {
+            int slot = SlottedPage.slotAt(p, offsets[i]);
+            for (int last = -1; last < offsets.length; last++) {
+                int near = SlottedPage.slotNext(p, offsets[i], last);
+                boolean inWindow = slot >= 0 && (slot > last && slot <= last + 4 || slot == last - 1) && last >= 0;
+                assertEquals(inWindow ? slot : -1, near, "object " + i + " (slot " + slot + ") after slot " + last);
+            }
+        }
+        assertEquals(-1, SlottedPage.slotNext(p, 0, freedSlot - 1), "the freed slot's offset is 0, no object's");
+        assertEquals(-1, SlottedPage.slotNext(p, offsets[20], freedSlot - 1), "a freed object");
+        assertEquals(SlottedPage.slotAt(p, offsets[21]), SlottedPage.slotNext(p, offsets[21], freedSlot));
+    }
 }
