@@ -461,6 +461,14 @@ public final class BPlusTree {
     }
 
     /**
+     * Numeric inserts since this tree was opened that went straight to the end of its rightmost leaf, without a
+     * descent (a key above every key in the tree; {@code NumericKeys}' rightmost-leaf memo). For tests and statistics.
+     */
+    public long rightmostAppends() {
+        return numericKeys.rightmostAppends();
+    }
+
+    /**
      * {@link #delete(Object, long)} for a numeric key: removes (key, value), returns whether it was present.
      *
      * @throws IllegalArgumentException for a STRING tree

@@ -48,6 +48,24 @@ final class NumericKeys {
     /** The answers of {@link #lookupFirst} under the pool's entry stamp. */
     private final LookupMemo memo = new LookupMemo();
 
+    /**
+     * The tree's rightmost leaf as the last insert left it when it added its entry there last (-1: none), the segment
+     * {@code pool.fixForStoreWrite} returned for it, and the pool's write and node stamps taken then: an insert of a
+     * key above every key in the tree (ascending ids, timestamps: a load's common order) goes straight to that leaf's
+     * end ({@link #appendRightmost}), without the descent, the search in the leaf and their fixes. PostgreSQL's
+     * B-tree keeps the same "fastpath" leaf for the same inserts (nbtinsert.c, {@code RelationSetTargetBlock}).
+     * Valid while the write stamp holds (this transaction, the page not stolen) and no tree node was freed since
+     * ({@link dev.quickstore.core.buffer.PoolStamps#nodeStamp}: a freed leaf may become another tree's); the page
+     * itself tells whether it is still the rightmost leaf (no next leaf), and whether the key is above its last.
+     */
+    private long rightmost = -1;
+
+    private MemorySegment rightmostSegment;
+    private long rightmostWriteStamp = -1;
+    private long rightmostNodeStamp = -1;
+    /** Inserts {@link #appendRightmost} made since this tree was opened. */
+    private long rightmostAppends;
+
     NumericKeys(BPlusTree tree, BufferPool pool, Nodes nodes, NodeSplits splits, NodeRemovals removals) {
         this.tree = tree;
         this.pool = pool;
@@ -238,6 +256,10 @@ final class NumericKeys {
             throw new IllegalArgumentException("INT index key " + key + " is outside the int range");
         }
         long bits = keyBits(key);
+        if (rightmost >= 0 && appendRightmost(bits, value)) {
+            tree.addSize(1);
+            return true;
+        }
         long[] path = pathNumeric(bits, value);
         long leaf = path[path.length - 1];
         MemorySegment p = pool.fix(leaf);
@@ -261,11 +283,70 @@ final class NumericKeys {
             }
             p.set(BE_LONG, at + keyLength, value);
             setCount(p, n + 1);
+            if (pos == n && PageHeader.aux(p) == 0) { // the tree's last entry now: the next may follow it here
+                rightmost = leaf;
+                rightmostSegment = p;
+                rightmostWriteStamp = pool.stamps().writeStamp();
+                rightmostNodeStamp = pool.stamps().nodeStamp();
+            }
         } else {
             splits.splitLeafAndInsert(path, leaf, p, pos, tree.composite(tree.encodeKey(boxed(key)), value));
         }
         tree.addSize(1);
         return true;
+    }
+
+    /**
+     * Inserts (bits, value) at the end of the {@link #rightmost} leaf if it is still valid, still the rightmost leaf
+     * (no next leaf), not full and not empty, and its last entry is below (bits, value) with a smaller key in a
+     * unique tree: then the entry is the tree's largest, its place is there and no entry has its key, which is
+     * what the descent would find. Returns whether it did; otherwise the memo is dropped or kept for later and the
+     * tree is unchanged.
+     */
+    private boolean appendRightmost(long bits, long value) {
+        if (!pool.stamps().stillFixedForWrite(rightmostWriteStamp)
+                || pool.stamps().nodeStamp() != rightmostNodeStamp) {
+            rightmost = -1;
+            rightmostSegment = null;
+            return false;
+        }
+        MemorySegment p = rightmostSegment;
+        int n = count(p);
+        if (n == 0 || n >= nodes.leafCapacity || PageHeader.aux(p) != 0) {
+            return false;
+        }
+        long last = BODY + (long) (n - 1) * entry;
+        if (nodes.compareNumeric(p, last, bits, value) >= 0 || (tree.unique && nodes.bitsAt(p, last) == bits)) {
+            return false;
+        }
+        assert PageHeader.type(p) == PageHeader.BTREE_LEAF && appendsWhereDescentWould(bits, value)
+                : "the rightmost-leaf memo of the tree at meta page " + tree.metaPage + " is stale";
+        long at = last + entry;
+        if (keyLength == 8) {
+            p.set(BE_LONG, at, bits);
+        } else {
+            p.set(BE_INT, at, (int) bits);
+        }
+        p.set(BE_LONG, at + keyLength, value);
+        setCount(p, n + 1);
+        rightmostAppends++;
+        return true;
+    }
+
+    /** {@link BPlusTree#rightmostAppends}. */
+    long rightmostAppends() {
+        return rightmostAppends;
+    }
+
+    /** Assertions: the descent to (bits, value) ends in the {@link #rightmost} leaf, past its last entry. */
+    private boolean appendsWhereDescentWould(long bits, long value) {
+        try {
+            long[] path = pathNumeric(bits, value);
+            MemorySegment p = pool.fix(path[path.length - 1]);
+            return path[path.length - 1] == rightmost && nodes.lowerBoundNumeric(p, bits, value) == count(p);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**

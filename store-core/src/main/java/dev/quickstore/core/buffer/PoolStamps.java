@@ -26,6 +26,9 @@ public final class PoolStamps {
     /** Changes of index entries since open ({@link #entryStamp}); starts at 1, so 0 is never a stamp. */
     private long entryChanges = 1;
 
+    /** B+tree nodes freed since open ({@link #nodeStamp}); starts at 1, so 0 is never a stamp. */
+    private long nodesFreed = 1;
+
     private boolean observed;
 
     /** Index scans running now, nested ones counted too ({@link #scansOpen}). */
@@ -101,6 +104,20 @@ public final class PoolStamps {
         entryChanges++;
     }
 
+    /**
+     * A stamp under which a B+tree may keep a page it knows as one of its nodes (the rightmost leaf its inserts
+     * append to): the count grows when any tree frees a node, whose page may then become another tree's or an
+     * object's. Used together with {@link #writeStamp}, which ends with the transaction. Positive, or -1.
+     */
+    public long nodeStamp() {
+        return observed ? -1 : nodesFreed;
+    }
+
+    /** A B+tree freed a node: pages kept as tree nodes may be something else now ({@link #nodeStamp}). */
+    public void nodeFreed() {
+        nodesFreed++;
+    }
+
     /** The pool evicted, stole or evicted everything: kept segments are stale ({@link #writeStamp}). */
     void residencyChanged() {
         residencyChanges++;
@@ -119,6 +136,7 @@ public final class PoolStamps {
     void observed(boolean on) {
         observed = on;
         residencyChanges++;
+        nodesFreed++;
         rootMoves++;
         entryChanges++;
     }
