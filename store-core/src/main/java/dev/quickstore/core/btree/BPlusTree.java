@@ -469,6 +469,14 @@ public final class BPlusTree {
     }
 
     /**
+     * Numeric deletes since this tree was opened that the leaf of the delete before answered, without a descent (an
+     * entry between that leaf's first and last; {@code NumericKeys}' kept leaf of deletes). For tests and statistics.
+     */
+    public long keptLeafDeletes() {
+        return numericKeys.keptLeafDeletes();
+    }
+
+    /**
      * {@link #delete(Object, long)} for a numeric key: removes (key, value), returns whether it was present.
      *
      * @throws IllegalArgumentException for a STRING tree

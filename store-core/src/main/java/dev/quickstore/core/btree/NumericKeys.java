@@ -66,6 +66,22 @@ final class NumericKeys {
     /** Inserts {@link #appendRightmost} made since this tree was opened. */
     private long rightmostAppends;
 
+    /**
+     * The leaf the last delete took an entry from and left non-empty (-1: none), as {@code pool.fixForStoreWrite}
+     * returned it, with the pool's write and node stamps taken then, under the same rules as {@link #rightmost}: a
+     * delete of an entry between the leaf's first and last entries finds it there if the tree has it, since a leaf
+     * holds every entry of the tree between its own first and last, so it skips the descent and its fixes ({@link
+     * #deleteInKept}). Ids deleted in about the order they were inserted (OO7 SM2's parts) fall in one leaf after
+     * another.
+     */
+    private long deleted = -1;
+
+    private MemorySegment deletedSegment;
+    private long deletedWriteStamp = -1;
+    private long deletedNodeStamp = -1;
+    /** Deletes {@link #deleteInKept} answered since this tree was opened. */
+    private long keptLeafDeletes;
+
     NumericKeys(BPlusTree tree, BufferPool pool, Nodes nodes, NodeSplits splits, NodeRemovals removals) {
         this.tree = tree;
         this.pool = pool;
@@ -333,6 +349,51 @@ final class NumericKeys {
         return true;
     }
 
+    /**
+     * Deletes (bits, value) in the {@link #deleted} leaf when the leaf is still valid and the entry lies between its
+     * first and last entries (inclusive), and the leaf keeps at least one entry: 1 if it was there and is gone, 0 if
+     * the tree does not have it. -1 when the leaf cannot tell (the memo is dropped if stale); the tree is unchanged.
+     */
+    private int deleteInKept(long bits, long value) throws IOException {
+        if (!pool.stamps().stillFixedForWrite(deletedWriteStamp)
+                || pool.stamps().nodeStamp() != deletedNodeStamp) {
+            deleted = -1;
+            deletedSegment = null;
+            return -1;
+        }
+        MemorySegment p = deletedSegment;
+        int n = count(p);
+        if (n < 2
+                || nodes.compareNumeric(p, BODY, bits, value) > 0
+                || nodes.compareNumeric(p, BODY + (long) (n - 1) * entry, bits, value) < 0) {
+            return -1; // a last entry goes by the descent, which removes the leaf it empties
+        }
+        assert PageHeader.type(p) == PageHeader.BTREE_LEAF && keptLeafHolds(bits, value)
+                : "the kept leaf of the deletes of the tree at meta page " + tree.metaPage + " is stale";
+        int pos = nodes.lowerBoundNumeric(p, bits, value);
+        if (pos >= n || nodes.compareNumeric(p, BODY + (long) pos * entry, bits, value) != 0) {
+            return 0;
+        }
+        nodes.removeAt(p, pos);
+        tree.addSize(-1);
+        keptLeafDeletes++;
+        return 1;
+    }
+
+    /** Assertions: the descent to (bits, value) ends in the {@link #deleted} leaf. */
+    private boolean keptLeafHolds(long bits, long value) {
+        try {
+            return leafNumeric(bits, value) == deleted;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** {@link BPlusTree#keptLeafDeletes}. */
+    long keptLeafDeletes() {
+        return keptLeafDeletes;
+    }
+
     /** {@link BPlusTree#rightmostAppends}. */
     long rightmostAppends() {
         return rightmostAppends;
@@ -400,6 +461,12 @@ final class NumericKeys {
             return false;
         }
         long bits = keyBits(key);
+        if (deleted >= 0) {
+            int kept = deleteInKept(bits, value);
+            if (kept >= 0) {
+                return kept == 1;
+            }
+        }
         long leaf = leafNumeric(bits, value);
         MemorySegment p = pool.fix(leaf);
         int pos = nodes.lowerBoundNumeric(p, bits, value, leafLow, leafHigh, leafKnown);
@@ -409,6 +476,12 @@ final class NumericKeys {
         p = pool.fixForStoreWrite(leaf);
         nodes.removeAt(p, pos);
         tree.addSize(-1);
+        if (count(p) > 0) {
+            deleted = leaf;
+            deletedSegment = p;
+            deletedWriteStamp = pool.stamps().writeStamp();
+            deletedNodeStamp = pool.stamps().nodeStamp();
+        }
         if (count(p) == 0 && tree.rootHeight > 1) {
             if (removals.scansOpen()) {
                 removals.defer(leaf, tree.composite(tree.encodeKey(boxed(key)), value));
