@@ -25,13 +25,14 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Index entries inserted in ascending key order, a load's common order (ids, timestamps): {@link #appendAscending}
- * inserts the keys above the 10,000 of a unique LONG index, 1,000 per invocation, inside a transaction begun before
- * the invocation and aborted after it (outside the measurement), so every invocation appends to the same leaves;
- * {@link #treeMapAppendAscending} puts the same keys into a {@code TreeMap} on the heap and removes them after the
- * invocation (the baseline of the same run). Measures the B+tree's insert at the tree's right edge, where its
- * rightmost-leaf memo skips the descent (docs/results.md, "Ascending keys appended to the rightmost leaf, a
- * delete next to the last").
+ * Index entries inserted and deleted in ascending key order, a load's and a bulk delete's common order (ids,
+ * timestamps), against a {@code TreeMap} on the heap in the same run. {@link #appendAscending} inserts the 1,000 keys
+ * above the 10,000 of a unique LONG index, {@link #deleteAscending} deletes its keys 2,000-2,999; each invocation
+ * runs inside a transaction begun before it and aborted after it (outside the measurement), so every invocation
+ * works on the same leaves. {@link #treeMapAppendAscending} and {@link #treeMapDeleteAscending} do the same to the
+ * map and undo it after the invocation. Measures the B+tree's kept leaves: the rightmost leaf an ascending insert
+ * appends to, and the leaf a delete took its entry from, where the next delete finds its own (docs/results.md,
+ * "Ascending keys appended to the rightmost leaf, a delete next to the last").
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -39,9 +40,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 2, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
-public class IndexAppendBenchmark {
+public class IndexSequentialBenchmark {
     static final int KEYS = 10_000;
     static final int APPENDS = 1_000;
+    static final long DELETED = 2_000;
 
     Path dir;
     Store store;
@@ -71,6 +73,9 @@ public class IndexAppendBenchmark {
     public void end() {
         open.abort();
         heap.tailMap((long) KEYS).clear();
+        for (long k = DELETED; k < DELETED + APPENDS; k++) {
+            heap.put(k, 8 + 8 * k);
+        }
     }
 
     @TearDown(Level.Trial)
@@ -95,6 +100,26 @@ public class IndexAppendBenchmark {
     public int treeMapAppendAscending() {
         for (long k = KEYS; k < KEYS + APPENDS; k++) {
             heap.put(k, 8 + 8 * k);
+        }
+        return heap.size();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(APPENDS)
+    public boolean deleteAscending() {
+        Index x = open.index("ids");
+        boolean all = true;
+        for (long k = DELETED; k < DELETED + APPENDS; k++) {
+            all &= x.deleteNumeric(k, 8 + 8 * k);
+        }
+        return all;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(APPENDS)
+    public int treeMapDeleteAscending() {
+        for (long k = DELETED; k < DELETED + APPENDS; k++) {
+            heap.remove(k);
         }
         return heap.size();
     }
