@@ -303,9 +303,10 @@ public final class Blobs {
      * {@code text} in ISO-8859-1, or null if a character is beyond U+00FF. A {@code String} is encoded, decoded again
      * and compared with itself: the JDK's copies and its compare are intrinsics, and a string of Latin-1 characters
      * holds these bytes already, so this takes a fraction of a loop over the characters (a 2,000-character OO7
-     * document: 0.8-2.2 µs against 2.9-6.5; the loop was 6 % of SM1+SM2's profile; docs/results.md, "Ascending keys
-     * appended to the rightmost leaf, a delete next to the last"). A character beyond U+00FF encodes as '?', so
-     * such a text never decodes to itself. Any other sequence is read character by character.
+     * document: 0.8-2.2 µs against 2.9-6.5; the loop took 0.5-6.4 % of SM1+SM2's profile, by the fork;
+     * docs/results.md, "Deletes from the leaf of the last delete, and the Latin-1 check of a text"). A character
+     * beyond U+00FF encodes as '?', so such a text never decodes to itself. Any other sequence is read character by
+     * character.
      */
     static byte[] latin1OrNull(CharSequence text) {
         if (text instanceof String str) {
