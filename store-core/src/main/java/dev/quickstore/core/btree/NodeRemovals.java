@@ -183,7 +183,7 @@ final class NodeRemovals {
 
     /** Formats {@code page} free and clears its allocation bit. */
     private void free(long page) throws IOException {
-        pool.stamps().nodeFreed(); // a tree's kept rightmost leaf may be this page (NumericKeys)
+        pool.stamps().nodeFreed(); // a leaf some tree keeps may be this page (NumericKeys)
         PageHeader.format(pool.fixForStoreWrite(page), page, PageHeader.FREE);
         extents.free(page, 1);
     }
