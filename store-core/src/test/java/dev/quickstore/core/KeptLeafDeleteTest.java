@@ -1,12 +1,13 @@
 package dev.quickstore.core;
 
+import static dev.quickstore.core.KeptLeafFixture.treePages;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.KeptLeafFixture.CutStore;
 import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.options.StoreOptions;
-import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.testkit.Seed;
 import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
@@ -37,16 +38,6 @@ class KeptLeafDeleteTest {
 
     private static long keptDeletes(Store s, String name) {
         return s.run(() -> s.roots.index(name, false).keptLeafDeletes());
-    }
-
-    private static Set<Long> treePages(Store s, String name) {
-        return s.run(() -> {
-            Set<Long> pages = new HashSet<>();
-            VerifyReport r = new VerifyReport();
-            s.roots.index(name, false).check(r, pages);
-            assertTrue(r.ok(), r.toString());
-            return pages;
-        });
     }
 
     /** The entries of {@code name} as (key, value) pairs packed in a long[2] list, in scan order. */
@@ -149,10 +140,8 @@ class KeptLeafDeleteTest {
     /** Deletes answered by a leaf kept from the transaction before are logged: none comes back after a power cut. */
     @Test
     void theKeptLeafIsMadeDirtyAgainInTheNextTransaction(Seed seed) throws Exception {
-        Path db = Path.of("/mem/db");
-        FaultInjectingFileIO fs = new FaultInjectingFileIO();
-        Store.create(fs, db, 4096, OPTS).close();
-        Store s = Store.open(fs, db, OPTS);
+        CutStore cut = CutStore.create(OPTS);
+        Store s = cut.store();
         try (Transaction tx = s.begin()) {
             Index x = tx.createIndex("x", KeyType.LONG, 0, true);
             for (long k = 0; k < 200; k++) {
@@ -170,8 +159,7 @@ class KeptLeafDeleteTest {
             }
         }
         assertTrue(keptDeletes(s, "x") > 100, "kept-leaf deletes " + keptDeletes(s, "x"));
-        fs.crash(seed.splittable());
-        try (Store r = Store.open(fs, db, OPTS)) {
+        cut.afterPowerCut(seed.splittable(), r -> {
             try (Transaction tx = r.begin()) {
                 List<long[]> found = entries(tx, "x");
                 assertEquals(50, found.size(), "entries after recovery");
@@ -180,13 +168,7 @@ class KeptLeafDeleteTest {
                 }
                 tx.commit();
             }
-            assertTrue(r.verify().ok());
-        }
-        try {
-            s.close(); // the crashed store's arena
-        } catch (java.io.IOException e) {
-            // its files died with the power cut; the arena is released all the same
-        }
+        });
     }
 
     /**

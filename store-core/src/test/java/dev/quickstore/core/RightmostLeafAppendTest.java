@@ -1,14 +1,15 @@
 package dev.quickstore.core;
 
+import static dev.quickstore.core.KeptLeafFixture.treePages;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quickstore.core.KeptLeafFixture.CutStore;
 import dev.quickstore.core.error.DuplicateKeyException;
 import dev.quickstore.core.index.KeyType;
 import dev.quickstore.core.options.StoreOptions;
-import dev.quickstore.core.verify.VerifyReport;
 import dev.quickstore.testkit.Seed;
 import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
@@ -41,17 +42,6 @@ class RightmostLeafAppendTest {
 
     private static long appends(Store s, String name) {
         return s.run(() -> s.roots.index(name, false).rightmostAppends());
-    }
-
-    /** The pages of index {@code name}'s tree (meta page and nodes), after its structural check passed. */
-    private static Set<Long> treePages(Store s, String name) {
-        return s.run(() -> {
-            Set<Long> pages = new HashSet<>();
-            VerifyReport r = new VerifyReport();
-            s.roots.index(name, false).check(r, pages);
-            assertTrue(r.ok(), r.toString());
-            return pages;
-        });
     }
 
     private static Map<Long, Long> scan(Transaction tx, String name) {
@@ -197,10 +187,8 @@ class RightmostLeafAppendTest {
      */
     @Test
     void theKeptLeafIsMadeDirtyAgainInTheNextTransaction(Seed seed) throws Exception {
-        Path db = Path.of("/mem/db");
-        FaultInjectingFileIO fs = new FaultInjectingFileIO();
-        Store.create(fs, db, 4096, OPTS).close();
-        Store s = Store.open(fs, db, OPTS);
+        CutStore cut = CutStore.create(OPTS);
+        Store s = cut.store();
         try (Transaction tx = s.begin()) {
             tx.createIndex("x", KeyType.LONG, 0, true);
             tx.commit();
@@ -215,8 +203,7 @@ class RightmostLeafAppendTest {
             }
         }
         assertTrue(appends(s, "x") > 250, "appends " + appends(s, "x"));
-        fs.crash(seed.splittable());
-        try (Store r = Store.open(fs, db, OPTS)) {
+        cut.afterPowerCut(seed.splittable(), r -> {
             try (Transaction tx = r.begin()) {
                 Map<Long, Long> found = scan(tx, "x");
                 for (long k = 0; k < 300; k++) {
@@ -225,13 +212,7 @@ class RightmostLeafAppendTest {
                 assertEquals(300, found.size());
                 tx.commit();
             }
-            assertTrue(r.verify().ok());
-        }
-        try {
-            s.close(); // the crashed store's arena
-        } catch (java.io.IOException e) {
-            // its files died with the power cut; the arena is released all the same
-        }
+        });
     }
 
     /**

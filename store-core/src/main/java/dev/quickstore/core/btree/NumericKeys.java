@@ -292,13 +292,7 @@ final class NumericKeys {
         if (n < nodes.leafCapacity) {
             long at = BODY + (long) pos * entry;
             MemorySegment.copy(p, at, p, at + entry, (long) (n - pos) * entry);
-            if (keyLength == 8) {
-                p.set(BE_LONG, at, bits);
-            } else {
-                p.set(BE_INT, at, (int) bits);
-            }
-            p.set(BE_LONG, at + keyLength, value);
-            setCount(p, n + 1);
+            putEntry(p, at, bits, value, n + 1);
             if (pos == n && PageHeader.aux(p) == 0) { // the tree's last entry now: the next may follow it here
                 rightmost = leaf;
                 rightmostSegment = p;
@@ -337,16 +331,20 @@ final class NumericKeys {
         }
         assert PageHeader.type(p) == PageHeader.BTREE_LEAF && appendsWhereDescentWould(bits, value)
                 : "the rightmost-leaf memo of the tree at meta page " + tree.metaPage + " is stale";
-        long at = last + entry;
+        putEntry(p, last + entry, bits, value, n + 1);
+        rightmostAppends++;
+        return true;
+    }
+
+    /** Writes the entry (bits, value) at {@code at} of leaf {@code p}, which then holds {@code count} entries. */
+    private void putEntry(MemorySegment p, long at, long bits, long value, int count) {
         if (keyLength == 8) {
             p.set(BE_LONG, at, bits);
         } else {
             p.set(BE_INT, at, (int) bits);
         }
         p.set(BE_LONG, at + keyLength, value);
-        setCount(p, n + 1);
-        rightmostAppends++;
-        return true;
+        setCount(p, count);
     }
 
     /**
