@@ -49,42 +49,31 @@ final class NumericKeys {
     private final LookupMemo memo = new LookupMemo();
 
     /**
-     * The tree's rightmost leaf as the last insert left it when it added its entry there last (-1: none), the segment
-     * {@code pool.fixForStoreWrite} returned for it, and the pool's write and node stamps taken then: an insert of a
-     * key above every key in the tree (ascending ids, timestamps: a load's common order) goes straight to that leaf's
-     * end ({@link #appendRightmost}), without the descent, the search in the leaf and their fixes. PostgreSQL's
-     * B-tree keeps the same "fastpath" leaf for the same inserts (nbtinsert.c, {@code RelationSetTargetBlock}).
-     * Valid while the write stamp holds (this transaction, the page not stolen) and no tree node was freed since
-     * ({@link dev.quickstore.core.buffer.PoolStamps#nodeStamp}: a freed leaf may become another tree's); the page
+     * The tree's rightmost leaf as the last insert left it when it added its entry there last: an insert of a key
+     * above every key in the tree (ascending ids, timestamps: a load's common order) goes straight to that leaf's end
+     * ({@link #appendRightmost}), without the descent, the search in the leaf and their fixes. PostgreSQL's B-tree
+     * keeps the same "fastpath" leaf for the same inserts (nbtinsert.c, {@code RelationSetTargetBlock}). The page
      * itself tells whether it is still the rightmost leaf (no next leaf), and whether the key is above its last.
      */
-    private long rightmost = -1;
-
-    private MemorySegment rightmostSegment;
-    private long rightmostWriteStamp = -1;
-    private long rightmostNodeStamp = -1;
+    private final KeptLeaf rightmost;
     /** Inserts {@link #appendRightmost} made since this tree was opened. */
     private long rightmostAppends;
 
     /**
-     * The leaf the last delete took an entry from and left non-empty (-1: none), as {@code pool.fixForStoreWrite}
-     * returned it, with the pool's write and node stamps taken then, under the same rules as {@link #rightmost}: a
-     * delete of an entry between the leaf's first and last entries finds it there if the tree has it, since a leaf
-     * holds every entry of the tree between its own first and last, so it skips the descent and its fixes ({@link
-     * #deleteInKept}). Ids deleted in about the order they were inserted (OO7 SM2's parts) fall in one leaf after
-     * another.
+     * The leaf the last delete took an entry from and left non-empty: a delete of an entry between the leaf's first
+     * and last entries finds it there if the tree has it, since a leaf holds every entry of the tree between its own
+     * first and last, so it skips the descent and its fixes ({@link #deleteInKept}). Ids deleted in about the order
+     * they were inserted (OO7 SM2's parts) fall in one leaf after another.
      */
-    private long deleted = -1;
-
-    private MemorySegment deletedSegment;
-    private long deletedWriteStamp = -1;
-    private long deletedNodeStamp = -1;
+    private final KeptLeaf deleted;
     /** Deletes {@link #deleteInKept} answered since this tree was opened. */
     private long keptLeafDeletes;
 
     NumericKeys(BPlusTree tree, BufferPool pool, Nodes nodes, NodeSplits splits, NodeRemovals removals) {
         this.tree = tree;
         this.pool = pool;
+        this.rightmost = new KeptLeaf(pool.stamps());
+        this.deleted = new KeptLeaf(pool.stamps());
         this.nodes = nodes;
         this.splits = splits;
         this.removals = removals;
@@ -272,7 +261,7 @@ final class NumericKeys {
             throw new IllegalArgumentException("INT index key " + key + " is outside the int range");
         }
         long bits = keyBits(key);
-        if (rightmost >= 0 && appendRightmost(bits, value)) {
+        if (appendRightmost(bits, value)) {
             tree.addSize(1);
             return true;
         }
@@ -294,10 +283,7 @@ final class NumericKeys {
             MemorySegment.copy(p, at, p, at + entry, (long) (n - pos) * entry);
             putEntry(p, at, bits, value, n + 1);
             if (pos == n && PageHeader.aux(p) == 0) { // the tree's last entry now: the next may follow it here
-                rightmost = leaf;
-                rightmostSegment = p;
-                rightmostWriteStamp = pool.stamps().writeStamp();
-                rightmostNodeStamp = pool.stamps().nodeStamp();
+                rightmost.keep(leaf, p);
             }
         } else {
             splits.splitLeafAndInsert(path, leaf, p, pos, tree.composite(tree.encodeKey(boxed(key)), value));
@@ -314,13 +300,10 @@ final class NumericKeys {
      * tree is unchanged.
      */
     private boolean appendRightmost(long bits, long value) {
-        if (!pool.stamps().stillFixedForWrite(rightmostWriteStamp)
-                || pool.stamps().nodeStamp() != rightmostNodeStamp) {
-            rightmost = -1;
-            rightmostSegment = null;
+        MemorySegment p = rightmost.segment();
+        if (p == null) {
             return false;
         }
-        MemorySegment p = rightmostSegment;
         int n = count(p);
         if (n == 0 || n >= nodes.leafCapacity || PageHeader.aux(p) != 0) {
             return false;
@@ -353,13 +336,10 @@ final class NumericKeys {
      * the tree does not have it. -1 when the leaf cannot tell (the memo is dropped if stale); the tree is unchanged.
      */
     private int deleteInKept(long bits, long value) throws IOException {
-        if (!pool.stamps().stillFixedForWrite(deletedWriteStamp)
-                || pool.stamps().nodeStamp() != deletedNodeStamp) {
-            deleted = -1;
-            deletedSegment = null;
+        MemorySegment p = deleted.segment();
+        if (p == null) {
             return -1;
         }
-        MemorySegment p = deletedSegment;
         int n = count(p);
         if (n < 2
                 || nodes.compareNumeric(p, BODY, bits, value) > 0
@@ -381,7 +361,7 @@ final class NumericKeys {
     /** Assertions: the descent to (bits, value) ends in the {@link #deleted} leaf. */
     private boolean keptLeafHolds(long bits, long value) {
         try {
-            return leafNumeric(bits, value) == deleted;
+            return leafNumeric(bits, value) == deleted.page();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -402,7 +382,7 @@ final class NumericKeys {
         try {
             long[] path = pathNumeric(bits, value);
             MemorySegment p = pool.fix(path[path.length - 1]);
-            return path[path.length - 1] == rightmost && nodes.lowerBoundNumeric(p, bits, value) == count(p);
+            return path[path.length - 1] == rightmost.page() && nodes.lowerBoundNumeric(p, bits, value) == count(p);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -459,11 +439,9 @@ final class NumericKeys {
             return false;
         }
         long bits = keyBits(key);
-        if (deleted >= 0) {
-            int kept = deleteInKept(bits, value);
-            if (kept >= 0) {
-                return kept == 1;
-            }
+        int kept = deleteInKept(bits, value);
+        if (kept >= 0) {
+            return kept == 1;
         }
         long leaf = leafNumeric(bits, value);
         MemorySegment p = pool.fix(leaf);
@@ -475,10 +453,7 @@ final class NumericKeys {
         nodes.removeAt(p, pos);
         tree.addSize(-1);
         if (count(p) > 0) {
-            deleted = leaf;
-            deletedSegment = p;
-            deletedWriteStamp = pool.stamps().writeStamp();
-            deletedNodeStamp = pool.stamps().nodeStamp();
+            deleted.keep(leaf, p);
         }
         if (count(p) == 0 && tree.rootHeight > 1) {
             if (removals.scansOpen()) {
