@@ -84,12 +84,15 @@ class ChildJvmTest {
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         java.util.concurrent.LinkedBlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        // a reader that is behind, as under load, at its extreme: it starts reading only once the kill was sent, so
+        // every acknowledgement is still in the pipe then (a reader that merely lagged caught up in some runs)
+        java.util.concurrent.CountDownLatch killed = new java.util.concurrent.CountDownLatch(1);
         Thread pump = Thread.ofPlatform().daemon().start(() -> {
             try (java.io.BufferedReader r = new java.io.BufferedReader(
                     new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))) {
+                killed.await();
                 for (String l = r.readLine(); l != null; l = r.readLine()) {
                     lines.add(l);
-                    Thread.sleep(1); // a reader that is behind, as under load
                 }
             } catch (java.io.IOException e) {
                 lines.add("pump: " + e);
@@ -99,6 +102,7 @@ class ChildJvmTest {
         });
         waitForCount(oracle, 200);
         p.destroyForcibly(); // the old harness's kill
+        killed.countDown();
         assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
         pump.join(30_000); // even waiting for the reader to finish does not help
         java.util.List<String> old = new java.util.ArrayList<>(lines);
