@@ -283,27 +283,21 @@ public final class Session {
             software.delete((dev.quickstore.api.PersistentObject) object);
             return;
         }
-        int tag = View.segment().get(JAVA_INT, a - View.base());
+        int tag = FlatView.getInt(a);
         TypeDescriptor<?> type = Types.byTag(tag);
         if (type == null) {
             throw new IllegalArgumentException(String.format("0x%x has unknown type tag 0x%x", a, tag));
         }
-        for (FieldDescriptor f : type.fields()) {
-            long slot = a - View.base() + f.offset();
-            switch (f.kind()) {
-                case STRING, BYTES -> {
-                    long out = View.segment().get(JAVA_LONG, slot);
-                    if (out != 0) {
-                        freeBlob(out);
-                    }
+        // the owned blobs and reference arrays, from offsets computed once per type (not a pass over every field)
+        int[] owned = type.ownedOffsets();
+        for (int k = 0, arrays = type.ownedArraysFrom(); k < owned.length; k++) {
+            long out = FlatView.getLong(a + owned[k]);
+            if (out != 0) {
+                if (k < arrays) {
+                    freeBlob(out);
+                } else {
+                    RefArray.freeTree(this, out);
                 }
-                case LIST, SET, BAG -> {
-                    long out = View.segment().get(JAVA_LONG, slot);
-                    if (out != 0) {
-                        RefArray.freeTree(this, out);
-                    }
-                }
-                default -> {}
             }
         }
         tx.delete(a);

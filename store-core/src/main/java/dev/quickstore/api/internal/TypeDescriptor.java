@@ -29,6 +29,13 @@ public final class TypeDescriptor<T> {
     private final int size;
     private final List<FieldDescriptor> fields;
     private final int[] pointerOffsets;
+    /**
+     * The offsets of the fields that own an out-of-line object freed with this one ({@link Session#delete}): the
+     * blobs (STRING, BYTES) first, then the reference arrays (LIST, SET, BAG) from {@link #ownedArraysFrom} on.
+     */
+    private final int[] ownedOffsets;
+
+    private final int ownedArraysFrom;
     private final Factory<? extends T> factory;
     /** Software persistence's proxies ({@code <Name>$Soft}; address = OID), registered when that class loads. */
     private volatile SoftwareFactory<? extends T> softwareFactory;
@@ -59,8 +66,21 @@ public final class TypeDescriptor<T> {
                 .filter(f -> f.kind().pointer())
                 .mapToInt(FieldDescriptor::offset)
                 .toArray();
+        int[] blobs = offsetsOf(fields, java.util.EnumSet.of(FieldKind.STRING, FieldKind.BYTES));
+        int[] arrays = offsetsOf(fields, java.util.EnumSet.of(FieldKind.LIST, FieldKind.SET, FieldKind.BAG));
+        this.ownedOffsets = java.util.stream.IntStream.concat(
+                        java.util.Arrays.stream(blobs), java.util.Arrays.stream(arrays))
+                .toArray();
+        this.ownedArraysFrom = blobs.length;
         this.factory = factory;
         Types.register(type, this);
+    }
+
+    private static int[] offsetsOf(List<FieldDescriptor> fields, java.util.Set<FieldKind> kinds) {
+        return fields.stream()
+                .filter(f -> kinds.contains(f.kind()))
+                .mapToInt(FieldDescriptor::offset)
+                .toArray();
     }
 
     public static long typeId(String name, int size, List<FieldDescriptor> fields) {
@@ -121,6 +141,16 @@ public final class TypeDescriptor<T> {
 
     int[] pointerOffsetsShared() {
         return pointerOffsets;
+    }
+
+    /** The offsets of the fields owning an out-of-line object: blobs, then reference arrays (shared, not copied). */
+    int[] ownedOffsets() {
+        return ownedOffsets;
+    }
+
+    /** The index in {@link #ownedOffsets} of the first reference array's field (the blobs' count). */
+    int ownedArraysFrom() {
+        return ownedArraysFrom;
     }
 
     /**
