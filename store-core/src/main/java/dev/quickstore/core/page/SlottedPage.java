@@ -105,7 +105,7 @@ public final class SlottedPage {
      * its first {@code n} elements are the page's), valid until the thread's next call: a new array per scan cost
      * C2's code its zeroing, 250-500 ns for 400 slots, more than a scan that stops at the first slot.
      */
-    private static int[] slotWords(MemorySegment p, int n) {
+    static int[] slotWords(MemorySegment p, int n) {
         int[] w = SLOT_SCRATCH.get();
         if (w.length < n) {
             w = new int[Math.max(n, 2 * w.length)];
@@ -116,12 +116,12 @@ public final class SlottedPage {
     }
 
     /** The offset in a {@link #slotWords} element (0: a free slot). */
-    private static int wordOffset(int word) {
+    static int wordOffset(int word) {
         return word & 0xffff;
     }
 
     /** The length in a {@link #slotWords} element. */
-    private static int wordLength(int word) {
+    static int wordLength(int word) {
         return word >>> 16;
     }
 
@@ -267,7 +267,7 @@ public final class SlottedPage {
         return live;
     }
 
-    private static int align8(int v) {
+    static int align8(int v) {
         return (v + 7) & ~7;
     }
 
@@ -311,59 +311,11 @@ public final class SlottedPage {
     }
 
     /**
-     * {@link #placement} when the live slots are not in offset order: the live objects are marked in a bitmap of
-     * the page's 8-byte units, and the first run of free units that holds the object is taken (first fit in
-     * offset order, as in the ordered case, without sorting).
+     * {@link #placement} when the live slots are not in offset order: first fit in offset order, as in the ordered
+     * case, without sorting, through a {@link UnitMap} of the page's 8-byte units.
      */
     private static int placementByUnits(int[] w, int need, int ps, int slots) {
-        long[] used = new long[(ps / 8 + 63) / 64];
-        boolean freeSlot = false;
-        int lastOff = 0;
-        int lastEnd = 0;
-        for (int i = 0; i < slots; i++) {
-            int word = w[slots - 1 - i];
-            int off = wordOffset(word);
-            if (off == 0) {
-                freeSlot = true;
-                continue;
-            }
-            int end = off + wordLength(word);
-            if (off > lastOff) {
-                lastOff = off;
-                lastEnd = end;
-            }
-            markUnits(used, off / 8, Math.min(ps, align8(end)) / 8);
-        }
-        int limit = ps - SLOT_SIZE * (freeSlot ? slots : slots + 1);
-        if (!freeSlot && lastEnd > limit) {
-            return -1; // the slot array cannot grow into an object
-        }
-        int units = need / 8;
-        int run = 0;
-        int end = limit / 8;
-        for (int u = dataStart(ps) / 8; u < end; u++) {
-            if ((u & 63) == 0 && used[u >>> 6] == -1L && u + 64 <= end) {
-                run = 0; // 64 units in use
-                u += 63;
-                continue;
-            }
-            run = (used[u >>> 6] & (1L << u)) != 0 ? 0 : run + 1;
-            if (run == units) {
-                return (u + 1 - units) * 8;
-            }
-        }
-        return -1;
-    }
-
-    /** Sets bits [from, to) of {@code used}, a word at a time. */
-    private static void markUnits(long[] used, int from, int to) {
-        while (from < to) {
-            int w = from >>> 6;
-            int stop = Math.min(to, (w + 1) << 6);
-            long bits = stop - from == 64 ? -1L : ((1L << (stop - from)) - 1) << from;
-            used[w] |= bits;
-            from = stop;
-        }
+        return UnitMap.of(w, slots, ps).placement(need);
     }
 
     private static int fit(int ps, int slots, boolean freeSlot, int lastEnd, int gap, int cursor, int need) {
@@ -411,16 +363,6 @@ public final class SlottedPage {
         assert offset == placement(p, length) : "offset " + offset + " is not the placement " + placement(p, length);
         assert slot == firstFreeSlot(p) : "slot " + slot + " is not the first free slot " + firstFreeSlot(p);
         place(p, offset, slot, length, pointerOffsets);
-    }
-
-    /**
-     * {@link #allocate} at {@code offset}, the {@link #placement} of the object that the caller has just computed on
-     * this unchanged page (checked when assertions are on), in the first free slot: the placement pass, a bitmap of
-     * the page's units on a page whose freed slots were reused, is not made twice.
-     */
-    public static void allocateAtPlacement(MemorySegment p, int offset, int length, int[] pointerOffsets) {
-        assert offset == placement(p, length) : "offset " + offset + " is not the placement " + placement(p, length);
-        place(p, offset, firstFreeSlot(p), length, pointerOffsets);
     }
 
     private static int firstFreeSlot(MemorySegment p) {

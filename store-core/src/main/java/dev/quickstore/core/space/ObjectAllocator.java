@@ -4,6 +4,7 @@ import dev.quickstore.core.buffer.Addresses;
 import dev.quickstore.core.buffer.BufferPool;
 import dev.quickstore.core.page.PageHeader;
 import dev.quickstore.core.page.SlottedPage;
+import dev.quickstore.core.page.UnitMap;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 
@@ -62,6 +63,17 @@ public final class ObjectAllocator {
      * server's invalidations, happen between transactions: {@link #reset}).
      */
     private final PageTable<int[]> denseTails = new PageTable<>();
+
+    /**
+     * Page to its {@link UnitMap} (its live units and free slots) while it is not densely packed: learned by the pass
+     * a placement on it makes anyway, advanced by each allocation on it, dropped by a delete on it; checked against the
+     * page's counts on every use. The next placement there and its slot need no pass over the slot array. Exact like
+     * {@link #denseTails}, and for the same reason: within a transaction only this allocator changes slotted pages.
+     */
+    private final PageTable<UnitMap> unitMaps = new PageTable<>();
+
+    /** Objects placed through a kept {@link #unitMaps} entry since the store was opened (tests, statistics). */
+    private long mappedPlacements;
 
     /**
      * Extent (first page) to the smallest object size (8-aligned) that no page of it held: every page of the extent
@@ -128,6 +140,7 @@ public final class ObjectAllocator {
         currentPage = 0;
         noFit.clear();
         denseTails.clear();
+        unitMaps.clear();
         extentNoFit.clear();
     }
 
@@ -171,6 +184,22 @@ public final class ObjectAllocator {
             }
             denseTails.remove(page); // changed behind the memo: learn it again below
         }
+        UnitMap map = unitMaps.get(page);
+        if (map != null) {
+            // learned from this allocated slotted page in this transaction, changed since only by this allocator: as
+            // for a dense tail, the page-count and space-map checks still hold and the fit needs no pass over the page
+            int found = map.placement(size);
+            if (found < 0) {
+                refuse(page, need);
+                return -1;
+            }
+            MemorySegment w = pool.fixForWrite(page);
+            if (map.describes(w)) {
+                mappedPlacements++;
+                return placeMapped(w, map, found, size, pointerOffsets);
+            }
+            unitMaps.remove(page); // changed behind the memo: learn it again below
+        }
         if (page <= 0 || page >= extents.pageCount() || !extents.isAllocated(page)) {
             refuse(page, 0); // holds nothing until this allocator allocates it (allocate drops the entry)
             return -1;
@@ -188,14 +217,31 @@ public final class ObjectAllocator {
             }
             return appendHot(page, pool.fixForWrite(page), tail, size, need, pointerOffsets);
         }
-        int found = SlottedPage.placement(p, size);
+        // a page with gaps (reference arrays that grew left their old nodes free; deleted objects): one pass learns
+        // its unit map, which places this object and, kept, the next ones on the page (issue #20)
+        UnitMap learned = UnitMap.of(p);
+        int found = learned.placement(size);
         if (found < 0) {
             refuse(page, need);
             return -1;
         }
-        // placed where the check found room: one placement pass, not two (a page with holes - reference arrays
-        // that grew left their old nodes free - is placed through a bitmap of its units; issue #20)
-        SlottedPage.allocateAtPlacement(pool.fixForWrite(page), found, size, pointerOffsets);
+        if (unitMaps.size() >= NO_FIT_PAGES) {
+            unitMaps.clear();
+        }
+        unitMaps.put(page, learned);
+        return placeMapped(pool.fixForWrite(page), learned, found, size, pointerOffsets);
+    }
+
+    /** Objects placed through a kept unit map, without a pass over their page's slot array, since the store was opened. */
+    public long mappedPlacements() {
+        return mappedPlacements;
+    }
+
+    /** Allocates at {@code found}, {@code map}'s placement on page {@code w} (fixed for write), and advances the map. */
+    private static int placeMapped(MemorySegment w, UnitMap map, int found, int size, int[] pointerOffsets) {
+        int slot = map.firstFreeSlot();
+        SlottedPage.allocateAt(w, found, slot, size, pointerOffsets);
+        map.placed(found, slot, size);
         return found;
     }
 
@@ -304,6 +350,7 @@ public final class ObjectAllocator {
         long page = extents.allocate(1, spill != null ? spill : hintPage); // next to the previous overflow
         noFit.remove(page);
         denseTails.remove(page);
+        unitMaps.remove(page);
         extentNoFit.remove(extentOf(page));
         // just allocated: not read, logged as a NEW_PAGE at commit; the free pages after it are the next ones
         MemorySegment p = pool.fixNew(page, freePagesAfter);
@@ -379,6 +426,7 @@ public final class ObjectAllocator {
         }
         noFit.remove(page);
         denseTails.remove(page);
+        unitMaps.remove(page);
         if (page == hotPage) {
             hotPage = -1;
         }

@@ -1,6 +1,7 @@
 package dev.quickstore.core.page;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.verify.VerifyReport;
@@ -199,29 +200,36 @@ class SlottedPageTest {
     }
 
     /**
-     * {@code allocateAtPlacement} at the placement just computed leaves the page byte for byte as {@code allocate}
-     * does (slot reuse, counts, zero fill, pointer bits), on pages with and without reused slots.
+     * A {@link UnitMap} kept beside a page as the allocator keeps it - advanced by {@code placed} after each allocation
+     * at its placement and slot, learned again after a free (which its {@code describes} check refuses) - places every
+     * object where {@code allocate} does and leaves the page byte for byte as {@code allocate} does (slot reuse,
+     * counts, zero fill, pointer bits); after every step it answers as a map learned from the page afresh.
      */
     @Test
-    void allocateAtPlacementEqualsAllocate(Seed seed) {
+    void aKeptUnitMapPlacesAsAllocateDoes(Seed seed) {
         SplittableRandom rnd = seed.splittable();
         int ps = 8192;
         MemorySegment a = MemorySegment.ofArray(new byte[ps]);
         MemorySegment b = MemorySegment.ofArray(new byte[ps]);
         SlottedPage.format(a, 7);
         SlottedPage.format(b, 7);
+        UnitMap map = UnitMap.of(b);
         List<Integer> live = new ArrayList<>();
         int placed = 0;
+        int relearned = 0;
         for (int step = 0; step < 20000; step++) {
             if (live.isEmpty() || rnd.nextInt(5) > 1) {
                 int len = 8 + rnd.nextInt(rnd.nextInt(4) == 0 ? 700 : 48);
                 int[] pointers = len >= 16 ? new int[] {8} : new int[0];
                 int off = SlottedPage.allocate(a, len, pointers);
-                int found = SlottedPage.placement(b, len);
+                assertTrue(map.describes(b), "step " + step);
+                int found = map.placement(len);
                 assertEquals(off, found, "placement, step " + step + " seed " + seed);
                 if (found >= 0) {
                     b.asSlice(found, len).fill((byte) 0x77); // the object must be zero-filled as allocate does
-                    SlottedPage.allocateAtPlacement(b, found, len, pointers);
+                    int slot = map.firstFreeSlot();
+                    SlottedPage.allocateAt(b, found, slot, len, pointers);
+                    map.placed(found, slot, len);
                     live.add(off);
                     placed++;
                 }
@@ -229,10 +237,18 @@ class SlottedPageTest {
                 int off = live.remove(rnd.nextInt(live.size()));
                 SlottedPage.free(a, off);
                 SlottedPage.free(b, off);
+                assertFalse(map.describes(b), "a free changes the counts the map is checked against, step " + step);
+                map = UnitMap.of(b);
+                relearned++;
             }
             assertEquals(-1L, a.mismatch(b), "pages differ after step " + step + " seed " + seed);
+            UnitMap fresh = UnitMap.of(b);
+            for (int len : new int[] {1, 8, 24, 64, 300, 1500, 4000}) {
+                assertEquals(fresh.placement(len), map.placement(len), len + " bytes, step " + step + " seed " + seed);
+            }
+            assertEquals(fresh.firstFreeSlot(), map.firstFreeSlot(), "step " + step + " seed " + seed);
         }
-        assertTrue(placed > 1000, "placed " + placed);
+        assertTrue(placed > 1000 && relearned > 1000, "placed " + placed + ", relearned " + relearned);
     }
 
     /**
