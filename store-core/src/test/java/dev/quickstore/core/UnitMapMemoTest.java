@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The object allocator keeps a {@code UnitMap} of each page with gaps it placed an object on, and places the next
  * objects on that page from the map ({@code ObjectAllocator.unitMaps}): OO7 SM1 placing objects where SM2 deleted
- * others. A seeded model over committed and aborted transactions, with objects deleted (gaps made, maps dropped) and
+ * others; and the slot index of the page it deletes from ({@code ObjectAllocator.deleteIndex}), learned when a delete
+ * next to the last missed. A seeded model over committed and aborted transactions, with objects deleted (gaps made, maps dropped) and
  * created near live ones (gaps filled from kept maps) in the same transactions: every object the model holds keeps its
  * bytes, no two objects overlap ({@code verify}), and, with assertions on (as the tests run), every placement from a
  * kept map is checked against a pass over the page ({@code SlottedPage.allocateAt}).
@@ -55,6 +56,7 @@ class UnitMapMemoTest {
                 tx.commit();
             }
             long mappedBefore = store.objects.mappedPlacements();
+            long indexedBefore = store.objects.indexedDeletes();
             for (int t = 0; t < 24; t++) {
                 boolean abort = t % 4 == 3;
                 Map<Long, byte[]> now = new HashMap<>(live);
@@ -63,10 +65,16 @@ class UnitMapMemoTest {
                     addresses.sort(null);
                     for (int op = 0; op < 600; op++) {
                         if (rnd.nextInt(3) == 0 && !addresses.isEmpty()) {
-                            // a run of deletes on one page (a graph freed together), a gap or several
+                            // a run of deletes near each other (a graph freed together): in address order, a gap or
+                            // several; or scattered over the neighbourhood, as slots reused out of order are freed
                             int at = rnd.nextInt(addresses.size());
-                            for (int k = 0, n = 1 + rnd.nextInt(4); k < n && at < addresses.size(); k++) {
-                                long a = addresses.remove(at);
+                            boolean scattered = rnd.nextBoolean();
+                            for (int k = 0, n = 1 + rnd.nextInt(scattered ? 12 : 4); k < n; k++) {
+                                int i = scattered ? at + rnd.nextInt(-40, 41) : at;
+                                if (i < 0 || i >= addresses.size()) {
+                                    continue;
+                                }
+                                long a = addresses.remove(i);
                                 tx.delete(a);
                                 now.remove(a);
                             }
@@ -100,6 +108,8 @@ class UnitMapMemoTest {
             }
             long mapped = store.objects.mappedPlacements() - mappedBefore;
             assertTrue(mapped > 500, "only " + mapped + " objects were placed from a kept unit map");
+            long indexed = store.objects.indexedDeletes() - indexedBefore;
+            assertTrue(indexed > 200, "only " + indexed + " deletes found their slot by the delete page's index");
         }
     }
 }

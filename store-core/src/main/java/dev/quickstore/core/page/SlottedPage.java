@@ -165,6 +165,31 @@ public final class SlottedPage {
         return last > 0 && slotOffset(p, last - 1) == offset ? last - 1 : -1;
     }
 
+    /**
+     * Fills {@code index} (at least {@code pageSize / 8} entries) so that entry {@code offset / 8} is one more than the
+     * slot of the live object at {@code offset}, and 0 where no live object starts: one pass over the slot array,
+     * after which {@link #indexedSlot} finds a slot by one read. A hint for a page that changes afterwards: an entry
+     * is used only after the slot it names is read and found to hold that offset (a live offset is unique on the
+     * page, so a slot that holds it is the answer), so a stale index can only miss, never mislead.
+     */
+    public static void indexSlots(MemorySegment p, char[] index) {
+        int n = slotCount(p);
+        int[] w = slotWords(p, n);
+        java.util.Arrays.fill(index, 0, (int) p.byteSize() / 8, (char) 0);
+        for (int i = 0; i < n; i++) {
+            int off = wordOffset(w[n - 1 - i]);
+            if (off != 0) {
+                index[off / 8] = (char) (i + 1);
+            }
+        }
+    }
+
+    /** The slot of the live object at {@code offset} by {@code index} ({@link #indexSlots}), checked; else -1. */
+    public static int indexedSlot(MemorySegment p, char[] index, int offset) {
+        int s = index[offset >>> 3] - 1;
+        return offset != 0 && (offset & 7) == 0 && s >= 0 && s < slotCount(p) && slotOffset(p, s) == offset ? s : -1;
+    }
+
     /** Slots probed on each side of a free slot before {@link #searchOrdered} guesses it lies in a run of them. */
     private static final int NEAR = 4;
 

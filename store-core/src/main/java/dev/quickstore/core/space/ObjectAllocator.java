@@ -129,6 +129,21 @@ public final class ObjectAllocator {
      */
     private int deleteSlot = -1;
 
+    /**
+     * The slots of {@link #deletePage} by offset ({@link SlottedPage#indexSlots}), learned at the first delete there
+     * that {@link SlottedPage#slotNext} missed ({@code deleteIndexed}), until the delete page changes: a graph freed on
+     * a page whose slots were reused out of order frees slots far apart (OO7 SM2: more than half its deletes on the
+     * page of the last one, most of them more than 40 slots away), and the ordered search stepped over runs of free
+     * slots for each. The index is a hint checked by one read ({@link SlottedPage#indexedSlot}), so the allocations
+     * and deletes on the page since it was learned can make it miss, not mislead.
+     */
+    private char[] deleteIndex;
+
+    private boolean deleteIndexed;
+
+    /** Deletes whose slot the delete page's index found (tests, statistics). */
+    private long indexedDeletes;
+
     /** Called when a transaction ends (commit or abort): the memos describe pages as this transaction left them. */
     public void reset() {
         hotPage = -1;
@@ -137,6 +152,7 @@ public final class ObjectAllocator {
         deletePage = -1;
         deleteSegment = null;
         deleteStamp = -1;
+        deleteIndexed = false;
         currentPage = 0;
         noFit.clear();
         denseTails.clear();
@@ -230,6 +246,11 @@ public final class ObjectAllocator {
         }
         unitMaps.put(page, learned);
         return placeMapped(pool.fixForWrite(page), learned, found, size, pointerOffsets);
+    }
+
+    /** Deletes whose slot was found by the delete page's slot index since the store was opened. */
+    public long indexedDeletes() {
+        return indexedDeletes;
     }
 
     /** Objects placed through a kept unit map, without a pass over their page's slot array, since the store was opened. */
@@ -364,6 +385,18 @@ public final class ObjectAllocator {
         return addresses.address(page, off);
     }
 
+    /** The slot at {@code off} on the delete page by its index, learned now if not yet; -1 if the index misses. */
+    private int indexedSlot(MemorySegment p, int off) {
+        if (!deleteIndexed) {
+            if (deleteIndex == null || deleteIndex.length < pageSize / 8) {
+                deleteIndex = new char[pageSize / 8];
+            }
+            SlottedPage.indexSlots(p, deleteIndex);
+            deleteIndexed = true;
+        }
+        return SlottedPage.indexedSlot(p, deleteIndex, off);
+    }
+
     /** The slotted page holding the live object at {@code ref}, with its slot; validates the reference. */
     public MemorySegment page(long ref, boolean forWrite) throws IOException {
         long page = addresses.pageOf(ref);
@@ -413,6 +446,9 @@ public final class ObjectAllocator {
         if (page == deletePage && pool.stamps().stillFixedForWrite(deleteStamp)) {
             p = deleteSegment;
             slot = SlottedPage.slotNext(p, off, deleteSlot);
+            if (slot < 0 && (slot = indexedSlot(p, off)) >= 0) {
+                indexedDeletes++;
+            }
             if (slot < 0) {
                 slot = liveSlot(p, ref, page, off);
             }
@@ -423,6 +459,7 @@ public final class ObjectAllocator {
             deletePage = page;
             deleteSegment = p;
             deleteStamp = pool.stamps().writeStamp();
+            deleteIndexed = false;
         }
         noFit.remove(page);
         denseTails.remove(page);

@@ -252,6 +252,53 @@ class SlottedPageTest {
     }
 
     /**
+     * The slot index of a page ({@code indexSlots}) finds the slot of every live object as {@code slotAt} does, on a page
+     * whose slots were reused out of order; after further frees and allocations it is stale and {@code indexedSlot}
+     * either finds the right slot or misses (-1), never another slot, for live offsets, freed ones and offsets where no
+     * object starts.
+     */
+    @Test
+    void aSlotIndexFindsOrMissesButNeverMisleads(Seed seed) {
+        SplittableRandom rnd = seed.splittable();
+        int ps = 8192;
+        MemorySegment p = MemorySegment.ofArray(new byte[ps]);
+        SlottedPage.format(p, 7);
+        List<Integer> live = new ArrayList<>();
+        char[] index = new char[ps / 8];
+        int found = 0;
+        int missed = 0;
+        for (int step = 0; step < 20000; step++) {
+            if (live.isEmpty() || rnd.nextInt(5) > 1) {
+                int off = SlottedPage.allocate(p, 8 + rnd.nextInt(rnd.nextInt(4) == 0 ? 300 : 40), new int[0]);
+                if (off > 0) {
+                    live.add(off);
+                }
+            } else {
+                SlottedPage.free(p, live.remove(rnd.nextInt(live.size())));
+            }
+            if (step % 50 == 0) {
+                SlottedPage.indexSlots(p, index);
+                for (int off : live) {
+                    assertEquals(
+                            SlottedPage.slotAt(p, off), SlottedPage.indexedSlot(p, index, off), "fresh, step " + step);
+                }
+            }
+            for (int k = 0; k < 8; k++) {
+                int off = k < 4 && !live.isEmpty() ? live.get(rnd.nextInt(live.size())) : rnd.nextInt(ps);
+                int s = SlottedPage.indexedSlot(p, index, off);
+                int truth = SlottedPage.slotAt(p, off);
+                if (s >= 0) {
+                    assertEquals(truth, s, "offset " + off + " step " + step + " seed " + seed);
+                    found++;
+                } else if (truth >= 0) {
+                    missed++;
+                }
+            }
+        }
+        assertTrue(found > 10000 && missed > 100, "found " + found + ", missed " + missed);
+    }
+
+    /**
      * A page filled by appending only is densely packed: {@code denseEnd} is where the next object goes (first fit
      * agrees) until it no longer fits below the slot array; freeing an object in the middle ends it.
      */
