@@ -8,6 +8,7 @@ import dev.quickstore.testkit.SeedExtension;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * leaves the pages SM1 then inserts into) land where first fit puts them (the allocator's placement is checked
  * against a fresh pass when assertions are on, as in this suite) and never on each other: after runs of
  * placements and deletes interleaved in one transaction, committed or aborted, every live object still holds its
- * own bytes, before and after a reopen, and the store verifies clean.
+ * own bytes, before and after a reopen, and the store verifies clean. The allocator's memos for such pages are used
+ * and checked on the way: the {@code UnitMap} kept per page with gaps (the next placements there without a pass over
+ * its slot array) and the slot index of the page of the last delete (a delete far from the last one on that page).
  */
 @ExtendWith(SeedExtension.class)
 class HoledPagePlacementTest {
@@ -66,16 +69,32 @@ class HoledPagePlacementTest {
                 boolean abort = round == 1;
                 Map<Long, byte[]> added = new HashMap<>();
                 Set<Long> removed = new HashSet<>();
+                long lastPlaced = 0;
                 try (Transaction tx = s.begin()) {
                     for (int i = 0; i < 2500; i++) {
                         if (rnd.nextInt(4) == 0 && !order.isEmpty()) {
-                            long r = order.remove(rnd.nextInt(order.size()));
-                            tx.delete(r);
-                            if (added.remove(r) == null) {
-                                removed.add(r);
+                            // one delete, or a run scattered over its neighbours in address order, as a graph's
+                            // objects on pages whose slots were reused out of order are freed (OO7 SM2)
+                            List<Long> near = new ArrayList<>(order);
+                            near.sort(null);
+                            // half the runs around the object placed last: deletes on the page placements go to,
+                            // between them, so the page's slot index goes stale (it must miss, never mislead)
+                            int last = lastPlaced == 0 ? -1 : Collections.binarySearch(near, lastPlaced);
+                            int at = rnd.nextBoolean() && last >= 0 ? last : rnd.nextInt(near.size());
+                            for (int k = 0, n = rnd.nextBoolean() ? 1 : 2 + rnd.nextInt(10); k < n; k++) {
+                                int j = Math.clamp(at + rnd.nextInt(-30, 31), 0, near.size() - 1);
+                                long r = near.get(j);
+                                if (!order.remove(r)) {
+                                    continue; // deleted earlier in this run
+                                }
+                                tx.delete(r);
+                                if (added.remove(r) == null) {
+                                    removed.add(r);
+                                }
                             }
                         } else {
                             long r = place(tx, rnd, hint, ++id, added);
+                            lastPlaced = r;
                             order.add(r);
                             pagesPlacedOn.add(s.addresses.pageOf(r));
                         }
@@ -99,6 +118,10 @@ class HoledPagePlacementTest {
                 assertTrue(s.verify().ok(), "round " + round + ": " + s.verify());
             }
             assertTrue(pagesPlacedOn.size() > 5, "placed on " + pagesPlacedOn.size() + " pages");
+            // the two memos this test drives: placements from a page's kept unit map, deletes by its slot index
+            assertTrue(s.objects.mappedPlacements() > 500, "placed from a kept map " + s.objects.mappedPlacements());
+            assertTrue(
+                    s.objects.indexedDeletes() > 50, "deletes found by the slot index " + s.objects.indexedDeletes());
             check(s, live);
         }
         try (Store s = Store.open(dir.resolve("db"))) {
