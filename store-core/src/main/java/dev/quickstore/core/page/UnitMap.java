@@ -73,9 +73,9 @@ public final class UnitMap {
     }
 
     /**
-     * Where {@link SlottedPage#allocate} would place an object of {@code length} bytes on the page now, or -1: the first
-     * run of free units, from the data start up to the slot array (which grows by a slot unless one is free), that
-     * holds it. The runs are found a word at a time ({@link BitSet#nextClearBit}, {@link BitSet#nextSetBit}).
+     * Where {@link SlottedPage#allocate} would place an object of {@code length} bytes on the page now, or -1: the
+     * first run of free units, from the data start up to the slot array (which grows by a slot unless one is free),
+     * that holds it. The runs are found a word at a time ({@link BitSet#nextClearBit}, {@link BitSet#nextSetBit}).
      */
     public int placement(int length) {
         boolean freeSlot = !freeSlots.isEmpty();

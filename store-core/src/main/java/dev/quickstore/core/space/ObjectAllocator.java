@@ -241,7 +241,7 @@ public final class ObjectAllocator {
             refuse(page, need);
             return -1;
         }
-        if (unitMaps.size() >= NO_FIT_PAGES) {
+        if (unitMaps.size() >= UNIT_MAP_PAGES) {
             unitMaps.clear();
         }
         unitMaps.put(page, learned);
@@ -253,12 +253,12 @@ public final class ObjectAllocator {
         return indexedDeletes;
     }
 
-    /** Objects placed through a kept unit map, without a pass over their page's slot array, since the store was opened. */
+    /** Objects placed through a kept unit map (no pass over their page's slot array) since the store was opened. */
     public long mappedPlacements() {
         return mappedPlacements;
     }
 
-    /** Allocates at {@code found}, {@code map}'s placement on page {@code w} (fixed for write), and advances the map. */
+    /** Allocates at {@code found}, {@code map}'s placement on page {@code w} (fixed for write); advances the map. */
     private static int placeMapped(MemorySegment w, UnitMap map, int found, int size, int[] pointerOffsets) {
         int slot = map.firstFreeSlot();
         SlottedPage.allocateAt(w, found, slot, size, pointerOffsets);
@@ -334,6 +334,9 @@ public final class ObjectAllocator {
 
     /** Bound of {@link #noFit} (cleared when reached). */
     private static final int NO_FIT_PAGES = 1 << 16;
+
+    /** Bound of {@link #unitMaps} (cleared when reached): a map holds about 300 bytes, so at most about 1.2 MiB. */
+    private static final int UNIT_MAP_PAGES = 1 << 12;
 
     public long allocate(int size, long nearHint, int[] pointerOffsets) throws IOException {
         if (size < 1 || size > SlottedPage.maxObjectSize(pageSize)) {

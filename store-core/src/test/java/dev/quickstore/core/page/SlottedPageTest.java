@@ -252,10 +252,10 @@ class SlottedPageTest {
     }
 
     /**
-     * The slot index of a page ({@code indexSlots}) finds the slot of every live object as {@code slotAt} does, on a page
-     * whose slots were reused out of order; after further frees and allocations it is stale and {@code indexedSlot}
-     * either finds the right slot or misses (-1), never another slot, for live offsets, freed ones and offsets where no
-     * object starts.
+     * The slot index of a page ({@code indexSlots}) finds the slot of every live object as {@code slotAt} does, on a
+     * page whose slots were reused out of order; after further frees and allocations it is stale and {@code
+     * indexedSlot} either finds the right slot or misses (-1), never another slot, for live offsets, freed ones and
+     * offsets where no object starts.
      */
     @Test
     void aSlotIndexFindsOrMissesButNeverMisleads(Seed seed) {
