@@ -7,13 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A delete frees what the object owns out of line - its strings' and byte arrays' blobs, small and large, and its
  * reference lists' node trees - and nothing else: the objects its references and lists point to stay. {@code
- * Session.delete} reads these fields at offsets computed once per type ({@code TypeDescriptor.ownedOffsets}: the
+ * Session.delete}, and {@code SoftObjects.delete} on a software store, read these fields at offsets computed once per type ({@code TypeDescriptor.ownedOffsets}: the
  * blobs first, then the arrays). A blob freed as an array, an array freed as a blob, or a field left out leaves the
  * store's structures or its object count wrong ({@code verify} counts every live small object and every large one).
  */
@@ -35,9 +36,14 @@ class DeleteOwnedTest {
         return b;
     }
 
-    @Test
-    void aDeleteFreesTheBlobsAndListsItOwnsAndKeepsWhatTheyReferTo() throws Exception {
-        try (PersistentStore s = PersistentStore.create(dir.resolve("db"), Kinds.class)) {
+    /** On a mapped store and on a software-persistence store (objects named by OIDs, SoftwareObjectApiTest). */
+    @ParameterizedTest(name = "software = {0}")
+    @ValueSource(booleans = {false, true})
+    void aDeleteFreesTheBlobsAndListsItOwnsAndKeepsWhatTheyReferTo(boolean software) throws Exception {
+        Path db = dir.resolve("db");
+        try (PersistentStore s = software
+                ? PersistentStore.create(db, SoftwareObjectApiTest.software(64), Kinds.class)
+                : PersistentStore.create(db, Kinds.class)) {
             try (ObjectTransaction tx = s.begin()) {
                 tx.root("keep", tx.create(Kinds.class));
                 tx.commit();
@@ -92,6 +98,39 @@ class DeleteOwnedTest {
                 }
                 assertEquals(0, tx.root("keep", Kinds.class).i());
             }
+        }
+    }
+
+    /**
+     * A list of more elements than one node holds on either store (a software store's node holds 512): the delete frees
+     * its whole node tree, the elements stay.
+     */
+    @ParameterizedTest(name = "software = {0}")
+    @ValueSource(booleans = {false, true})
+    void aDeleteFreesAListOfSeveralNodes(boolean software) throws Exception {
+        Path db = dir.resolve("db");
+        try (PersistentStore s = software
+                ? PersistentStore.create(db, SoftwareObjectApiTest.software(64), Kinds.class)
+                : PersistentStore.create(db, Kinds.class)) {
+            long base = objects(s);
+            long owner;
+            int n = 1_200;
+            try (ObjectTransaction tx = s.begin()) {
+                Kinds o = tx.create(Kinds.class);
+                for (int e = 0; e < n; e++) {
+                    Kinds element = tx.create(Kinds.class, o);
+                    element.i(e);
+                    o.children().add(element);
+                }
+                owner = tx.addressOf(o);
+                tx.commit();
+            }
+            assertTrue(objects(s) > base + n + 2, "the list's nodes are objects too: " + objects(s));
+            try (ObjectTransaction tx = s.begin()) {
+                tx.delete(tx.get(owner, Kinds.class));
+                tx.commit();
+            }
+            assertEquals(base + n, objects(s), "the owner and its list's nodes are gone, the elements are not");
         }
     }
 }

@@ -142,21 +142,17 @@ public final class SoftObjects {
         if (type == null) {
             throw new IllegalArgumentException(String.format("%s has unknown type tag 0x%x", Oid.toString(oid), tag));
         }
-        for (FieldDescriptor f : type.fields()) {
-            switch (f.kind()) {
-                case STRING, BYTES -> {
-                    long w = SoftView.region().get(JAVA_LONG, SoftView.resolve(-1, oid) + f.offset());
-                    if (w != 0) {
-                        freeOut(Oid.isOid(w) ? w : SoftView.oidAt(w));
-                    }
+        // the owned blobs and reference arrays, at the offsets the mapped store's delete reads too
+        int[] owned = type.ownedOffsets();
+        for (int k = 0, arrays = type.ownedArraysFrom(); k < owned.length; k++) {
+            long w = SoftView.region().get(JAVA_LONG, SoftView.resolve(-1, oid) + owned[k]);
+            if (w != 0) {
+                long out = Oid.isOid(w) ? w : SoftView.oidAt(w);
+                if (k < arrays) {
+                    freeOut(out);
+                } else {
+                    SoftRefArray.free(session, out);
                 }
-                case LIST, SET, BAG -> {
-                    long w = SoftView.region().get(JAVA_LONG, SoftView.resolve(-1, oid) + f.offset());
-                    if (w != 0) {
-                        SoftRefArray.free(session, Oid.isOid(w) ? w : SoftView.oidAt(w));
-                    }
-                }
-                default -> {}
             }
         }
         free(oid);
