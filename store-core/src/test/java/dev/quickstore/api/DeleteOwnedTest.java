@@ -14,9 +14,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A delete frees what the object owns out of line - its strings' and byte arrays' blobs, small and large, and its
  * reference lists' node trees - and nothing else: the objects its references and lists point to stay. {@code
- * Session.delete}, and {@code SoftObjects.delete} on a software store, read these fields at offsets computed once per type ({@code TypeDescriptor.ownedOffsets}: the
- * blobs first, then the arrays). A blob freed as an array, an array freed as a blob, or a field left out leaves the
- * store's structures or its object count wrong ({@code verify} counts every live small object and every large one).
+ * Session.delete}, and {@code SoftObjects.delete} on a software store, read these fields at offsets computed once per
+ * type ({@code TypeDescriptor.ownedOffsets}: the blobs first, then the arrays). A blob freed as an array, an array
+ * freed as a blob, or a field left out leaves the store's structures or its object count wrong ({@code verify} counts
+ * every live small object and every large one).
  */
 class DeleteOwnedTest {
     @TempDir

@@ -107,7 +107,8 @@ public final class PoolStamps {
     /**
      * A stamp under which a B+tree may keep a page it knows as one of its nodes (the rightmost leaf its inserts
      * append to, the leaf its last delete took an entry from): the count grows when any tree frees a node, whose page
-     * may then become another tree's or an object's. Used together with {@link #writeStamp}, which ends with the transaction. Positive, or -1.
+     * may then become another tree's or an object's. Used together with {@link #writeStamp}, which ends with the
+     * transaction. Positive, or -1.
      */
     public long nodeStamp() {
         return observed ? -1 : nodesFreed;
