@@ -358,9 +358,15 @@ final class NumericKeys {
         return 1;
     }
 
-    /** Assertions: the descent to (bits, value) ends in the {@link #deleted} leaf. */
+    /**
+     * Assertions: the descent to (bits, value) ends in the {@link #deleted} leaf. The kept leaf is pinned first: the
+     * descent may make room in the pool, and a steal of the kept leaf there would leave its caller writing through
+     * the segment of an evicted page (an OO7 kill sweep's transactions through a pool smaller than the database lost
+     * index entries that way, with assertions on only).
+     */
     private boolean keptLeafHolds(long bits, long value) {
         try {
+            pool.fix(deleted.page()); // resident (the memo is valid): a pin for the operation, no load
             return leafNumeric(bits, value) == deleted.page();
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -377,9 +383,13 @@ final class NumericKeys {
         return rightmostAppends;
     }
 
-    /** Assertions: the descent to (bits, value) ends in the {@link #rightmost} leaf, past its last entry. */
+    /**
+     * Assertions: the descent to (bits, value) ends in the {@link #rightmost} leaf, past its last entry. The kept leaf
+     * is pinned first, as for {@link #keptLeafHolds}: the descent must not steal it from under its caller.
+     */
     private boolean appendsWhereDescentWould(long bits, long value) {
         try {
+            pool.fix(rightmost.page()); // resident (the memo is valid): a pin for the operation, no load
             long[] path = pathNumeric(bits, value);
             MemorySegment p = pool.fix(path[path.length - 1]);
             return path[path.length - 1] == rightmost.page() && nodes.lowerBoundNumeric(p, bits, value) == count(p);
