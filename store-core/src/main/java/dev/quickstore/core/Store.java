@@ -551,7 +551,11 @@ public final class Store implements AutoCloseable {
             mappedFrames.arena().transaction(false);
             mappedFrames.repairRefused();
         }
-        objects.reset();
+        if (t.committed() && client == null) {
+            objects.committed(); // its placement memos still describe the committed pages
+        } else {
+            objects.reset();
+        }
         extents.reset();
     }
 

@@ -128,6 +128,11 @@ public final class Transaction implements AutoCloseable {
         state = s;
     }
 
+    /** Whether the transaction committed (it has ended then). */
+    boolean committed() {
+        return state == State.COMMITTED;
+    }
+
     /** Marks the transaction as failed: it can then only be aborted (commit aborts it and throws). */
     void doom(RuntimeException cause) {
         if (doomedBy == null) {

@@ -62,8 +62,8 @@ class HotPageStealTest {
         Store store = freshStore(fs);
         long base = store.arenaBase();
         try (Transaction tx = store.begin()) {
-            for (int i = 0; i < 30; i++) { // one object per page: more pages than frames
-                spread.add(tx.allocate(6000, 0));
+            for (int i = 0; i < 30; i++) { // one object per page, none beside it: more pages than frames
+                spread.add(tx.allocate(8000, 0)); // (the next transaction starts on the last page if it fits)
             }
             tx.commit();
         }

@@ -17,9 +17,9 @@ import java.util.BitSet;
  * page's free space the same way beside the page for the allocator (Shekita and Zwilling 1990, section 5.1.4).
  *
  * <p>Invariant: while {@link #describes} holds for the page and only its keeper has changed the page since {@link
- * #of} (through {@link #placed} allocations; a delete drops the map), the map equals what {@link #of} would learn from
- * the page now. {@link SlottedPage#allocateAt} checks each placement and slot against the page when assertions are
- * on.
+ * #of} (through {@link #placed} allocations and {@link #freeing} deletes; a delete it refuses drops the map), the map
+ * equals what {@link #of} would learn from the page now. {@link SlottedPage#allocateAt} checks each placement and
+ * slot against the page when assertions are on.
  */
 public final class UnitMap {
     private final int pageSize;
@@ -111,6 +111,27 @@ public final class UnitMap {
         }
         live++;
         mark(offset, offset + length);
+    }
+
+    /**
+     * The live object of {@code length} bytes at {@code offset} in {@code slot} is about to be freed ({@link
+     * SlottedPage#freeSlot}): its units and slot become free, and trailing free slots are trimmed as the page trims
+     * them. Returns false, changing nothing, when the object is the one at the highest offset (the end the slot array
+     * may not grow into would have to be learned again from the page): the caller drops the map then.
+     */
+    public boolean freeing(int offset, int slot, int length) {
+        assert slot < slots && !freeSlots.get(slot) && live > 0 : "slot " + slot + " is not live on the map";
+        if (offset == lastOff) {
+            return false;
+        }
+        used.clear(offset / 8, Math.min(pageSize, SlottedPage.align8(offset + length)) / 8);
+        freeSlots.set(slot);
+        while (slots > 0 && freeSlots.get(slots - 1)) {
+            slots--;
+            freeSlots.clear(slots);
+        }
+        live--;
+        return true;
     }
 
     /** Whether page {@code p} is still a slotted page with this map's slot and live counts (checked before a use). */

@@ -66,14 +66,19 @@ public final class ObjectAllocator {
 
     /**
      * Page to its {@link UnitMap} (its live units and free slots) while it is not densely packed: learned by the pass
-     * a placement on it makes anyway, advanced by each allocation on it, dropped by a delete on it; checked against the
-     * page's counts on every use. The next placement there and its slot need no pass over the slot array. Exact like
-     * {@link #denseTails}, and for the same reason: within a transaction only this allocator changes slotted pages.
+     * a placement on it makes anyway (kept also when that placement is refused), advanced by each allocation and
+     * delete on it ({@link UnitMap#freeing}; dropped by a delete of its highest object); checked against the page's
+     * counts on every use. The next placement there and its slot need no pass over the slot array. Exact like {@link
+     * #denseTails}, and for the same reason: only this allocator changes slotted pages (within a transaction, and
+     * between committed ones: {@link #committed}).
      */
     private final PageTable<UnitMap> unitMaps = new PageTable<>();
 
     /** Objects placed through a kept {@link #unitMaps} entry since the store was opened (tests, statistics). */
     private long mappedPlacements;
+
+    /** {@link #unitMaps} entries learned by a pass over their page since the store was opened (tests, statistics). */
+    private long learnedMaps;
 
     /**
      * Extent (first page) to the smallest object size (8-aligned) that no page of it held: every page of the extent
@@ -144,15 +149,32 @@ public final class ObjectAllocator {
     /** Deletes whose slot the delete page's index found (tests, statistics). */
     private long indexedDeletes;
 
-    /** Called when a transaction ends (commit or abort): the memos describe pages as this transaction left them. */
-    public void reset() {
-        hotPage = -1;
+    /**
+     * Called when a transaction committed on a store whose slotted pages only this allocator changes between its
+     * transactions (an embedded store: not a page server's client, whose pages the server's commits replace, nor a
+     * served store, which {@link #reset}s after applying a client's commit). The placement memos ({@link #noFit},
+     * {@link #denseTails}, {@link #unitMaps}, {@link #extentNoFit}, the {@link #hotPage} and {@link #currentPage})
+     * still describe the pages as committed, so the next transaction places objects on them without learning them
+     * again (each OO7 SM1 learned about 21 unit maps and 15 dense tails anew; docs/results.md, issues #13 and #20).
+     * They are checked against the page on every use, as within a transaction. The kept segments end here (their
+     * stamps end with the transaction), and so does the delete page's memo.
+     */
+    public void committed() {
         hotSegment = null;
         hotStamp = -1;
         deletePage = -1;
         deleteSegment = null;
         deleteStamp = -1;
         deleteIndexed = false;
+    }
+
+    /**
+     * Called when a transaction ends otherwise (an abort, whose undo changes pages behind the memos; any end on a page
+     * server's client; a served store's applied client commit): every memo is dropped.
+     */
+    public void reset() {
+        committed();
+        hotPage = -1;
         currentPage = 0;
         noFit.clear();
         denseTails.clear();
@@ -236,15 +258,16 @@ public final class ObjectAllocator {
         // a page with gaps (reference arrays that grew left their old nodes free; deleted objects): one pass learns
         // its unit map, which places this object and, kept, the next ones on the page (issue #20)
         UnitMap learned = UnitMap.of(p);
+        learnedMaps++;
+        if (unitMaps.size() >= UNIT_MAP_PAGES) {
+            unitMaps.clear();
+        }
+        unitMaps.put(page, learned); // kept also when it refuses this object: a smaller one is placed without a pass
         int found = learned.placement(size);
         if (found < 0) {
             refuse(page, need);
             return -1;
         }
-        if (unitMaps.size() >= UNIT_MAP_PAGES) {
-            unitMaps.clear();
-        }
-        unitMaps.put(page, learned);
         return placeMapped(pool.fixForWrite(page), learned, found, size, pointerOffsets);
     }
 
@@ -256,6 +279,11 @@ public final class ObjectAllocator {
     /** Objects placed through a kept unit map (no pass over their page's slot array) since the store was opened. */
     public long mappedPlacements() {
         return mappedPlacements;
+    }
+
+    /** Unit maps learned by a pass over their page's slot array since the store was opened. */
+    public long learnedMaps() {
+        return learnedMaps;
     }
 
     /** Allocates at {@code found}, {@code map}'s placement on page {@code w} (fixed for write); advances the map. */
@@ -466,7 +494,10 @@ public final class ObjectAllocator {
         }
         noFit.remove(page);
         denseTails.remove(page);
-        unitMaps.remove(page);
+        UnitMap map = unitMaps.get(page);
+        if (map != null && !(map.describes(p) && map.freeing(off, slot, SlottedPage.slotLength(p, slot)))) {
+            unitMaps.remove(page); // the map follows the delete unless the object ends the page's objects
+        }
         if (page == hotPage) {
             hotPage = -1;
         }
@@ -475,6 +506,7 @@ public final class ObjectAllocator {
         if (SlottedPage.freeSlot(p, slot, off) == 0) {
             deletePage = -1; // freed below: no longer a page to delete from
             deleteSegment = null;
+            unitMaps.remove(page); // freed: its map (if any) was dropped above, as its last object ended it
             PageHeader.format(p, page, PageHeader.FREE);
             extents.free(page, 1);
             if (currentPage == page) {
