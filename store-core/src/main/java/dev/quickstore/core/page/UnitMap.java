@@ -64,6 +64,35 @@ public final class UnitMap {
         return m;
     }
 
+    /**
+     * The map of a {@linkplain SlottedPage#denseEnd densely packed} page of {@code pageSize} bytes without a pass over
+     * its slot array: {@code slots} live slots in offset order, their objects back to back from the data start up to
+     * {@code end} (8-aligned), the last of them at {@code lastOff}, ending at {@code lastEnd}. What {@link #of} would
+     * learn from that page.
+     */
+    public static UnitMap ofDense(int pageSize, int slots, int end, int lastOff, int lastEnd) {
+        assert slots > 0 && end == SlottedPage.align8(lastEnd)
+                : slots + " slots, end " + end + ", last ends " + lastEnd;
+        UnitMap m = new UnitMap(pageSize);
+        m.slots = slots;
+        m.live = slots;
+        m.used.set(SlottedPage.dataStart(pageSize) / 8, end / 8);
+        m.lastOff = lastOff;
+        m.lastEnd = lastEnd;
+        return m;
+    }
+
+    /** Assertions: whether this map is what {@link #of} learns from page {@code p} now. */
+    public boolean matches(MemorySegment p) {
+        UnitMap o = of(p);
+        return slots == o.slots
+                && live == o.live
+                && lastOff == o.lastOff
+                && lastEnd == o.lastEnd
+                && used.equals(o.used)
+                && freeSlots.equals(o.freeSlots);
+    }
+
     private void mark(int off, int end) {
         if (off > lastOff) {
             lastOff = off;

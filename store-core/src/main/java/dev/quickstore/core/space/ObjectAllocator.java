@@ -7,6 +7,7 @@ import dev.quickstore.core.page.SlottedPage;
 import dev.quickstore.core.page.UnitMap;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /**
  * Small-object placement on {@link SlottedPage}s with Cricket's near-hint ({@code DBmalloc(size,
@@ -48,7 +49,7 @@ public final class ObjectAllocator {
     /**
      * Page to the smallest object size (8-aligned) found not to fit on it: a larger or equal request is refused
      * without reading the page, until an object on it is {@linkplain #delete deleted} (the only way a slotted
-     * page gains space in a transaction) or the transaction ends ({@link #reset}). A hint that can only cost
+     * page gains space) or the memos are dropped ({@link #reset}). A hint that can only cost
      * space, never correctness: a page it admits is still checked. Without it every object placed near a full
      * extent re-read the extent's pages (OO7's builds: most of their time; docs/results.md, issue #20).
      */
@@ -58,9 +59,10 @@ public final class ObjectAllocator {
      * Page to the end of its objects while it is {@linkplain SlottedPage#denseEnd densely packed} (filled by
      * appending only): the next object goes there or, if it does not fit, nowhere on the page, so placing it
      * takes no pass over the slot array (a page of 16-byte objects has 400 slots). Learned by one pass when a page
-     * is first tried, advanced by each append, dropped by a delete; checked against the page's slot count and live
-     * count on every use. Within a transaction only this allocator changes slotted pages (an abort, and a page
-     * server's invalidations, happen between transactions: {@link #reset}).
+     * is first tried, advanced by each append, turned by a delete into the page's {@link #unitMaps} entry ({@link
+     * UnitMap#ofDense}, no pass); checked against the page's slot count and live count on every use. Only this
+     * allocator changes slotted pages, within a transaction and between committed ones ({@link #committed}); an
+     * abort and a page server's invalidations drop it ({@link #reset}).
      */
     private final PageTable<int[]> denseTails = new PageTable<>();
 
@@ -86,7 +88,7 @@ public final class ObjectAllocator {
      * pages and goes straight to the extent's overflow page. In the OO7 small build an allocation tried 5.6 pages on
      * average, most of them a memo lookup or a fix of page 0 and the space map for a page of the extent not yet
      * allocated (docs/results.md, issue #20, third landing). Exact like {@link #noFit}: dropped for the extent when
-     * an object on one of its pages is deleted or one of its pages is allocated, and when the transaction ends.
+     * an object on one of its pages is deleted or one of its pages is allocated, and with the other memos.
      */
     private final PageTable<Integer> extentNoFit = new PageTable<>();
 
@@ -94,7 +96,7 @@ public final class ObjectAllocator {
      * The page the last object was appended to and its {@link #denseTails} entry ({@code hotPage} -1: none): the next
      * object near the previous one is appended there without the two map lookups (and the boxing of the page id) of
      * {@link #noFit} and {@link #denseTails} - a creation loop's common case (issue #20). Checked against the page
-     * like any dense tail; dropped by a delete, a refusal of that page and the end of the transaction.
+     * like any dense tail; dropped by a delete, a refusal of that page and {@link #reset}.
      */
     private long hotPage = -1;
 
@@ -259,16 +261,20 @@ public final class ObjectAllocator {
         // its unit map, which places this object and, kept, the next ones on the page (issue #20)
         UnitMap learned = UnitMap.of(p);
         learnedMaps++;
-        if (unitMaps.size() >= UNIT_MAP_PAGES) {
-            unitMaps.clear();
-        }
-        unitMaps.put(page, learned); // kept also when it refuses this object: a smaller one is placed without a pass
+        keepMap(page, learned); // kept also when it refuses this object: a smaller one is placed without a pass
         int found = learned.placement(size);
         if (found < 0) {
             refuse(page, need);
             return -1;
         }
         return placeMapped(pool.fixForWrite(page), learned, found, size, pointerOffsets);
+    }
+
+    private void keepMap(long page, UnitMap map) {
+        if (unitMaps.size() >= UNIT_MAP_PAGES) {
+            unitMaps.clear();
+        }
+        unitMaps.put(page, map);
     }
 
     /** Deletes whose slot was found by the delete page's slot index since the store was opened. */
@@ -493,8 +499,20 @@ public final class ObjectAllocator {
             deleteIndexed = false;
         }
         noFit.remove(page);
-        denseTails.remove(page);
         UnitMap map = unitMaps.get(page);
+        int[] tail = denseTails.get(page);
+        if (tail != null) {
+            denseTails.remove(page);
+            if (map == null && holdsTail(p, tail)) {
+                // a dense page's map follows from its tail and its last slot: no pass over the slot array (SM2 frees
+                // objects from pages SM1 filled by appending, and SM1 then places objects in the gaps)
+                int last = tail[0] - 1;
+                int lastOff = SlottedPage.slotOffset(p, last);
+                map = UnitMap.ofDense(pageSize, tail[0], tail[1], lastOff, lastOff + SlottedPage.slotLength(p, last));
+                assert map.matches(p) : "dense tail " + Arrays.toString(tail) + " of page " + page;
+                keepMap(page, map);
+            }
+        }
         if (map != null && !(map.describes(p) && map.freeing(off, slot, SlottedPage.slotLength(p, slot)))) {
             unitMaps.remove(page); // the map follows the delete unless the object ends the page's objects
         }
