@@ -37,14 +37,19 @@ class DeleteOwnedTest {
         return b;
     }
 
+    /** A new store of {@link Kinds}: mapped, or software persistence (objects named by OIDs, SoftwareObjectApiTest). */
+    private PersistentStore create(boolean software) throws Exception {
+        Path db = dir.resolve("db");
+        return software
+                ? PersistentStore.create(db, SoftwareObjectApiTest.software(64), Kinds.class)
+                : PersistentStore.create(db, Kinds.class);
+    }
+
     /** On a mapped store and on a software-persistence store (objects named by OIDs, SoftwareObjectApiTest). */
     @ParameterizedTest(name = "software = {0}")
     @ValueSource(booleans = {false, true})
     void aDeleteFreesTheBlobsAndListsItOwnsAndKeepsWhatTheyReferTo(boolean software) throws Exception {
-        Path db = dir.resolve("db");
-        try (PersistentStore s = software
-                ? PersistentStore.create(db, SoftwareObjectApiTest.software(64), Kinds.class)
-                : PersistentStore.create(db, Kinds.class)) {
+        try (PersistentStore s = create(software)) {
             try (ObjectTransaction tx = s.begin()) {
                 tx.root("keep", tx.create(Kinds.class));
                 tx.commit();
@@ -109,10 +114,7 @@ class DeleteOwnedTest {
     @ParameterizedTest(name = "software = {0}")
     @ValueSource(booleans = {false, true})
     void aDeleteFreesAListOfSeveralNodes(boolean software) throws Exception {
-        Path db = dir.resolve("db");
-        try (PersistentStore s = software
-                ? PersistentStore.create(db, SoftwareObjectApiTest.software(64), Kinds.class)
-                : PersistentStore.create(db, Kinds.class)) {
+        try (PersistentStore s = create(software)) {
             long base = objects(s);
             long owner;
             int n = 1_200;

@@ -31,8 +31,8 @@ public final class TypeDescriptor<T> {
     private final int[] pointerOffsets;
     /**
      * The offsets of the fields that own an out-of-line object freed with this one ({@link Session#delete}, {@code
-     * SoftObjects.delete}): the
-     * blobs (STRING, BYTES) first, then the reference arrays (LIST, SET, BAG) from {@link #ownedArraysFrom} on.
+     * SoftObjects.delete}): the blobs (STRING, BYTES) first, then the reference arrays (LIST, SET, BAG) from {@link
+     * #ownedArraysFrom} on.
      */
     private final int[] ownedOffsets;
 

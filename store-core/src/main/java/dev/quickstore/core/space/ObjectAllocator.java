@@ -504,10 +504,11 @@ public final class ObjectAllocator {
         int[] tail = denseTails.get(page);
         if (tail != null) {
             denseTails.remove(page);
-            if (map == null && holdsTail(p, tail)) {
+            int last = tail[0] - 1;
+            if (map == null && holdsTail(p, tail) && SlottedPage.slotOffset(p, last) != off) {
                 // a dense page's map follows from its tail and its last slot: no pass over the slot array (SM2 frees
-                // objects from pages SM1 filled by appending, and SM1 then places objects in the gaps)
-                int last = tail[0] - 1;
+                // objects from pages SM1 filled by appending, and SM1 then places objects in the gaps); not for its
+                // last object, whose delete would drop the map again (UnitMap.freeing)
                 int lastOff = SlottedPage.slotOffset(p, last);
                 map = UnitMap.ofDense(pageSize, tail[0], tail[1], lastOff, lastOff + SlottedPage.slotLength(p, last));
                 assert map.matches(p) : "dense tail " + Arrays.toString(tail) + " of page " + page;
