@@ -59,6 +59,7 @@ int qs_install(struct qs_arena *a, uint64_t i, const void *src);
 int qs_mark_dirty(struct qs_arena *a, uint64_t i);
 int qs_mark_dirty_alias(struct qs_arena *a, uint64_t i);
 int64_t qs_mark_dirty_run(struct qs_arena *a, uint64_t lo, uint64_t n); /* ABI 14 */
+int64_t qs_make_new(struct qs_arena *a, uint64_t lo, uint64_t n, uint64_t installs); /* ABI 20 */
 int64_t qs_resident_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max);
 int64_t qs_repair_refused(struct qs_arena *a, uint64_t first, uint64_t n);
 /* write detection: card marking beside page protection (qs_cards.c; ABI 6) */

@@ -343,6 +343,9 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (nx == MAP_FAILED) { err = errno; goto fail; }
     a->pre.next = nx;
+    void *zp = mmap(NULL, frame_size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (zp == MAP_FAILED) { err = errno; goto fail; }
+    a->pre.zero = zp;
     a->vma_reserve_bytes = (uint32_t)sysconf(_SC_PAGESIZE);
     qs_vma_reserve_refill(a);
     if (qs_registry_add(a) != 0) { err = EMFILE; goto fail; }
@@ -350,6 +353,7 @@ QS_EXPORT int qs_arena_open(uint64_t size, uint32_t frame_size, uint64_t preferr
     return QS_OK;
 fail:
     qs_vma_reserve_release(a, QS_VMA_RESERVE);
+    if (a->pre.zero) munmap(a->pre.zero, frame_size);
     if (a->pre.next) munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
     if (a->dirty_groups) munmap((void *)a->dirty_groups, qs_dirty_words(a->nframes) * sizeof(uint64_t));
     if (a->ptrmaps) munmap(a->ptrmaps, a->nframes * (frame_size / 64));
@@ -382,6 +386,7 @@ QS_EXPORT void qs_arena_close(struct qs_arena *a) {
     if (a->cards) munmap(a->cards, a->size >> a->card_shift);
     qs_vma_reserve_release(a, QS_VMA_RESERVE);
     munmap((void *)a->pre.next, (size_t)QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS * sizeof(uint32_t));
+    munmap(a->pre.zero, a->frame_size);
     munmap((void *)a->dirty_groups, qs_dirty_words(a->nframes) * sizeof(uint64_t));
     munmap(a->ptrmaps, a->nframes * (a->frame_size / 64));
     munmap(a->frames, a->nframes * sizeof(struct qs_frame));

@@ -105,7 +105,7 @@ struct qs_frame {
     uint64_t page_no;           /* page number within its source                                  */
     uint16_t source;            /* index into arena->sources                                      */
     uint16_t xlate_table;       /* translation table id (valid with QS_F_RELOCATED)               */
-    uint32_t preimage_slot;     /* 0 = none, else slot index + 1 (qs_preimage.c)                  */
+    uint32_t preimage_slot;     /* 0 = none, QS_PRE_ZERO, else slot index + 1 (qs_preimage.c)     */
     uint32_t prior_state;       /* state before a refusal (to restore on reset)                   */
     uint32_t reason;            /* last refusal reason                                            */
     _Atomic uint32_t faults;    /* faults taken on this frame                                     */
@@ -169,6 +169,7 @@ enum qs_counter {
     QS_C_READAHEAD,         /* frames installed by read-ahead next to a faulting frame (qs_readahead.c) */
     QS_C_WRITEAHEAD,        /* frames made writable by write-ahead (qs_fault.c) or announced (qs_frames.c) */
     QS_C_UNTOUCHED_LOADS,   /* loads that left the view's protection as it was (qs_view_untouched, ABI 19)   */
+    QS_C_NEW_PAGES,         /* frames made DIRTY against the zero pre-image for new pages (qs_make_new, ABI 20) */
     QS_C_COUNT
 };
 
@@ -186,12 +187,20 @@ struct qs_refusal {
 /* ---- preimage space (qs_preimage.c) --------------------------------------------------------- */
 #define QS_PRE_CHUNK_SLOTS 64
 #define QS_PRE_MAX_CHUNKS 4096
+/* The pre-image of a page the running transaction allocated (qs_make_new, ABI 20): the arena's one page of zeros,
+ * mapped read-only, shared by every such frame - no slot, no copy, no pre-image bytes in use. Releasing it does
+ * nothing; a write to it faults (nothing may write a pre-image of a new page: kernel write tracking, whose twins are
+ * written, never gets one). Never on the free stack, above every real slot (QS_PRE_MAX_CHUNKS * QS_PRE_CHUNK_SLOTS). */
+#define QS_PRE_ZERO UINT32_MAX
+/* the most frames one qs_make_new makes new (qs_frames.c) */
+#define QS_MAKE_NEW_MAX 64
 struct qs_preimages {
     void *_Atomic chunk[QS_PRE_MAX_CHUNKS]; /* each QS_PRE_CHUNK_SLOTS * frame_size bytes, mmap'ed */
     _Atomic uint32_t nchunks;
     _Atomic uint64_t free_head;             /* Treiber stack: (tag << 32) | (slot + 1), 0 = empty */
     _Atomic uint32_t *next;                 /* next[slot] = slot' + 1, 0 = end; mmap'ed            */
     _Atomic uint64_t used_bytes;
+    void *zero;                             /* frame_size bytes of zeros, PROT_READ: QS_PRE_ZERO's image   */
 };
 
 /* arena mode: QS_MODE_STORE is the data plane; QS_MODE_BARE is a benchmark baseline whose fault

@@ -705,6 +705,90 @@ QS_EXPORT int64_t qs_mark_dirty_run(struct qs_arena *a, uint64_t lo, uint64_t n)
     return made + open_claimed(a, run, k);
 }
 
+/* Takes one more resident frame without evicting (qs_make_new's frames after its first): 1, or 0 at the pool's
+ * bound. */
+static int resident_try_acquire(struct qs_arena *a) {
+    for (;;) {
+        uint64_t max = atomic_load_explicit(&a->max_resident, memory_order_relaxed);
+        uint64_t r = atomic_load(&a->resident);
+        if (max != 0 && r >= max) return 0;
+        if (atomic_compare_exchange_weak(&a->resident, &r, r + 1)) return 1;
+    }
+}
+
+/* Locks frame j for qs_make_new if it is RESERVED (not resident: it takes a resident frame; the first of the run may
+ * evict for it, as qs_install does, the others only below the bound and while *installs, the caller's allowance,
+ * lasts) or CLEAN and enabled, without a twin (as
+ * qs_claim_for_write takes it) and not disk-dirty (QS_F_WAL: its committed image is only in the frame and the log;
+ * zeros in its place would be written back as the page - the general path keeps that image as the pre-image), nor,
+ * after the first (which the caller has fixed), pinned. Returns the state it had, with the frame held BUSY, or 0
+ * (nothing changed). */
+static uint32_t claim_new(struct qs_arena *a, uint64_t j, int first, uint64_t *installs) {
+    struct qs_frame *g = qs_frame_at(a, j);
+    uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
+    uint32_t refuse = QS_F_DISABLED | QS_F_TWIN | QS_F_OPEN | QS_F_WAL | (first ? 0 : QS_F_PINNED);
+    if (s != QS_RESERVED && (s != QS_CLEAN || (atomic_load(&g->flags) & refuse))) return 0;
+    if (s == QS_RESERVED && !first && *installs == 0) return 0;
+    if (!atomic_compare_exchange_strong(&g->state, &s, QS_BUSY)) return 0;
+    if (s == QS_RESERVED && !(first ? qs_resident_acquire(a, j) : resident_try_acquire(a))) {
+        qs_frame_unlock(g, s);
+        return 0;
+    }
+    if (s == QS_RESERVED && !first) (*installs)--;
+    return s;
+}
+
+/* Frames [lo, lo+n) receive pages the running transaction has just allocated (the first) or may allocate next (the
+ * others, free pages after it; at most `installs` of them not resident - the room the caller's pool has without
+ * evicting): each frame the call can claim (claim_new; the run stops at the first it cannot) holds
+ * zeros, is DIRTY against the shared zero pre-image (QS_PRE_ZERO: no slot, no copy) and is writable through the
+ * application view - one mprotect for the run, then (minor faults) one UFFDIO_CONTINUE that maps its pages. What a
+ * first write would find anyway: a new page's image before the transaction is zeros (commit logs it as a NEW_PAGE
+ * record, its difference from zeros), and a page claimed ahead and never allocated leaves an empty diff. The store's
+ * own bytes of a new page replaced its install of a zero image and its pre-image capture, two calls and an 8 KiB
+ * copy into fresh pre-image memory (issue #20; docs/native.md, "New pages against a zero pre-image"). Not under
+ * kernel write tracking (a twin is written), scanning (pre-images at load) or page locking (each page's lock is the
+ * server's). ABI 20.
+ * Returns the frames made new (>= 1), 0 if frame lo is DIRTY already (its pre-image stays: the image as last
+ * committed), -ENOENT if it is in another state (the caller's general path handles it), -ENOTSUP in the modes above,
+ * -ERANGE beyond the arena, or -errno of the mprotect (nothing changed). */
+QS_EXPORT int64_t qs_make_new(struct qs_arena *a, uint64_t lo, uint64_t n, uint64_t installs) {
+    if (n == 0 || lo >= a->nframes || n > a->nframes - lo) return -ERANGE;
+    if (a->kwp || a->preimage_on_load || atomic_load_explicit(&a->locking, memory_order_relaxed)
+        || atomic_load_explicit(&a->texas, memory_order_acquire) != NULL)
+        return -ENOTSUP;
+    if (atomic_load_explicit(&qs_frame_at(a, lo)->state, memory_order_acquire) == QS_DIRTY) return 0;
+    uint32_t prior[QS_MAKE_NEW_MAX];
+    if (n > QS_MAKE_NEW_MAX) n = QS_MAKE_NEW_MAX;
+    uint64_t k = 0;
+    while (k < n && (prior[k] = claim_new(a, lo + k, k == 0, &installs)) != 0) k++;
+    if (k == 0) return -ENOENT;
+    if (mprotect(qs_app_addr(a, lo), (size_t)k << a->frame_shift, PROT_READ | PROT_WRITE) != 0) {
+        int e = errno;
+        for (uint64_t j = 0; j < k; j++) {
+            if (prior[j] == QS_RESERVED) atomic_fetch_sub(&a->resident, 1);
+            qs_frame_unlock(qs_frame_at(a, lo + j), prior[j]);
+        }
+        return -e;
+    }
+    /* the run's memory allocated and mapped in the alias view by one call, not by a page fault per OS page in the
+     * memset (3.6 against 5.0 us a frame: docs/results.md, "New pages against a zero pre-image"); on failure (a
+     * kernel before 5.14) the memset faults */
+    (void)madvise(qs_alias_addr(a, lo), (size_t)k << a->frame_shift, MADV_POPULATE_WRITE);
+    memset(qs_alias_addr(a, lo), 0, (size_t)k << a->frame_shift);
+    qs_minor_map(a, lo, k); /* CLEAN frames' pages are mapped already (EEXIST: stepped over) */
+    for (uint64_t j = 0; j < k; j++) {
+        struct qs_frame *g = qs_frame_at(a, lo + j);
+        g->preimage_slot = QS_PRE_ZERO;
+        atomic_fetch_and(&g->flags, ~(QS_F_PROTNONE | QS_F_VIEW_RO));
+        atomic_fetch_or(&g->flags, QS_F_REF | (a->cards ? QS_F_WHOLE : 0));
+        qs_frame_unlock(g, QS_DIRTY);
+        qs_dirty_note(a, lo + j);
+    }
+    qs_count(a, QS_C_NEW_PAGES, k);
+    return (int64_t)k;
+}
+
 /* Fills out[0..max) with the indices of resident (CLEAN or DIRTY) frames >= from, ascending; returns
  * how many. Lets Java's replacer learn about pages the fault path loaded on its own. */
 QS_EXPORT int64_t qs_resident_list(struct qs_arena *a, uint64_t from, uint64_t *out, uint64_t max) {

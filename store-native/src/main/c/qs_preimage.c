@@ -22,6 +22,7 @@
 static size_t chunk_bytes(struct qs_arena *a) { return (size_t)QS_PRE_CHUNK_SLOTS * a->frame_size; }
 
 void *qs_preimage_addr(struct qs_arena *a, uint32_t slot1) {
+    if (slot1 == QS_PRE_ZERO) return a->pre.zero;
     uint32_t slot = slot1 - 1;
     uint8_t *c = atomic_load_explicit(&a->pre.chunk[slot / QS_PRE_CHUNK_SLOTS], memory_order_acquire);
     return c + (size_t)(slot % QS_PRE_CHUNK_SLOTS) * a->frame_size;
@@ -118,6 +119,7 @@ uint32_t qs_preimage_detach(struct qs_arena *a, struct qs_frame *f) {
 }
 
 void qs_preimage_release(struct qs_arena *a, uint32_t slot1) {
+    if (slot1 == QS_PRE_ZERO) return; /* shared, never in use */
     /* the slot's pages stay mapped and populated: the next capture must not take kernel faults */
     atomic_fetch_sub(&a->pre.used_bytes, a->frame_size);
     push_free(a, slot1);
@@ -129,13 +131,14 @@ void qs_preimage_free(struct qs_arena *a, struct qs_frame *f) {
 }
 
 /* Releases slots detached by qs_mark_clean_list_detach (ABI 13): each non-zero entry of slots[0..n) goes back to
- * the free stack and out of the pre-image bytes in use. Entries must be slots that call detached and that were
+ * the free stack and out of the pre-image bytes in use (QS_PRE_ZERO, the shared zero page: nothing to give back).
+ * Entries must be slots that call detached and that were
  * not released yet (a slot released twice would be handed to two frames). Returns the slots released, or -EINVAL
  * (nothing released) if an entry is not a slot of this arena. */
 QS_EXPORT int64_t qs_preimage_release_list(struct qs_arena *a, const uint64_t *slots, uint64_t n) {
     uint64_t limit = (uint64_t)atomic_load(&a->pre.nchunks) * QS_PRE_CHUNK_SLOTS;
     for (uint64_t k = 0; k < n; k++)
-        if (slots[k] > limit) return -EINVAL;
+        if (slots[k] > limit && slots[k] != QS_PRE_ZERO) return -EINVAL;
     int64_t released = 0;
     for (uint64_t k = 0; k < n; k++) {
         if (slots[k] == 0) continue;

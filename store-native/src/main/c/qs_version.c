@@ -8,7 +8,7 @@
  */
 #include "qs_export.h"
 
-#define QS_ABI_VERSION 19
+#define QS_ABI_VERSION 20
 #define QS_STR2(x) #x
 #define QS_STR(x) QS_STR2(x)
 

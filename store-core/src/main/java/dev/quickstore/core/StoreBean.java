@@ -40,7 +40,7 @@ final class StoreBean implements StoreMXBean {
 
     private static final Set<StoreBean> OPEN = ConcurrentHashMap.newKeySet();
     private static final FaultCounters NO_FAULTS =
-            new FaultCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+            new FaultCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     /** Registers beans off the opening threads (one daemon thread, started with the first store). */
     private static final ExecutorService MANAGEMENT = Executors.newSingleThreadExecutor(

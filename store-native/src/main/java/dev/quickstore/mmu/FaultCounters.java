@@ -30,6 +30,8 @@ package dev.quickstore.mmu;
  * @param untouchedLoads loads (by a fault, read-ahead, {@link FrameLoading#prefetch} or {@link FrameLoading#install})
  *     that left the application view's protection as it was, without an {@code mprotect}: under minor faults ({@link
  *     FrameLoading#selectMinorFaults}), a frame whose view nothing had changed since their selection (ABI 19)
+ * @param newPages frames made DIRTY against the shared zero pre-image for pages a transaction allocated ({@link
+ *     PreimageCapture#makeNew}, ABI 20): no pre-image bytes copied for them
  */
 public record FaultCounters(
         long readFaults,
@@ -52,14 +54,15 @@ public record FaultCounters(
         long clockFails,
         long readAheadFrames,
         long writeAheadFrames,
-        long untouchedLoads) {
+        long untouchedLoads,
+        long newPages) {
 
     // qs_counter in C, including the forwarded counter 13 (reported by SignalHandler.forwarded)
-    static final int COUNT = 22;
+    static final int COUNT = 23;
 
     static FaultCounters of(long[] c) {
         return new FaultCounters(
                 c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[14], c[15], c[16],
-                c[17], c[18], c[19], c[20], c[21]);
+                c[17], c[18], c[19], c[20], c[21], c[22]);
     }
 }

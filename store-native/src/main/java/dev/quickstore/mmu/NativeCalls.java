@@ -211,6 +211,11 @@ final class NativeCalls {
                 h("qs_mark_dirty_run", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     }
 
+    static final class MakeNew {
+        static final MethodHandle H =
+                h("qs_make_new", FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    }
+
     static final class MarkDirtyAlias {
         static final MethodHandle H = h("qs_mark_dirty_alias", FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
     }

@@ -41,7 +41,7 @@ import java.util.zip.CRC32C;
 @SuppressWarnings("restricted") // this class is where the store meets native code
 public final class NativeLibrary {
     /** The ABI version this binding was written for; must match {@code qs_abi_version()}. */
-    public static final int ABI_VERSION = 19;
+    public static final int ABI_VERSION = 20;
 
     /** System property naming a directory that holds {@code libquickstore.so}. */
     public static final String DIR_PROPERTY = "quickstore.native.dir";

@@ -98,6 +98,34 @@ public final class PreimageCapture {
                         (long) NativeCalls.MarkDirtyRun.H.invokeExact(handle, first, count));
     }
 
+    /** {@code -ENOENT}: {@link #makeNew}'s first frame was in a state only the general path handles. */
+    private static final long ENOENT = -2;
+
+    /** {@code -ENOTSUP}: {@link #makeNew} in a mode where a pre-image is written or a page locked. */
+    private static final long ENOTSUP = -95;
+
+    /**
+     * Frames {@code [first, first + count)} receive pages the running transaction has just allocated (the first) or
+     * may allocate next (free pages after it): each frame this call can take - reserved (it becomes resident; the
+     * first may evict for it, the others only below the arena's bound and at most {@code installs} of them: the room
+     * the caller's pool has without evicting) or clean, enabled and not disk-dirty; the run stops at the first it
+     * cannot - holds zeros, is DIRTY against the arena's shared zero pre-image (no slot, no copy, no
+     * pre-image bytes) and writable through the application view, one {@code mprotect} for the run ({@code
+     * qs_make_new}, ABI 20). At most 64 frames. Returns the frames made new (at least 1), 0 if the first frame was
+     * DIRTY already (left as it is), or -1 if it was in another state or the arena writes pre-images or locks pages
+     * (kernel write tracking, scanning, page locking, Texas): then the caller takes the general path.
+     *
+     * @throws ArenaException if the range leaves the arena or the {@code mprotect} failed (nothing changed)
+     */
+    public long makeNew(long first, long count, long installs) {
+        long rc = Downcall.longValue(
+                "qs_make_new", () -> (long) NativeCalls.MakeNew.H.invokeExact(handle, first, count, installs));
+        if (rc == ENOENT || rc == ENOTSUP) {
+            return -1;
+        }
+        return Downcall.check(rc, () -> "making frames " + first + "+" + count + " new");
+    }
+
     /**
      * {@link #markDirty} for a frame the application never stores to through the view (the store's B+tree nodes):
      * captures the pre-image but leaves the view read-only (no {@code mprotect}, ~10 us each); should the

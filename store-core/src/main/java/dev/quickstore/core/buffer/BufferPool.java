@@ -167,8 +167,12 @@ public final class BufferPool {
     /**
      * A page the running transaction has just allocated (its allocation bit was clear), fixed for writing without
      * reading it: its bytes on the volume do not matter (zeros past the file's end, or a free page's stale bytes),
-     * since the caller formats it. If it is not resident it is installed as zeros - no read, no checksum check -
-     * and its pre-image is zeros; either way commit logs it as one NEW_PAGE record (its difference from zeros,
+     * since the caller formats it. Where the frames can ({@link PageFrames#makeNew}: mapped frames under identity
+     * placement), one call makes it new: resident if it was not (no read, no checksum check), its bytes zeros
+     * whatever the frame held, dirty against a shared page of zeros - no 8 KiB pre-image copied or kept (issue #20,
+     * docs/results.md "New pages against a zero pre-image"). Elsewhere it is installed as zeros if it is not
+     * resident, and its bytes captured as its pre-image. Either way commit logs it as one NEW_PAGE record (its
+     * difference from zeros,
      * redone onto a zeroed page) instead of a REDO diff against a pre-image read from disk, and a steal logs it
      * whole ({@link #isNewPage}). This is the "new page" log record of ARIES and ESM (Franklin et al., "Crash
      * Recovery in Client-Server EXODUS", SIGMOD 1992: a newly allocated page needs no before image); issue #20.
@@ -185,11 +189,12 @@ public final class BufferPool {
     }
 
     /**
-     * {@link #fixNew(long)}, with write-ahead for new pages: when the page is resident (a page freed earlier,
-     * allocated again) and the transaction has allocated a new page before it (a stream of allocations), the free
-     * pages after it ({@code freeAfter}, at most {@link PageFrames#writeAheadFrames}) are made writable with it
-     * ({@link PageFrames#markDirtyAhead}). A page made writable ahead and never allocated costs its pre-image and
-     * an empty diff at commit.
+     * {@link #fixNew(long)}, with write-ahead for new pages: when the transaction has allocated a new page before
+     * this one (a stream of allocations), the free pages after it ({@code freeAfter}, at most {@link
+     * PageFrames#writeAheadFrames}) are made new with it ({@link PageFrames#makeNew}; those not resident only while
+     * the pool has room for them without evicting), or, where the frames cannot, the resident ones are made
+     * writable with it ({@link PageFrames#markDirtyAhead}). A page made new ahead and never allocated costs an empty
+     * diff at commit (and a frame of zeros); one made writable ahead, its pre-image too.
      */
     public MemorySegment fixNew(long pageId, FreePagesAfter freeAfter) throws IOException {
         if (fixObserver != null || txnPages.isStolen(pageId)) {
@@ -199,16 +204,33 @@ public final class BufferPool {
         }
         pins.pin(pageId);
         MemorySegment seg = frames.resident(pageId);
-        int ahead = 0;
-        if (seg == null) {
+        boolean install = seg == null;
+        if (install) {
             makeRoom();
-            seg = frames.install(pageId, zeroPage);
             newInstalls++;
-        } else if (freeAfter != null && txnPages.anyNew() && frames.writeAheadFrames() > 0) {
+        }
+        int ahead = 0;
+        if (freeAfter != null && txnPages.anyNew() && frames.writeAheadFrames() > 0) {
             ahead = freeAfter.count(pageId, frames.writeAheadFrames());
         }
-        clock.add(pageId);
-        frames.markDirtyAhead(pageId, ahead);
+        // pages installed ahead take frames: only as many as the pool has room for without evicting
+        int room = Math.max(0, frames.capacity() - frames.residentCount() - (install ? 1 : 0));
+        long made = frames.makeNew(pageId, 1 + ahead, Math.min(ahead, room));
+        if (made < 0) { // not for these frames: install the zero image and capture it as the pre-image
+            if (install) {
+                seg = frames.install(pageId, zeroPage);
+            }
+            clock.add(pageId);
+            frames.markDirtyAhead(pageId, install ? 0 : ahead);
+        } else {
+            for (long k = 0; k < Math.max(made, 1); k++) {
+                clock.add(pageId + k);
+            }
+            if (install) {
+                seg = frames.resident(pageId);
+                assert seg != null : "page " + pageId + " was made new but is not resident";
+            }
+        }
         txnPages.addNew(pageId);
         return seg;
     }

@@ -78,6 +78,11 @@ final class FrameResidency {
         return frames.slice(pageId);
     }
 
+    /** Page {@code pageId} was made resident by {@link MappedFrames#makeNew} (or was already). */
+    void madeResident(long pageId) {
+        known.add(pageId);
+    }
+
     /** See {@link MappedFrames#evict}. */
     void evict(long pageId) {
         known.remove(pageId);

@@ -64,6 +64,18 @@ public interface PageFrames extends AutoCloseable {
         markDirty(pageId);
     }
 
+    /**
+     * Pages {@code [pageId, pageId + count)}, the first just allocated by the running transaction and the others
+     * free after it, made new in one call where the implementation can: each page it takes (a prefix, at least the
+     * first) holds zeros, is dirty against a page of zeros as its pre-image - no pre-image copied - and writable, the
+     * ones not resident installed as they go (after the first, at most {@code installs} of them). Returns the pages
+     * taken, 0 if the first was dirty already (left as it is), or -1 where this is not done (then the caller
+     * installs and marks dirty itself).
+     */
+    default long makeNew(long pageId, int count, int installs) {
+        return -1;
+    }
+
     /** The most pages {@link #markDirtyAhead} may take after a new page: 0 where it takes none. */
     default int writeAheadFrames() {
         return 0;
