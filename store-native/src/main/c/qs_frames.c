@@ -718,11 +718,10 @@ static int resident_try_acquire(struct qs_arena *a) {
 
 /* Locks frame j for qs_make_new if it is RESERVED (not resident: it takes a resident frame; the first of the run may
  * evict for it, as qs_install does, the others only below the bound and while *installs, the caller's allowance,
- * lasts) or CLEAN and enabled, without a twin (as
- * qs_claim_for_write takes it) and not disk-dirty (QS_F_WAL: its committed image is only in the frame and the log;
- * zeros in its place would be written back as the page - the general path keeps that image as the pre-image), nor,
- * after the first (which the caller has fixed), pinned. Returns the state it had, with the frame held BUSY, or 0
- * (nothing changed). */
+ * lasts) or CLEAN and enabled, without a twin (as qs_claim_for_write takes it), not disk-dirty (QS_F_WAL: its
+ * committed image is only in the frame and the log; zeros in its place would be written back as the page - the
+ * general path keeps that image as the pre-image) and, after the first (which the caller has fixed), not pinned.
+ * Returns the state it had, with the frame held BUSY, or 0 (nothing changed). */
 static uint32_t claim_new(struct qs_arena *a, uint64_t j, int first, uint64_t *installs) {
     struct qs_frame *g = qs_frame_at(a, j);
     uint32_t s = atomic_load_explicit(&g->state, memory_order_acquire);
@@ -740,18 +739,18 @@ static uint32_t claim_new(struct qs_arena *a, uint64_t j, int first, uint64_t *i
 
 /* Frames [lo, lo+n) receive pages the running transaction has just allocated (the first) or may allocate next (the
  * others, free pages after it; at most `installs` of them not resident - the room the caller's pool has without
- * evicting): each frame the call can claim (claim_new; the run stops at the first it cannot) holds
- * zeros, is DIRTY against the shared zero pre-image (QS_PRE_ZERO: no slot, no copy) and is writable through the
- * application view - one mprotect for the run, then (minor faults) one UFFDIO_CONTINUE that maps its pages. What a
- * first write would find anyway: a new page's image before the transaction is zeros (commit logs it as a NEW_PAGE
- * record, its difference from zeros), and a page claimed ahead and never allocated leaves an empty diff. The store's
- * own bytes of a new page replaced its install of a zero image and its pre-image capture, two calls and an 8 KiB
- * copy into fresh pre-image memory (issue #20; docs/native.md, "New pages against a zero pre-image"). Not under
- * kernel write tracking (a twin is written), scanning (pre-images at load) or page locking (each page's lock is the
- * server's). ABI 20.
+ * evicting): each frame the call can claim (claim_new; the run stops at the first it cannot) holds zeros, is DIRTY
+ * against the shared zero pre-image (QS_PRE_ZERO: no slot, no copy) and is writable through the application view -
+ * one mprotect for the run, then (minor faults) one UFFDIO_CONTINUE that maps its pages. Zeros are what the
+ * transaction's first write to a new page would find anyway: commit logs the page as a NEW_PAGE record, its
+ * difference from zeros, and a page claimed ahead and never allocated leaves an empty diff. For such a page this
+ * replaces qs_install of a zero image and qs_mark_dirty: two calls and an 8 KiB copy into fresh pre-image memory
+ * (issue #20; docs/results.md, "New pages against a zero pre-image"). Not under kernel write tracking (a twin is
+ * written), scanning (pre-images at load), page locking (each page's lock is the server's) or Texas. ABI 20.
  * Returns the frames made new (>= 1), 0 if frame lo is DIRTY already (its pre-image stays: the image as last
- * committed), -ENOENT if it is in another state (the caller's general path handles it), -ENOTSUP in the modes above,
- * -ERANGE beyond the arena, or -errno of the mprotect (nothing changed). */
+ * committed), -ENOENT if it is in another state and -EAGAIN if the mprotect failed, with nothing changed (the
+ * caller's general path takes the page: it collapses protection islands at the VMA limit), -ENOTSUP in the modes
+ * above, or -ERANGE beyond the arena. */
 QS_EXPORT int64_t qs_make_new(struct qs_arena *a, uint64_t lo, uint64_t n, uint64_t installs) {
     if (n == 0 || lo >= a->nframes || n > a->nframes - lo) return -ERANGE;
     if (a->kwp || a->preimage_on_load || atomic_load_explicit(&a->locking, memory_order_relaxed)
@@ -764,12 +763,11 @@ QS_EXPORT int64_t qs_make_new(struct qs_arena *a, uint64_t lo, uint64_t n, uint6
     while (k < n && (prior[k] = claim_new(a, lo + k, k == 0, &installs)) != 0) k++;
     if (k == 0) return -ENOENT;
     if (mprotect(qs_app_addr(a, lo), (size_t)k << a->frame_shift, PROT_READ | PROT_WRITE) != 0) {
-        int e = errno;
         for (uint64_t j = 0; j < k; j++) {
             if (prior[j] == QS_RESERVED) atomic_fetch_sub(&a->resident, 1);
             qs_frame_unlock(qs_frame_at(a, lo + j), prior[j]);
         }
-        return -e;
+        return -EAGAIN;
     }
     /* the run's memory allocated and mapped in the alias view by one call, not by a page fault per OS page in the
      * memset (3.6 against 5.0 us a frame: docs/results.md, "New pages against a zero pre-image"); on failure (a

@@ -101,6 +101,9 @@ public final class PreimageCapture {
     /** {@code -ENOENT}: {@link #makeNew}'s first frame was in a state only the general path handles. */
     private static final long ENOENT = -2;
 
+    /** {@code -EAGAIN}: {@link #makeNew}'s {@code mprotect} failed (the VMA limit), nothing changed. */
+    private static final long EAGAIN = -11;
+
     /** {@code -ENOTSUP}: {@link #makeNew} in a mode where a pre-image is written or a page locked. */
     private static final long ENOTSUP = -95;
 
@@ -112,15 +115,16 @@ public final class PreimageCapture {
      * cannot - holds zeros, is DIRTY against the arena's shared zero pre-image (no slot, no copy, no
      * pre-image bytes) and writable through the application view, one {@code mprotect} for the run ({@code
      * qs_make_new}, ABI 20). At most 64 frames. Returns the frames made new (at least 1), 0 if the first frame was
-     * DIRTY already (left as it is), or -1 if it was in another state or the arena writes pre-images or locks pages
-     * (kernel write tracking, scanning, page locking, Texas): then the caller takes the general path.
+     * DIRTY already (left as it is), or -1 with nothing changed if it was in another state, the {@code mprotect}
+     * failed (the VMA limit: the general path collapses protection islands) or the arena writes pre-images or locks
+     * pages (kernel write tracking, scanning, page locking, Texas): then the caller takes the general path.
      *
-     * @throws ArenaException if the range leaves the arena or the {@code mprotect} failed (nothing changed)
+     * @throws ArenaException if the range leaves the arena
      */
     public long makeNew(long first, long count, long installs) {
         long rc = Downcall.longValue(
                 "qs_make_new", () -> (long) NativeCalls.MakeNew.H.invokeExact(handle, first, count, installs));
-        if (rc == ENOENT || rc == ENOTSUP) {
+        if (rc == ENOENT || rc == EAGAIN || rc == ENOTSUP) {
             return -1;
         }
         return Downcall.check(rc, () -> "making frames " + first + "+" + count + " new");

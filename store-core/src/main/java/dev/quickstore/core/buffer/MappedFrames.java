@@ -378,6 +378,7 @@ public final class MappedFrames implements PageFrames {
         if (texas != null || relocation.relocated()) {
             return -1;
         }
+        reservation.reserveThrough(pageId + 1, false); // a page beyond the arena: its clear refusal
         int n = (int) Math.min(count, arena.frameCount() - pageId);
         reservation.reserveThrough(pageId + n, false);
         long made = arena.preimages().makeNew(pageId, n, installs);
