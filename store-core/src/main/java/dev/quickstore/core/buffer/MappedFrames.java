@@ -406,13 +406,6 @@ public final class MappedFrames implements PageFrames {
     }
 
     @Override
-    public void rebasePreImage(long pageId) {
-        MemorySegment p = preImage(pageId);
-        assert p != null : "page " + pageId + " is not dirty";
-        p.copyFrom(slice(pageId));
-    }
-
-    @Override
     public long dirtyCards(long pageId) {
         return cleanPoints.dirtyCards(pageId);
     }

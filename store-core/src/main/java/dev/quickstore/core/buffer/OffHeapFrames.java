@@ -109,12 +109,6 @@ public final class OffHeapFrames implements PageFrames {
     }
 
     @Override
-    public void rebasePreImage(long pageId) {
-        assert dirty.contains(pageId);
-        pre(pageId).copyFrom(resident(pageId));
-    }
-
-    @Override
     public void clearDirty(long pageId) {
         dirty.remove(pageId);
     }

@@ -86,9 +86,6 @@ public interface PageFrames extends AutoCloseable {
     /** The pre-image of a dirty page (its contents when {@link #markDirty} first ran). */
     MemorySegment preImage(long pageId);
 
-    /** After the page's changes were logged with undo information (a steal): pre-image := contents. */
-    void rebasePreImage(long pageId);
-
     /**
      * Card marking: bit k set = card k of the dirty page was marked by the write barrier, so only those
      * cards can differ from the pre-image; {@code -1} (all bits, the default) = diff the whole page (page

@@ -66,11 +66,6 @@ public final class SoftwareFrames implements PageFrames {
     }
 
     @Override
-    public void rebasePreImage(long pageId) {
-        frames.rebasePreImage(pageId);
-    }
-
-    @Override
     public void clearDirty(long pageId) {
         frames.clearDirty(pageId);
     }

@@ -394,10 +394,6 @@ public final class SwizzlingFrames implements AutoCloseable {
         return dirty.contains(pageId) ? pre(pageId) : null;
     }
 
-    public void rebasePreImage(long pageId) {
-        toDisk(pre(pageId).copyFrom(resident(pageId)));
-    }
-
     public void clearDirty(long pageId) {
         if (dirty.remove(pageId)) {
             frameDirty[frameOf.get(pageId)] = 0;
