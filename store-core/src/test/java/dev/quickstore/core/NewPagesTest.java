@@ -39,8 +39,8 @@ class NewPagesTest {
         return b;
     }
 
-    /** Allocates {@code n} objects near each other, each recorded in {@code into}. */
-    private static void allocate(Transaction tx, SplittableRandom rnd, int n, Map<Long, byte[]> into) {
+    /** Allocates {@code n} objects near each other, each recorded in {@code into} (also ZeroPreimageNewPagesTest's). */
+    static void allocate(Transaction tx, SplittableRandom rnd, int n, Map<Long, byte[]> into) {
         long prev = 0;
         for (int i = 0; i < n; i++) {
             byte[] b = bytes(rnd, 24 + rnd.nextInt(400));
@@ -55,7 +55,7 @@ class NewPagesTest {
      * Checks every object of the models, which hold references as mapped at {@code base} (a store reopened in this
      * JVM maps its arena elsewhere while the crashed one stays mapped).
      */
-    private static void check(Store s, long base, Map<Long, byte[]> model, Map<Long, byte[]> large, String context) {
+    static void check(Store s, long base, Map<Long, byte[]> model, Map<Long, byte[]> large, String context) {
         long shift = s.arenaBase() - base;
         try (Transaction tx = s.begin()) {
             model.forEach((ref, b) ->

@@ -1,6 +1,5 @@
 package dev.quickstore.core;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,35 +28,36 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ZeroPreimageNewPagesTest {
     private static final int PAGE = 8192;
+    private static final Map<Long, byte[]> NO_LARGE = Map.of();
 
     @TempDir
     Path dir;
 
-    private static byte[] bytes(SplittableRandom rnd, int n) {
-        byte[] b = new byte[n];
-        rnd.nextBytes(b);
-        return b;
-    }
-
-    private static void allocate(Transaction tx, SplittableRandom rnd, int n, Map<Long, byte[]> into) {
-        long prev = 0;
-        for (int i = 0; i < n; i++) {
-            byte[] b = bytes(rnd, 24 + rnd.nextInt(400));
-            long ref = tx.allocate(b.length, prev);
-            tx.write(ref, 0, b);
-            into.put(ref, b);
-            prev = ref;
+    /** What one committed transaction of {@code n} allocations did: pages allocated, made new, pre-image bytes. */
+    private record Allocation(long allocated, long madeNew, long copied) {
+        static Allocation commit(Store s, SplittableRandom rnd, int n, Map<Long, byte[]> model) {
+            FaultCounters before = s.faultCounters();
+            long records = s.txns.newPageRecords();
+            try (Transaction tx = s.begin()) {
+                NewPagesTest.allocate(tx, rnd, n, model);
+                tx.commit();
+            }
+            FaultCounters after = s.faultCounters();
+            return new Allocation(
+                    s.txns.newPageRecords() - records,
+                    after.newPages() - before.newPages(),
+                    after.preimageBytes() - before.preimageBytes());
         }
     }
 
-    /** Reads back every object of the model, whose references are as mapped at {@code base}. */
-    private static void check(Store s, long base, Map<Long, byte[]> model, String context) {
-        long shift = s.arenaBase() - base;
+    private static void delete(Store s, List<Long> refs, Map<Long, byte[]> model) {
         try (Transaction tx = s.begin()) {
-            model.forEach(
-                    (ref, b) -> assertArrayEquals(b, tx.read(ref + shift), context + ": 0x" + Long.toHexString(ref)));
+            for (long ref : refs) {
+                tx.delete(ref);
+                model.remove(ref);
+            }
+            tx.commit();
         }
-        assertTrue(s.verify().ok(), context + ": verify " + s.verify());
     }
 
     @ParameterizedTest
@@ -74,87 +74,49 @@ class ZeroPreimageNewPagesTest {
         long base;
         try (Store s = Store.create(db, PAGE, opts)) {
             base = s.arenaBase();
-            // 1. a stream of objects on fresh pages
-            FaultCounters c0 = s.faultCounters();
-            long newRecords0 = s.txns.newPageRecords();
-            try (Transaction tx = s.begin()) {
-                allocate(tx, rnd, 1500, model);
-                tx.commit();
-            }
-            FaultCounters c1 = s.faultCounters();
-            long allocated = s.txns.newPageRecords() - newRecords0;
-            long madeNew = c1.newPages() - c0.newPages();
-            long copied = c1.preimageBytes() - c0.preimageBytes();
-            assertTrue(allocated >= 40, "pages allocated: " + allocated);
-            assertTrue(madeNew >= allocated, "every allocated page made new (" + madeNew + " of " + allocated + ")");
-            // the pages the transaction changed without allocating them (the space map's) copy their pre-images
-            assertTrue(copied <= 4L * PAGE, "pre-image bytes copied: " + copied + " for " + allocated + " new pages");
-            check(s, base, model, "after the fresh pages");
+            // 1. a stream of objects on fresh pages; only the pages changed without being allocated (the space
+            // map's) copy their pre-images
+            Allocation fresh = Allocation.commit(s, rnd, 1500, model);
+            assertTrue(fresh.allocated() >= 40, "pages allocated: " + fresh);
+            assertTrue(fresh.madeNew() >= fresh.allocated(), "every allocated page made new: " + fresh);
+            assertTrue(fresh.copied() <= 4L * PAGE, "pre-image bytes copied: " + fresh);
+            NewPagesTest.check(s, base, model, NO_LARGE, "after the fresh pages");
 
             // 2. an aborted allocation: its pages become free again, the committed objects stay
             try (Transaction tx = s.begin()) {
-                allocate(tx, rnd, 600, new HashMap<>());
+                NewPagesTest.allocate(tx, rnd, 600, new HashMap<>());
                 tx.abort();
             }
-            check(s, base, model, "after the abort");
+            NewPagesTest.check(s, base, model, NO_LARGE, "after the abort");
 
-            // 3. free three quarters (whole pages become free, resident and clean after the commit) ...
+            // 3. free three quarters (whole pages become free) and allocate on them again while their committed
+            // images are not written back yet (disk-dirty): those frames keep their images as pre-images (zeros
+            // written back in their place would be the page with an LSN gone backwards), so they are not made new;
+            // the pages the abort freed were never disk-dirty and are
             List<Long> refs = new ArrayList<>(model.keySet());
             refs.sort(null);
-            try (Transaction tx = s.begin()) {
-                for (long ref : refs.subList(0, refs.size() * 3 / 4)) {
-                    tx.delete(ref);
-                    model.remove(ref);
-                }
-                tx.commit();
-            }
-            // ... and allocate on them again while their committed images are not written back yet (disk-dirty):
-            // those frames keep their images as pre-images (zeros written back in their place would be the page
-            // with an LSN gone backwards), so they are not made new
-            FaultCounters c2 = s.faultCounters();
-            long newRecords2 = s.txns.newPageRecords();
-            try (Transaction tx = s.begin()) {
-                allocate(tx, rnd, 300, model);
-                tx.commit();
-            }
-            FaultCounters c3 = s.faultCounters();
-            long reused = s.txns.newPageRecords() - newRecords2;
-            long notDiskDirty = c3.newPages() - c2.newPages(); // pages the abort freed were never disk-dirty
+            delete(s, refs.subList(0, refs.size() * 3 / 4), model);
+            Allocation diskDirty = Allocation.commit(s, rnd, 300, model);
             assertTrue(
-                    reused >= 8 && notDiskDirty < reused / 2,
-                    "allocated again: " + reused + ", made new: " + notDiskDirty);
+                    diskDirty.allocated() >= 8 && diskDirty.madeNew() < diskDirty.allocated() / 2,
+                    "disk-dirty pages made new: " + diskDirty);
             assertTrue(
-                    c3.preimageBytes() - c2.preimageBytes() >= (reused - notDiskDirty) * PAGE,
-                    "the disk-dirty ones' pre-images copied: " + (c3.preimageBytes() - c2.preimageBytes()));
-            check(s, base, model, "after the disk-dirty reuse");
-            // once written back (a checkpoint), the freed pages left are resident, clean and made new: nothing copied
+                    diskDirty.copied() >= (diskDirty.allocated() - diskDirty.madeNew()) * PAGE,
+                    "the disk-dirty ones' pre-images copied: " + diskDirty);
+            NewPagesTest.check(s, base, model, NO_LARGE, "after the disk-dirty reuse");
+
+            // 4. once written back (a checkpoint), freed pages are resident, clean and made new: nothing copied
             s.checkpoint();
-            try (Transaction tx = s.begin()) {
-                for (long ref : refs.subList(refs.size() * 3 / 4, refs.size() * 7 / 8)) {
-                    tx.delete(ref);
-                    model.remove(ref);
-                }
-                tx.commit();
-            }
+            delete(s, refs.subList(refs.size() * 3 / 4, refs.size() * 7 / 8), model);
             s.checkpoint();
-            FaultCounters c4 = s.faultCounters();
-            long newRecords4 = s.txns.newPageRecords();
-            try (Transaction tx = s.begin()) {
-                allocate(tx, rnd, 700, model);
-                tx.commit();
-            }
-            FaultCounters c5 = s.faultCounters();
-            reused = s.txns.newPageRecords() - newRecords4;
-            assertTrue(reused >= 15, "freed pages allocated again: " + reused);
-            assertTrue(c5.newPages() - c4.newPages() >= reused, "made new: " + (c5.newPages() - c4.newPages()));
-            assertTrue(
-                    c5.preimageBytes() - c4.preimageBytes() <= 8L * PAGE,
-                    "pre-image bytes copied: " + (c5.preimageBytes() - c4.preimageBytes()) + " for " + reused
-                            + " reused pages");
-            check(s, base, model, "after the reuse");
+            Allocation reused = Allocation.commit(s, rnd, 700, model);
+            assertTrue(reused.allocated() >= 15, "freed pages allocated again: " + reused);
+            assertTrue(reused.madeNew() >= reused.allocated(), "made new: " + reused);
+            assertTrue(reused.copied() <= 8L * PAGE, "pre-image bytes copied: " + reused);
+            NewPagesTest.check(s, base, model, NO_LARGE, "after the reuse");
         }
         try (Store s = Store.open(db, opts)) {
-            check(s, base, model, "reopened");
+            NewPagesTest.check(s, base, model, NO_LARGE, "reopened");
             assertEquals(0, s.recoveryStats().losersUndone());
         }
     }

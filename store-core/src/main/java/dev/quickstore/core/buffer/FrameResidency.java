@@ -78,9 +78,24 @@ final class FrameResidency {
         return frames.slice(pageId);
     }
 
-    /** Page {@code pageId} was made resident by {@link MappedFrames#makeNew} (or was already). */
-    void madeResident(long pageId) {
-        known.add(pageId);
+    /**
+     * {@link MappedFrames#makeNew}: new pages against the arena's zero pre-image ({@code PreimageCapture.makeNew},
+     * {@code qs_make_new}), only under identity placement (relocated and Texas frames of consecutive pages are not
+     * consecutive); the arena refuses where pre-images are written or pages locked. The pages it takes are known
+     * from here (those it installed became resident).
+     */
+    long makeNew(long pageId, int count, int installs) {
+        if (frames.texasFrames() != null || relocation.relocated()) {
+            return -1;
+        }
+        reservation.reserveThrough(pageId + 1, false); // a page beyond the arena: its clear refusal
+        int n = (int) Math.min(count, arena.frameCount() - pageId);
+        reservation.reserveThrough(pageId + n, false);
+        long made = arena.preimages().makeNew(pageId, n, installs);
+        for (long k = 0; k < made; k++) {
+            known.add(pageId + k);
+        }
+        return made;
     }
 
     /** See {@link MappedFrames#evict}. */

@@ -368,24 +368,10 @@ public final class MappedFrames implements PageFrames {
         markDirty(pageId);
     }
 
-    /**
-     * New pages against the arena's zero pre-image ({@code PreimageCapture.makeNew}, {@code qs_make_new}): only under
-     * identity placement (relocated and Texas frames of consecutive pages are not consecutive); the arena refuses
-     * where pre-images are written or pages locked. The pages it installs are known to the residency from here.
-     */
+    /** New pages against the arena's zero pre-image: {@link FrameResidency#makeNew}. */
     @Override
     public long makeNew(long pageId, int count, int installs) {
-        if (texas != null || relocation.relocated()) {
-            return -1;
-        }
-        reservation.reserveThrough(pageId + 1, false); // a page beyond the arena: its clear refusal
-        int n = (int) Math.min(count, arena.frameCount() - pageId);
-        reservation.reserveThrough(pageId + n, false);
-        long made = arena.preimages().makeNew(pageId, n, installs);
-        for (long k = 0; k < made; k++) {
-            residency.madeResident(pageId + k);
-        }
-        return made;
+        return residency.makeNew(pageId, count, installs);
     }
 
     /** The pre-image without opening the application view (one downcall, no {@code mprotect}). */
