@@ -172,10 +172,10 @@ public final class BufferPool {
      * whatever the frame held, dirty against a shared page of zeros - no 8 KiB pre-image copied or kept (issue #20,
      * docs/results.md "New pages against a zero pre-image"). Elsewhere it is installed as zeros if it is not
      * resident, and its bytes captured as its pre-image. Either way commit logs it as one NEW_PAGE record (its
-     * difference from zeros,
-     * redone onto a zeroed page) instead of a REDO diff against a pre-image read from disk, and a steal logs it
-     * whole ({@link #isNewPage}). This is the "new page" log record of ARIES and ESM (Franklin et al., "Crash
-     * Recovery in Client-Server EXODUS", SIGMOD 1992: a newly allocated page needs no before image); issue #20.
+     * difference from zeros, redone onto a zeroed page) instead of a REDO diff against a pre-image read from disk,
+     * and a steal logs it whole ({@link #isNewPage}). This is the "new page" log record of ARIES and ESM (Franklin
+     * et al., "Crash Recovery in Client-Server EXODUS", SIGMOD 1992: a newly allocated page needs no before image);
+     * issue #20.
      * With a {@link FixObserver} (a page server client, whose server logs) it is {@link #fixForWrite}.
      */
     public MemorySegment fixNew(long pageId) throws IOException {
