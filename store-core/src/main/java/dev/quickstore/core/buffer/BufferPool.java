@@ -213,9 +213,10 @@ public final class BufferPool {
         if (freeAfter != null && txnPages.anyNew() && frames.writeAheadFrames() > 0) {
             ahead = freeAfter.count(pageId, frames.writeAheadFrames());
         }
-        // pages installed ahead take frames: only as many as the pool has room for without evicting
-        int room = Math.max(0, frames.capacity() - frames.residentCount() - (install ? 1 : 0));
-        long made = frames.makeNew(pageId, 1 + ahead, Math.min(ahead, room));
+        // pages installed ahead take frames: only as many as the pool has room for without evicting (the resident
+        // count is a downcall: asked only when there are pages ahead)
+        int installs = ahead == 0 ? 0 : Math.min(ahead, frames.capacity() - frames.residentCount() - (install ? 1 : 0));
+        long made = frames.makeNew(pageId, 1 + ahead, Math.max(0, installs));
         if (made < 0) { // not for these frames: install the zero image and capture it as the pre-image
             if (install) {
                 seg = frames.install(pageId, zeroPage);
