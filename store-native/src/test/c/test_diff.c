@@ -1,7 +1,8 @@
 /* test_diff.c - qs_page_diff against a byte-by-byte model: the same ranges for random pages of every density
  * (one changed byte to every byte), lengths 0..300 and 8 KiB, offsets 0..7 of the buffers, merge gaps 0..13; an
  * output array too small reports the full count; a stop after a long range (max_gap >= 6) cuts at the word's
- * last changed byte. (PageDiffNativeTest checks the same function against store-core's Java loop.) */
+ * last changed byte, as a word-by-word model of the stop says for pages whose ranges start and split at every offset
+ * of a 64-byte block. (PageDiffNativeTest checks the same function against store-core's Java loop.) */
 #include "qs_test.h"
 
 #include <stdint.h>
@@ -36,6 +37,53 @@ static int64_t model(const uint8_t *b, const uint8_t *a, int64_t n, int32_t max_
     return count;
 }
 
+/* The word rule of a stop (max_gap >= 6): a word's changed bytes join the open range when its first is at most max_gap
+ * after the range's end; after each changed word, a range of stop_at bytes or more is closed there and the diff stops.
+ * Returns 2 * count + partial, as qs_page_diff does. */
+static int64_t model_stop(const uint8_t *b, const uint8_t *a, int64_t n, int32_t max_gap, int64_t stop_at,
+                          int32_t *out) {
+    int64_t count = 0, start = -1, last_end = -1, words = n & ~(int64_t)7;
+    for (int64_t w = 0; w < words; w += 8) {
+        int64_t first = -1, last = -1;
+        for (int64_t i = w; i < w + 8; i++)
+            if (b[i] != a[i]) {
+                if (first < 0) first = i;
+                last = i;
+            }
+        if (first < 0) continue;
+        if (start >= 0 && first - last_end > max_gap) {
+            out[2 * count] = (int32_t)start;
+            out[2 * count + 1] = (int32_t)last_end;
+            count++;
+            start = -1;
+        }
+        if (start < 0) start = first;
+        last_end = last + 1;
+        if (last_end - start >= stop_at) {
+            out[2 * count] = (int32_t)start;
+            out[2 * count + 1] = (int32_t)last_end;
+            return 2 * (count + 1) + 1;
+        }
+    }
+    for (int64_t i = words; i < n; i++) {
+        if (b[i] == a[i]) continue;
+        if (start >= 0 && i - last_end > max_gap) {
+            out[2 * count] = (int32_t)start;
+            out[2 * count + 1] = (int32_t)last_end;
+            count++;
+            start = -1;
+        }
+        if (start < 0) start = i;
+        last_end = i + 1;
+    }
+    if (start >= 0) {
+        out[2 * count] = (int32_t)start;
+        out[2 * count + 1] = (int32_t)last_end;
+        count++;
+    }
+    return 2 * count;
+}
+
 static uint8_t before[8192 + 16], after[8192 + 16];
 static int32_t got[8192 + 8], want[8192 + 8];
 
@@ -53,8 +101,41 @@ static void one(int64_t n, int off, int32_t gap, int density) {
               density, (long)k, got[k], want[k]);
 }
 
+/* Runs of changed bytes separated by gaps of max_gap - 1 .. max_gap + 2 equal bytes, so that ranges start, merge and
+ * split at every offset of the 64-byte blocks qs_page_diff reads dense stretches by; checked against both models. */
+static void gaps(int off, int32_t gap, int64_t stop_at) {
+    for (int i = 0; i < 8192 + 8; i++) before[i] = after[i] = (uint8_t)rnd();
+    for (int i = (int)(rnd() % 64); i < 8192;) {
+        int run = 1 + (int)(rnd() % 40);
+        for (int k = i; k < i + run && k < 8192; k++) after[off + k] ^= (uint8_t)(1 + rnd() % 255);
+        i += run + gap - 1 + (int)(rnd() % 4);
+    }
+    int64_t r = qs_page_diff(before + off, after + off, 8192, gap, stop_at, got, 8192 / 2 + 4);
+    int64_t w = stop_at == INT64_MAX ? 2 * model(before + off, after + off, 8192, gap, want)
+                                     : model_stop(before + off, after + off, 8192, gap, stop_at, want);
+    CHECK(r == w, "gaps near %d, off %d, stop %ld: returned %ld, the model %ld", gap, off, (long)stop_at, (long)r,
+          (long)w);
+    for (int64_t k = 0; k < (w & ~1ll) && r == w; k++)
+        CHECK(got[k] == want[k], "gaps near %d, off %d, stop %ld: bound %ld is %d, the model %d", gap, off,
+              (long)stop_at, (long)k, got[k], want[k]);
+}
+
 int main(void) {
     static const int densities[] = {0, 1, 5, 30, 200, 600, 1000};
+    for (int k = 0; k < 600; k++) gaps(k % 8, k % 14, INT64_MAX);
+    static const int64_t stops[] = {8, 60, 64, 100, 256, 1000};
+    for (int k = 0; k < 600; k++) gaps(k % 8, 6 + k % 8, stops[k % 6]);
+    /* a stop in a dense page: every byte changed but one in every 50, with stop_at past several blocks */
+    for (int k = 0; k < 60; k++) {
+        for (int i = 0; i < 8192 + 8; i++) before[i] = after[i] = (uint8_t)rnd();
+        for (int i = 0; i < 8192; i++)
+            if (i % 50) after[i] ^= 0x5a;
+        int64_t stop = 64 + 37 * k;
+        int64_t r = qs_page_diff(before, after, 8192, 7, stop, got, 16);
+        int64_t w = model_stop(before, after, 8192, 7, stop, want);
+        CHECK(r == w && got[0] == want[0] && got[1] == want[1], "dense stop %ld: %ld [%d, %d), the model %ld [%d, %d)",
+              (long)stop, (long)r, got[0], got[1], (long)w, want[0], want[1]);
+    }
     for (int64_t n = 0; n <= 300; n++)
         for (int32_t gap = 0; gap <= 13; gap++)
             one(n, (int)(n % 8), gap, densities[(n + gap) % 7]);
