@@ -18,7 +18,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Preallocation: the current segment is extended with zeros {@value #PREALLOCATE_CHUNK} bytes at a
  * time, ahead of the records, so that a commit's fdatasync overwrites allocated blocks and does not
  * also have to journal a new file size (measured on ext4 here: about 105 us instead of 155 us per
- * small commit). A zero tail reads as the end of the log ({@link LogReader}); a segment that is
+ * small commit). The zeros go after the records of the write that needs them, never under them, and only
+ * after a write smaller than {@value #PREALLOCATE_BELOW} bytes: a large write (a bulk load's commit) extends
+ * the file by its own bytes, where zeros written first would reach the disk and then be overwritten by the
+ * next commit's records, doubling what its fdatasync writes (docs/results.md, "The log extended by its records"). A
+ * zero tail reads as the end of the log ({@link LogReader}); a segment that is
  * complete is truncated to its used length before the next one starts, so a zero tail never sits in
  * front of a later segment (which the reader would rightly call damage). On open, anything after the
  * end of the log found by recovery is cut off before appending resumes, so stale bytes from before a
@@ -30,6 +34,9 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class LogWriter implements AutoCloseable {
     /** Bytes by which the current segment is extended with zeros ahead of the records. */
     static final int PREALLOCATE_CHUNK = 1 << 20;
+
+    /** A write of at least this many bytes is not followed by zeros (the file grows by the write itself). */
+    static final int PREALLOCATE_BELOW = 1 << 16;
 
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 16).asReadOnlyBuffer();
     private final FileIO io;
@@ -91,6 +98,23 @@ public final class LogWriter implements AutoCloseable {
         allocatedEnd = LogSegments.HEADER;
         ensureAllocated(segment, LogSegments.HEADER + 1);
         segment.force();
+    }
+
+    /**
+     * Writes {@code len} bytes of records at segment offset {@code at}, then the zeros that preallocation puts
+     * after them (class comment). Records are appended in order, so {@code at} is at most {@link #allocatedEnd}.
+     * Called by the single writer of the segment: the flush leader, or a holder of the lock while no leader runs.
+     */
+    private void writeRecords(FileIO.Handle seg, byte[] records, int len, long at) throws IOException {
+        assert at <= allocatedEnd : "records at " + at + " past the segment's end " + allocatedEnd;
+        seg.write(ByteBuffer.wrap(records, 0, len), at);
+        long end = at + len;
+        if (end > allocatedEnd) {
+            allocatedEnd = end;
+            if (len < PREALLOCATE_BELOW) {
+                ensureAllocated(seg, end + 1);
+            }
+        }
     }
 
     /**
@@ -207,8 +231,7 @@ public final class LogWriter implements AutoCloseable {
 
     private void writeBuffered() throws IOException {
         if (buffered > 0) {
-            ensureAllocated(segment, bufferStartLsn % segmentBytes + buffered);
-            segment.write(ByteBuffer.wrap(buffer, 0, buffered), bufferStartLsn % segmentBytes);
+            writeRecords(segment, buffer, buffered, bufferStartLsn % segmentBytes);
             bytesWritten += buffered;
         }
         segment.force();
@@ -246,8 +269,7 @@ public final class LogWriter implements AutoCloseable {
                 Throwable unchecked = null;
                 try {
                     if (len > 0) {
-                        ensureAllocated(seg, start % segmentBytes + len);
-                        seg.write(ByteBuffer.wrap(batch, 0, len), start % segmentBytes);
+                        writeRecords(seg, batch, len, start % segmentBytes);
                     }
                     seg.force();
                 } catch (IOException e) {

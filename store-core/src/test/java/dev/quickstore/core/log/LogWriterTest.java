@@ -33,8 +33,12 @@ class LogWriterTest {
     }
 
     static List<Long> scanAll(Path logDir) throws Exception {
+        return scanAll(logDir, SEGMENT);
+    }
+
+    static List<Long> scanAll(Path logDir, long segmentBytes) throws Exception {
         List<Long> lsns = new ArrayList<>();
-        try (LogReader reader = new LogReader(RealFileIO.INSTANCE, logDir, SEGMENT)) {
+        try (LogReader reader = new LogReader(RealFileIO.INSTANCE, logDir, segmentBytes)) {
             LogReader.Scan scan = reader.scan(LogSegments.HEADER, 0);
             for (LogRecord r = scan.next(); r != null; r = scan.next()) {
                 lsns.add(r.lsn);
@@ -85,6 +89,36 @@ class LogWriterTest {
             again.flushAll();
         }
         assertEquals(written, scanAll(logDir));
+    }
+
+    @Test
+    void aLargeWriteExtendsTheSegmentByItsRecordsAndOnlyASmallOneIsFollowedByZeros() throws Exception {
+        long segment = 4L * LogWriter.PREALLOCATE_CHUNK;
+        Path logDir = dir.resolve("log");
+        Path seg0 = LogSegments.path(logDir, 0, segment);
+        List<Long> written = new ArrayList<>();
+        LogWriter w = new LogWriter(RealFileIO.INSTANCE, logDir, segment, 0);
+        assertEquals(LogWriter.PREALLOCATE_CHUNK, Files.size(seg0), "a new segment starts with one chunk of zeros");
+        long txn = 1;
+        while (w.endLsn() < LogWriter.PREALLOCATE_CHUNK * 3L / 2) { // one flush of 1.5 MiB: a bulk load's commit
+            written.add(w.append(record(8_000, txn++)));
+        }
+        w.flushAll();
+        assertEquals(w.endLsn(), Files.size(seg0), "no zeros after a large write: the next one would overwrite them");
+        assertEquals(written, scanAll(logDir, segment), "a crash now: the file's end is the log's end");
+        written.add(w.append(record(300, txn++)));
+        w.flushAll();
+        assertTrue(LogWriter.PREALLOCATE_BELOW > 300);
+        assertEquals(
+                2L * LogWriter.PREALLOCATE_CHUNK, Files.size(seg0), "a small write is followed by zeros to the chunk");
+        assertEquals(written, scanAll(logDir, segment), "and the zero tail reads as the end of the log");
+        long end = w.endLsn();
+        w.close();
+        try (LogWriter again = new LogWriter(RealFileIO.INSTANCE, logDir, segment, end)) {
+            written.add(again.append(record(300, txn)));
+            again.flushAll();
+        }
+        assertEquals(written, scanAll(logDir, segment));
     }
 
     @Test
