@@ -44,16 +44,15 @@ public final class ObjectAllocator {
         this.addresses = addresses;
         this.pageSize = pool.pageSize();
         this.extentPages = extentPages;
+        this.noFit = new NoFitSizes(extentPages);
     }
 
     /**
-     * Page to the smallest object size (8-aligned) found not to fit on it: a larger or equal request is refused
-     * without reading the page, until an object on it is {@linkplain #delete deleted} (the only way a slotted
-     * page gains space) or the memos are dropped ({@link #reset}). A hint that can only cost
-     * space, never correctness: a page it admits is still checked. Without it every object placed near a full
-     * extent re-read the extent's pages (OO7's builds: most of their time; docs/results.md, issue #20).
+     * The smallest object size found not to fit on each page, kept per extent ({@link NoFitSizes}): a larger or equal
+     * request is refused without reading the page. Without it every object placed near a full extent re-read the
+     * extent's pages (OO7's builds: most of their time; docs/results.md, issue #20).
      */
-    private final PageTable<Integer> noFit = new PageTable<>();
+    private final NoFitSizes noFit;
 
     /**
      * Page to the end of its objects while it is {@linkplain SlottedPage#denseEnd densely packed} (filled by
@@ -205,8 +204,7 @@ public final class ObjectAllocator {
             }
             hotPage = -1; // does not fit, or changed behind the memo: the general path below decides
         }
-        Integer refused = noFit.get(page);
-        if (refused != null && need >= refused) {
+        if (need >= noFit.refused(page)) {
             return -1;
         }
         int[] known = denseTails.get(page);
@@ -358,16 +356,10 @@ public final class ObjectAllocator {
         if (page == hotPage) {
             hotPage = -1;
         }
-        if (noFit.size() >= NO_FIT_PAGES) {
-            noFit.clear();
-        }
-        Integer was = noFit.get(page);
-        if (was == null || need < was) {
-            noFit.put(page, need);
-        }
+        noFit.refuse(page, need);
     }
 
-    /** Bound of {@link #noFit} (cleared when reached). */
+    /** Bound of {@link #denseTails} and {@link #extentNoFit} (each cleared when reached). */
     private static final int NO_FIT_PAGES = 1 << 16;
 
     /** Bound of {@link #unitMaps} (cleared when reached): a map holds about 300 bytes, so at most about 1.2 MiB. */
@@ -389,8 +381,11 @@ public final class ObjectAllocator {
             int need = (size + 7) & ~7;
             Integer full = extentNoFit.get(extent);
             if (full == null || need < full) {
+                int[] refused = noFit.ofExtent(extent); // one lookup for the pass (tryPage would probe per page)
                 for (long p = extent; p < extent + extentPages; p++) {
-                    if (p != hintPage && (off = tryPage(p, size, pointerOffsets)) >= 0) {
+                    if (p != hintPage
+                            && (refused == null || p == hotPage || need < refused[(int) (p - extent)])
+                            && (off = tryPage(p, size, pointerOffsets)) >= 0) {
                         return addresses.address(p, off);
                     }
                 }
@@ -407,7 +402,7 @@ public final class ObjectAllocator {
             }
         }
         long page = extents.allocate(1, spill != null ? spill : hintPage); // next to the previous overflow
-        noFit.remove(page);
+        noFit.forget(page);
         denseTails.remove(page);
         unitMaps.remove(page);
         extentNoFit.remove(extentOf(page));
@@ -499,7 +494,7 @@ public final class ObjectAllocator {
             deleteStamp = pool.stamps().writeStamp();
             deleteIndexed = false;
         }
-        noFit.remove(page);
+        noFit.forget(page);
         UnitMap map = unitMaps.get(page);
         int[] tail = denseTails.get(page);
         if (tail != null) {
