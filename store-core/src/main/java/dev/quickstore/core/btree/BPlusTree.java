@@ -92,6 +92,8 @@ public final class BPlusTree {
     private long rootStamp;
     /** The answers of {@link #lookup(Object)} under the pool's entry stamp. */
     private final KeyedLookupMemo keyedMemo = new KeyedLookupMemo();
+    /** The meta page as {@link #addSize} last fixed it for write, while the pool's stamps hold. */
+    private final KeptLeaf keptMeta;
 
     public BPlusTree(
             BufferPool pool, ExtentAllocator extents, long metaPage, KeyType keyType, boolean unique, int keyLength) {
@@ -105,6 +107,7 @@ public final class BPlusTree {
         this.splits = new NodeSplits(pool, extents, metaPage, nodes);
         this.removals = new NodeRemovals(pool, extents, metaPage, nodes);
         this.numericKeys = new NumericKeys(this, pool, nodes, splits, removals);
+        this.keptMeta = new KeptLeaf(pool.stamps());
     }
 
     static int maxKeyLength(int pageSize) {
@@ -177,11 +180,19 @@ public final class BPlusTree {
     }
 
     /**
-     * Adds {@code d} to the entry count in the meta page. Within a transaction the pool hands the meta page out again
-     * from its kept segments ({@code KeptWriteSegments}: a pin, no residency check, no dirty mark).
+     * Adds {@code d} to the entry count in the meta page. The segment the first call of a transaction fixed for write is
+     * kept ({@link KeptLeaf}) and written again while the pool's write stamp holds (this transaction, the page neither
+     * stolen nor evicted): no fix and no pin per insert and delete, as the rightmost leaf's appends (the fix was 1.6 %
+     * of the OO7 small build, docs/results.md "The entry count through a kept segment"). Before, the pool handed the
+     * page out from its kept segments ({@code KeptWriteSegments}: a lookup and a pin per call).
      */
     void addSize(long d) throws IOException {
-        MemorySegment m = pool.fixForStoreWrite(metaPage);
+        MemorySegment m = keptMeta.segment();
+        if (m == null) {
+            m = pool.fixForStoreWrite(metaPage);
+            keptMeta.keep(metaPage, m);
+        }
+        assert keptMeta.page() == metaPage;
         m.set(PageHeader.LONG, META_ENTRIES, m.get(PageHeader.LONG, META_ENTRIES) + d);
     }
 

@@ -5,7 +5,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A leaf a tree keeps between two of its operations instead of descending to it again ({@link NumericKeys}: the
- * rightmost leaf its inserts append to, the leaf its last delete took an entry from): the page, the segment {@code
+ * rightmost leaf its inserts append to, the leaf its last delete took an entry from), or its meta page, whose entry
+ * count each insert and delete updates ({@link BPlusTree#addSize}): the page, the segment {@code
  * pool.fixForStoreWrite} returned for it, and the pool's write and node stamps taken then. Valid while both stamps
  * hold: the write stamp ends with the transaction or when the page is stolen or evicted (a segment of it is then no
  * longer the page's, or no longer dirty in this transaction), the node stamp when any tree frees a node (a freed
