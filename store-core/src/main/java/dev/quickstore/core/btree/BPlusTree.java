@@ -180,11 +180,11 @@ public final class BPlusTree {
     }
 
     /**
-     * Adds {@code d} to the entry count in the meta page. The segment the first call of a transaction fixed for write is
-     * kept ({@link KeptLeaf}) and written again while the pool's write stamp holds (this transaction, the page neither
-     * stolen nor evicted): no fix and no pin per insert and delete, as the rightmost leaf's appends (the fix was 1.6 %
-     * of the OO7 small build, docs/results.md "The entry count through a kept segment"). Before, the pool handed the
-     * page out from its kept segments ({@code KeptWriteSegments}: a lookup and a pin per call).
+     * Adds {@code d} to the entry count in the meta page. The segment the first call of a transaction fixed for write
+     * is kept ({@link KeptLeaf}) and written again while the pool's write stamp holds (this transaction, the page
+     * neither stolen nor evicted): no fix and no pin per insert and delete, as the rightmost leaf's appends (the fix
+     * was 1.7 % of the OO7 small build, docs/results.md "The entry count through a kept segment"). Before, the pool
+     * handed the page out from its kept segments ({@code KeptWriteSegments}: a lookup and a pin per call).
      */
     void addSize(long d) throws IOException {
         MemorySegment m = keptMeta.segment();
