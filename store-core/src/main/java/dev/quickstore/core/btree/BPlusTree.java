@@ -24,7 +24,9 @@ import java.util.Arrays;
  * WAL as object data (physical redo and undo are correct because transactions of a store are serial).
  * Nodes are written through {@link BufferPool#fixForStoreWrite}: the application never stores to a node through
  * the view, so the mapped store captures the pre-image without opening the view (no {@code mprotect} per node
- * and transaction; results.md, "Structural modifications: SM1/SM2").
+ * and transaction; results.md, "Structural modifications: SM1/SM2"). A node just allocated (a split's new node, a
+ * new root, a new tree's meta page and root) is fixed by {@link BufferPool#fixNew}: not read, made new against zeros
+ * without a pre-image, logged as a NEW_PAGE (docs/results.md, "B+tree nodes made new").
  *
  * <p>Entries are {@code key bytes (K) ++ value (8, big-endian)} compared as unsigned byte strings, so
  * duplicate keys are ordered by value and every entry is unique; a unique index additionally refuses a
@@ -123,14 +125,14 @@ public final class BPlusTree {
         }
         long meta = extents.allocate(2, near);
         long root = meta + 1;
-        MemorySegment m = pool.fixForStoreWrite(meta);
+        MemorySegment m = pool.fixNew(meta); // both just allocated: not read, no pre-image, logged as NEW_PAGEs
         PageHeader.format(m, meta, PageHeader.BTREE_META);
         m.set(ValueLayout.JAVA_BYTE, META_KEY_TYPE, (byte) type.ordinal());
         m.set(ValueLayout.JAVA_BYTE, META_UNIQUE, (byte) (unique ? 1 : 0));
         m.set(PageHeader.SHORT, META_KEY_LENGTH, (short) k);
         m.set(PageHeader.LONG, META_ROOT, root);
         m.set(PageHeader.INT, META_HEIGHT, 1);
-        PageHeader.format(pool.fixForStoreWrite(root), root, PageHeader.BTREE_LEAF);
+        PageHeader.format(pool.fixNew(root), root, PageHeader.BTREE_LEAF);
         return new BPlusTree(pool, extents, meta, type, unique, k);
     }
 

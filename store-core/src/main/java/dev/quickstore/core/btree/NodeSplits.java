@@ -53,7 +53,7 @@ final class NodeSplits {
         int left = (n + 1) / 2;
         int right = n + 1 - left;
         long newLeaf = extents.allocate(1, leaf);
-        MemorySegment q = pool.fixForStoreWrite(newLeaf);
+        MemorySegment q = pool.fixNew(newLeaf); // just allocated: not read, no pre-image, logged as a NEW_PAGE
         PageHeader.format(q, newLeaf, PageHeader.BTREE_LEAF);
         p = pool.fixForStoreWrite(leaf);
         MemorySegment.copy(a, 0, p, BODY, (long) left * entry);
@@ -82,7 +82,7 @@ final class NodeSplits {
         if (level < 0) {
             long oldRoot = path[0];
             long newRoot = extents.allocate(1, oldRoot);
-            MemorySegment r = pool.fixForStoreWrite(newRoot);
+            MemorySegment r = pool.fixNew(newRoot);
             PageHeader.format(r, newRoot, PageHeader.BTREE_INNER);
             r.set(PageHeader.LONG, LINK, oldRoot);
             MemorySegment.copy(MemorySegment.ofArray(item), 0, r, BODY, w);
@@ -109,7 +109,7 @@ final class NodeSplits {
         MemorySegment.copy(p, BODY + (long) pos * w, a, (long) (pos + 1) * w, (long) (n - pos) * w);
         int left = (n + 1) / 2; // items [0, left) stay; item left moves up; (left, n] go right
         long newNode = extents.allocate(1, node);
-        MemorySegment q = pool.fixForStoreWrite(newNode);
+        MemorySegment q = pool.fixNew(newNode);
         PageHeader.format(q, newNode, PageHeader.BTREE_INNER);
         p = pool.fixForStoreWrite(node);
         MemorySegment.copy(a, 0, p, BODY, (long) left * w);
