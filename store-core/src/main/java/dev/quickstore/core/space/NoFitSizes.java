@@ -16,7 +16,8 @@ import java.util.Arrays;
  * (docs/results.md, "No-fit sizes per extent"). With the extent's array read once, the pass skips refused pages with
  * one array load each.
  *
- * <p>Invariants: every array has {@code extentPages} entries, each {@link #NONE} or a positive multiple of 8; an
+ * <p>Invariants: every array has {@code extentPages} entries, each {@link #NONE} or a multiple of 8 (0: the page
+ * holds nothing until the allocator allocates it, a page of another kind or beyond the volume); an
  * extent's array exists once a page of it was refused (and may hold only {@link #NONE} after {@link #forget}). The
  * number of extents kept is bounded by {@link #MAX_EXTENTS} (all are dropped when it is reached, as the page map
  * before it was at 65,536 pages). Single-threaded, like the allocator (its callers hold the store latch).
