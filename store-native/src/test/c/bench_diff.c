@@ -4,12 +4,9 @@
  * records (7). The new page holds object-like words: small ints, user-space addresses, ASCII text, a null word now
  * and then, a zero tail of free space and a slot directory at its end. Prints the median of seven rounds of
  * thread CPU time per page. */
-#include "qs_api.h"
+#include "qs_test.h"
 
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #define PAGE 8192
@@ -21,12 +18,7 @@
 #endif
 
 static uint64_t s = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void) {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    return s;
-}
+static uint64_t rnd(void) { return qs_test_rnd(&s); }
 
 static uint8_t pages[PAGES][PAGE], pre[PAGES][PAGE], zero[PAGE];
 static int32_t out[PAGE];

@@ -29,6 +29,14 @@ static inline int qs_test_arena_open(uint64_t size, uint32_t fs, uint64_t base, 
 }
 #define qs_arena_open qs_test_arena_open
 
+/* xorshift64: the tests' and benches' seeded random numbers (*s must not be 0). */
+static inline uint64_t qs_test_rnd(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
 static int qs_checks;
 #define CHECK(cond, ...) do { qs_checks++; if (!(cond)) { fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond); \
     fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); exit(1); } } while (0)

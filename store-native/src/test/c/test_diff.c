@@ -8,33 +8,35 @@
 #include <stdint.h>
 
 static uint64_t s = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void) {
-    s ^= s << 13;
-    s ^= s >> 7;
-    s ^= s << 17;
-    return s;
+static uint64_t rnd(void) { return qs_test_rnd(&s); }
+
+/* The models' ranges: the open one is [start, last_end) (start -1: none), the closed ones in out. */
+struct model_ranges {
+    int32_t *out;
+    int64_t count, start, last_end;
+};
+
+static void close_open_range(struct model_ranges *m) {
+    m->out[2 * m->count] = (int32_t)m->start;
+    m->out[2 * m->count + 1] = (int32_t)m->last_end;
+    m->count++;
+    m->start = -1;
+}
+
+/* Changed bytes [first, last] join the open range when first is at most max_gap after its end. */
+static void changed(struct model_ranges *m, int64_t first, int64_t last, int32_t max_gap) {
+    if (m->start >= 0 && first - m->last_end > max_gap) close_open_range(m);
+    if (m->start < 0) m->start = first;
+    m->last_end = last + 1;
 }
 
 /* The model: changed bytes whose gap of equal bytes is at most max_gap share a range. */
 static int64_t model(const uint8_t *b, const uint8_t *a, int64_t n, int32_t max_gap, int32_t *out) {
-    int64_t count = 0, start = -1, last_end = -1;
-    for (int64_t i = 0; i < n; i++) {
-        if (b[i] == a[i]) continue;
-        if (start >= 0 && i - last_end > max_gap) {
-            out[2 * count] = (int32_t)start;
-            out[2 * count + 1] = (int32_t)last_end;
-            count++;
-            start = -1;
-        }
-        if (start < 0) start = i;
-        last_end = i + 1;
-    }
-    if (start >= 0) {
-        out[2 * count] = (int32_t)start;
-        out[2 * count + 1] = (int32_t)last_end;
-        count++;
-    }
-    return count;
+    struct model_ranges m = {out, 0, -1, -1};
+    for (int64_t i = 0; i < n; i++)
+        if (b[i] != a[i]) changed(&m, i, i, max_gap);
+    if (m.start >= 0) close_open_range(&m);
+    return m.count;
 }
 
 /* The word rule of a stop (max_gap >= 6): a word's changed bytes join the open range when its first is at most max_gap
@@ -42,7 +44,8 @@ static int64_t model(const uint8_t *b, const uint8_t *a, int64_t n, int32_t max_
  * Returns 2 * count + partial, as qs_page_diff does. */
 static int64_t model_stop(const uint8_t *b, const uint8_t *a, int64_t n, int32_t max_gap, int64_t stop_at,
                           int32_t *out) {
-    int64_t count = 0, start = -1, last_end = -1, words = n & ~(int64_t)7;
+    struct model_ranges m = {out, 0, -1, -1};
+    int64_t words = n & ~(int64_t)7;
     for (int64_t w = 0; w < words; w += 8) {
         int64_t first = -1, last = -1;
         for (int64_t i = w; i < w + 8; i++)
@@ -51,37 +54,16 @@ static int64_t model_stop(const uint8_t *b, const uint8_t *a, int64_t n, int32_t
                 last = i;
             }
         if (first < 0) continue;
-        if (start >= 0 && first - last_end > max_gap) {
-            out[2 * count] = (int32_t)start;
-            out[2 * count + 1] = (int32_t)last_end;
-            count++;
-            start = -1;
-        }
-        if (start < 0) start = first;
-        last_end = last + 1;
-        if (last_end - start >= stop_at) {
-            out[2 * count] = (int32_t)start;
-            out[2 * count + 1] = (int32_t)last_end;
-            return 2 * (count + 1) + 1;
+        changed(&m, first, last, max_gap);
+        if (m.last_end - m.start >= stop_at) {
+            close_open_range(&m);
+            return 2 * m.count + 1;
         }
     }
-    for (int64_t i = words; i < n; i++) {
-        if (b[i] == a[i]) continue;
-        if (start >= 0 && i - last_end > max_gap) {
-            out[2 * count] = (int32_t)start;
-            out[2 * count + 1] = (int32_t)last_end;
-            count++;
-            start = -1;
-        }
-        if (start < 0) start = i;
-        last_end = i + 1;
-    }
-    if (start >= 0) {
-        out[2 * count] = (int32_t)start;
-        out[2 * count + 1] = (int32_t)last_end;
-        count++;
-    }
-    return 2 * count;
+    for (int64_t i = words; i < n; i++)
+        if (b[i] != a[i]) changed(&m, i, i, max_gap);
+    if (m.start >= 0) close_open_range(&m);
+    return 2 * m.count;
 }
 
 static uint8_t before[8192 + 16], after[8192 + 16];
