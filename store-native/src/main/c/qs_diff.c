@@ -129,7 +129,12 @@ static inline __attribute__((always_inline)) void diff_block(uint64_t m, int64_t
     uint64_t inside = (~0ull << lo) & (hi == 63 ? ~0ull : (2ull << hi) - 1);
     uint64_t keep = inside;
     uint64_t gaps = max_gap < 63 ? runs_of(~m & inside, max_gap + 1) : 0;
-    if (gaps == 0 && *start >= 0 && i + lo - *last_end <= max_gap) { /* the usual dense block: the range goes on */
+    if (gaps == 0) { /* one range's part: a dense block the open range goes on through, or a sparse change */
+        if (*start >= 0 && i + lo - *last_end > max_gap) {
+            emit(o, *start, *last_end);
+            *start = -1;
+        }
+        if (*start < 0) *start = i + lo;
         *last_end = i + hi + 1;
         return;
     }
