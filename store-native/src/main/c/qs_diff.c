@@ -127,7 +127,6 @@ static inline __attribute__((always_inline)) void diff_block(uint64_t m, int64_t
                                                              int64_t *last_end, struct out *o) {
     int lo = __builtin_ctzll(m), hi = 63 - __builtin_clzll(m);
     uint64_t inside = (~0ull << lo) & (hi == 63 ? ~0ull : (2ull << hi) - 1);
-    uint64_t keep = inside;
     uint64_t gaps = max_gap < 63 ? runs_of(~m & inside, max_gap + 1) : 0;
     if (gaps == 0) { /* one range's part: a dense block the open range goes on through, or a sparse change */
         if (*start >= 0 && i + lo - *last_end > max_gap) {
@@ -138,7 +137,7 @@ static inline __attribute__((always_inline)) void diff_block(uint64_t m, int64_t
         *last_end = i + hi + 1;
         return;
     }
-    keep &= ~smear(gaps, max_gap + 1);
+    uint64_t keep = inside & ~smear(gaps, max_gap + 1);
     while (keep) { /* each run of keep is one range's part in this block; runs are separated by long gaps */
         int p = __builtin_ctzll(keep);
         uint64_t t = ~(keep >> p);
