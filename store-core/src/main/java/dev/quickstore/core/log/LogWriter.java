@@ -49,9 +49,14 @@ public final class LogWriter implements AutoCloseable {
     private long segmentNo;
     private long nextLsn;
     private long durableLsn;
-    private byte[] buffer = new byte[1 << 16];
+    /**
+     * The records appended since the last write, in direct memory: the channel writes them from here, where a heap
+     * array would first be copied into the JDK's temporary direct buffer (a 0.9 MB commit copied twice;
+     * docs/results.md, "The log buffer in direct memory").
+     */
+    private ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 16);
     /** The buffer of the previous batch, reused by the next leader (no allocation per commit). */
-    private byte[] spare = new byte[1 << 16];
+    private ByteBuffer spare = ByteBuffer.allocateDirect(1 << 16);
     /** Bytes of the current segment file that exist (records plus preallocated zeros). */
     private long allocatedEnd;
 
@@ -105,9 +110,9 @@ public final class LogWriter implements AutoCloseable {
      * after them (class comment). Records are appended in order, so {@code at} is at most {@link #allocatedEnd}.
      * Called by the single writer of the segment: the flush leader, or a holder of the lock while no leader runs.
      */
-    private void writeRecords(FileIO.Handle seg, byte[] records, int len, long at) throws IOException {
+    private void writeRecords(FileIO.Handle seg, ByteBuffer records, int len, long at) throws IOException {
         assert at <= allocatedEnd : "records at " + at + " past the segment's end " + allocatedEnd;
-        seg.write(ByteBuffer.wrap(records, 0, len), at);
+        seg.write(records.slice(0, len), at);
         long end = at + len;
         if (end > allocatedEnd) {
             allocatedEnd = end;
@@ -184,10 +189,12 @@ public final class LogWriter implements AutoCloseable {
             }
             long lsn = nextLsn;
             LogRecord.seal(rec, lsn);
-            if (buffered + rec.length > buffer.length) {
-                buffer = java.util.Arrays.copyOf(buffer, Math.max(buffer.length * 2, buffered + rec.length));
+            if (buffered + rec.length > buffer.capacity()) {
+                ByteBuffer grown = ByteBuffer.allocateDirect(Math.max(buffer.capacity() * 2, buffered + rec.length));
+                grown.put(0, buffer, 0, buffered);
+                buffer = grown;
             }
-            System.arraycopy(rec, 0, buffer, buffered, rec.length);
+            buffer.put(buffered, rec);
             buffered += rec.length;
             nextLsn += rec.length;
             return lsn;
@@ -256,11 +263,11 @@ public final class LogWriter implements AutoCloseable {
                 }
                 // become the leader: take the buffer, do the I/O without the lock
                 flushing = true;
-                byte[] batch = buffer;
+                ByteBuffer batch = buffer;
                 int len = buffered;
                 long start = bufferStartLsn;
                 FileIO.Handle seg = segment;
-                buffer = spare.length >= batch.length ? spare : new byte[batch.length];
+                buffer = spare.capacity() >= batch.capacity() ? spare : ByteBuffer.allocateDirect(batch.capacity());
                 spare = null;
                 buffered = 0;
                 bufferStartLsn = start + len;
