@@ -84,6 +84,12 @@ public final class Index {
      * @throws IllegalArgumentException for a STRING index
      */
     public long lookupFirst(long key) {
+        if (tx.insideOperation() && tree.remembered(key)) {
+            // nested in an operation of this thread (a scan's visitor: the index-nested-loops join of OO7 Q8), which
+            // holds the latch; insideOperation checked the handle and the transaction as enterRead does, and a key
+            // the memo holds needs no page, so there is no pin to release and no operation of its own to bracket
+            return tx.addresses().toRuntime(tree.rememberedFirst(0));
+        }
         // Transaction.read written out without its two capturing lambdas: the point lookup of an index-nested-loops
         // join (OO7 Q8) runs once per outer object (issue 13); the checks are the same
         int mark = tx.enterRead();

@@ -640,6 +640,11 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /** Whether the calling thread holds the latch inside a store operation ({@link #enter} without its exit). */
+    boolean insideOperation() {
+        return latch.isHeldByCurrentThread() && nest.depth() > 0;
+    }
+
     /** An I/O failure under the latch poisons the handle (fail-stop); the exception to throw. */
     StoreException poisonedBy(IOException e) {
         poison = e;

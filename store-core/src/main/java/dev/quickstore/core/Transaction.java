@@ -78,6 +78,22 @@ public final class Transaction implements AutoCloseable {
         return mark;
     }
 
+    /**
+     * Whether the calling thread is inside a store operation (it holds the latch, and an operation of its nest has
+     * begun and not ended: a scan's visitor), after the checks {@link #enterRead} makes: the handle is usable, this
+     * transaction is active and no refused fault is pending (each throws as there). Then a read that touches no page
+     * (a point lookup answered by the index's memo) needs no operation of its own; false: take {@link #enterRead}.
+     */
+    boolean insideOperation() {
+        if (!store.insideOperation()) {
+            return false;
+        }
+        store.checkUsable();
+        checkActive();
+        checkRefusals();
+        return true;
+    }
+
     /** Ends an operation begun by {@link #enterRead}. */
     void exitRead(int mark) {
         store.exit(mark);

@@ -2,6 +2,7 @@ package dev.quickstore.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quickstore.core.index.KeyType;
 import java.nio.file.Path;
@@ -136,6 +137,76 @@ class IndexLookupMemoTest {
                 }
             }
         }
+    }
+
+    /**
+     * A point lookup made inside another operation (a scan's visitor: an index-nested-loops join) is answered from the
+     * memo without an operation of its own: while the inner index is unchanged it pins nothing (its answers, checked
+     * against a descent with assertions on, release that descent's pins), and it sees the inserts and deletes that the
+     * visitor itself makes later (each steps the stamp). Every answer is compared with a model.
+     */
+    @Test
+    void nestedLookupsAreAnsweredFromMemoryAndSeeTheVisitorsChanges() throws Exception {
+        Map<Long, Long> docs = new HashMap<>();
+        try (Store s = Store.create(dir.resolve("db"))) {
+            try (Transaction tx = s.begin()) {
+                Index parts = tx.createIndex("parts", KeyType.INT, 0, true);
+                Index d = tx.createIndex("docs", KeyType.INT, 0, true);
+                for (long k = 1; k <= 4_000; k++) {
+                    parts.insertNumeric(k, 0x1000 + k);
+                }
+                for (long doc = 0; doc < 20_000; doc += 2) { // odd documents absent; a few dozen leaves
+                    d.insertNumeric(doc, 0x90000 + doc);
+                    docs.put(doc, 0x90000 + doc);
+                }
+                tx.commit();
+            }
+            try (Transaction tx = s.begin()) {
+                Index parts = tx.index("parts");
+                Index d = tx.index("docs");
+                for (long k = 1; k <= 4_000; k++) { // remembered by top-level lookups
+                    assertEquals(docs.getOrDefault(docOf(k), 0L), d.lookupFirst(docOf(k)));
+                }
+                long before = s.roots.remembered("docs").rememberedAnswers();
+                int[] visits = {0};
+                parts.scanNumeric(1, 4_000, (k, v) -> {
+                    long doc = docOf(k);
+                    long expected = docs.getOrDefault(doc, 0L);
+                    int pinned = s.pool.pinnedCount();
+                    assertEquals(expected, d.lookupFirst(doc), "document " + doc + " at part " + k);
+                    assertEquals(expected, d.lookupFirst(doc), "document " + doc + " again at part " + k);
+                    if (k <= 2_000) {
+                        assertEquals(pinned, s.pool.pinnedCount(), "remembered lookups pin nothing, part " + k);
+                    } else if (k % 50 == 0) { // the visitor changes the inner index: the next lookups must see it
+                        long next = docOf(k + 1);
+                        if (docs.containsKey(next)) {
+                            d.deleteNumeric(next, docs.remove(next));
+                        } else {
+                            d.insertNumeric(next, 0x70000 + next);
+                            docs.put(next, 0x70000 + next);
+                        }
+                    }
+                    visits[0]++;
+                    return true;
+                });
+                assertEquals(4_000, visits[0]);
+                long answered = s.roots.remembered("docs").rememberedAnswers() - before;
+                assertTrue(answered >= 4_000, "nested lookups answered from memory: " + answered);
+                tx.commit();
+            }
+            try (Transaction tx = s.begin()) {
+                Index d = tx.index("docs");
+                for (long k = 1; k <= 4_001; k++) {
+                    assertEquals(docs.getOrDefault(docOf(k), 0L), d.lookupFirst(docOf(k)), "part " + k + " after");
+                }
+                tx.commit();
+            }
+        }
+    }
+
+    /** The document a part joins in {@link #nestedLookupsAreAnsweredFromMemoryAndSeeTheVisitorsChanges}: spread. */
+    private static long docOf(long part) {
+        return part * 7 % 20_000;
     }
 
     /** Seeded random changes of two trees, committed or aborted, each lookup compared with a model. */

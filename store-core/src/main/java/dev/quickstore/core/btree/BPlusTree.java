@@ -451,6 +451,28 @@ public final class BPlusTree {
     }
 
     /**
+     * Whether a numeric point lookup of {@code key} is answered from this tree's memory of earlier lookups (no entry
+     * of any tree has changed since): then {@link #rememberedFirst} is {@link #lookupFirst}'s answer, read without a
+     * page, a pin or a descent. False if the memo does not hold the key (or cannot be used: a fix observer), in which
+     * case {@link #lookupFirst} descends. Under the store's latch, like every call on the tree.
+     *
+     * @throws IllegalArgumentException for a STRING tree
+     */
+    public boolean remembered(long key) {
+        return numericKeys.remembered(key);
+    }
+
+    /** Lookups {@link #remembered} answered from memory since this tree was opened. For tests and statistics. */
+    public long rememberedAnswers() {
+        return numericKeys.rememberedAnswers();
+    }
+
+    /** After {@link #remembered} returned true: {@link #lookupFirst}{@code (key, absent)}'s answer. */
+    public long rememberedFirst(long absent) {
+        return numericKeys.rememberedAbsent() ? absent : numericKeys.rememberedValue();
+    }
+
+    /**
      * Visits the entries with {@code lo <= key <= hi} in order, reading each from the leaf in place (a bound
      * outside the key type's range is clamped to it). Each leaf is fixed once; the visitor may change the
      * tree (the count is read again after each call), as with {@link #scan}.

@@ -45,6 +45,18 @@ final class NumericKeys {
     private int leafKnown;
     /** Whether the last {@link #first} found its key (scratch, read right after it). */
     private boolean found;
+
+    /** The last hit of {@link #remembered} (heap only, under the latch like the tree). */
+    private boolean rememberedAbsent;
+
+    private long rememberedValue;
+
+    /** Lookups {@link #remembered} answered since the tree was opened (tests, statistics). */
+    private long rememberedAnswers;
+
+    long rememberedAnswers() {
+        return rememberedAnswers;
+    }
     /** The answers of {@link #lookupFirst} under the pool's entry stamp. */
     private final LookupMemo memo = new LookupMemo();
 
@@ -173,6 +185,50 @@ final class NumericKeys {
         long v = first(bits, 0, false);
         memo.put(bits, found, v, stamp);
         return found ? v : absent;
+    }
+
+    /**
+     * {@link BPlusTree#remembered}: the memo's answer for {@code key} without a descent, or false if the memo does not
+     * hold it (then {@link #lookupFirst} descends). Reads no page; with assertions on, a hit is checked by a descent
+     * whose pins are released before returning (the caller runs inside another operation and has no pin mark).
+     */
+    boolean remembered(long key) {
+        checkNumeric();
+        long stamp = pool.stamps().entryStamp();
+        if (stamp == -1 || !representable(key)) {
+            return false;
+        }
+        long bits = keyBits(key);
+        int slot = memo.find(bits, stamp);
+        if (slot < 0) {
+            return false;
+        }
+        assert memoAgreesReleasing(bits, slot) : "stale lookup memo of the tree at meta page " + tree.metaPage;
+        rememberedAbsent = memo.absentHit();
+        rememberedValue = memo.value(slot);
+        rememberedAnswers++;
+        return true;
+    }
+
+    /** The answer of the last {@link #remembered} that returned true: the key is absent from the tree. */
+    boolean rememberedAbsent() {
+        return rememberedAbsent;
+    }
+
+    /** The answer of the last {@link #remembered} that returned true: the key's first value, if not absent. */
+    long rememberedValue() {
+        return rememberedValue;
+    }
+
+    private boolean memoAgreesReleasing(long bits, int slot) {
+        int mark = pool.pinMark();
+        try {
+            return memoAgrees(bits, slot);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } finally {
+            pool.releasePins(mark);
+        }
     }
 
     /** Assertions: the memo's answer in {@code slot} is the tree's. */
