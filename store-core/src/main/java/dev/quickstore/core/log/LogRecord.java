@@ -127,20 +127,23 @@ public final class LogRecord {
     }
 
     private static ByteBuffer header(int length, byte type, long txnId, long prevLsn) {
-        ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(0)
-                .putInt(length)
-                .put(type)
-                .put(VERSION)
-                .put(new byte[6])
-                .putLong(0)
-                .putLong(txnId)
-                .putLong(prevLsn);
+        return header(new byte[length], length, type, txnId, prevLsn);
+    }
+
+    /**
+     * Writes the header of a record of {@code length} bytes into {@code out[0..HEADER)}, every byte of it (the
+     * checksum and LSN as zeros, filled in by {@link #seal}): {@code out} may be a reused array holding an earlier
+     * record. Returns a little-endian buffer over {@code out[0..length)} positioned after the header.
+     */
+    private static ByteBuffer header(byte[] out, int length, byte type, long txnId, long prevLsn) {
+        ByteBuffer b = ByteBuffer.wrap(out, 0, length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(0).putInt(length).put(type).put(VERSION).putShort((short) 0).putInt(0); // six reserved zero bytes
+        b.putLong(0).putLong(txnId).putLong(prevLsn);
         return b;
     }
 
     /** Size of a page record with these moves and ranges. */
-    static int pageRecordSize(byte type, int moveCount, PageDiff.Ranges r) {
+    public static int pageRecordSize(byte type, int moveCount, PageDiff.Ranges r) {
         long size = HEADER
                 + PAGE_HEADER
                 + (long) MOVE_BYTES * moveCount
@@ -180,6 +183,28 @@ public final class LogRecord {
             MemorySegment afterImage,
             PageMoves moves,
             PageDiff.Ranges r) {
+        byte[] out = new byte[pageRecordSize(type, moves == null ? 0 : moves.count, r)];
+        encodePageInto(out, type, txnId, prevLsn, pageId, undoNext, beforeImage, afterImage, moves, r);
+        return out;
+    }
+
+    /**
+     * {@link #encodePage(byte, long, long, long, long, MemorySegment, MemorySegment, PageMoves, PageDiff.Ranges)} into
+     * {@code out[0..size)}, every byte of it, where {@code size} is {@link #pageRecordSize} and {@code out} at least
+     * that long (a commit reuses one array for its records: no array allocated and zeroed per logged page). Returns
+     * {@code size}.
+     */
+    public static int encodePageInto(
+            byte[] out,
+            byte type,
+            long txnId,
+            long prevLsn,
+            long pageId,
+            long undoNext,
+            MemorySegment beforeImage,
+            MemorySegment afterImage,
+            PageMoves moves,
+            PageDiff.Ranges r) {
         int moveCount = moves == null ? 0 : moves.count;
         if (moveCount > 0 && (type != REDO || moveCount > MAX_MOVES)) {
             throw new IllegalArgumentException(moveCount + " moves in a " + typeName(type) + " record");
@@ -191,12 +216,11 @@ public final class LogRecord {
             }
         }
         int size = pageRecordSize(type, moveCount, r);
-        ByteBuffer b = header(size, type, txnId, prevLsn);
+        ByteBuffer b = header(out, size, type, txnId, prevLsn);
         b.putLong(pageId).putLong(undoNext).putInt(r.count).putInt(moveCount);
         for (int i = 0; i < moveCount; i++) {
             b.putInt(moves.src(i)).putInt(moves.dst(i)).putInt(moves.length(i));
         }
-        byte[] out = b.array();
         int pos = b.position();
         for (int i = 0; i < r.count; i++) {
             int s = r.start(i);
@@ -215,7 +239,7 @@ public final class LogRecord {
             pos += len;
         }
         assert pos == size;
-        return out;
+        return size;
     }
 
     /** Stores {@code v} little-endian at {@code out[at..at + 4)}. */
@@ -308,9 +332,14 @@ public final class LogRecord {
 
     /** Fills in LSN and checksum of an encoded record. */
     static void seal(byte[] rec, long lsn) {
+        seal(rec, rec.length, lsn);
+    }
+
+    /** Fills in the LSN and the checksum of the record in {@code rec[0..length)}. */
+    static void seal(byte[] rec, int length, long lsn) {
         ByteBuffer b = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(16, lsn);
-        b.putInt(0, checksum(rec, rec.length));
+        b.putInt(0, checksum(rec, length));
     }
 
     static int checksum(byte[] rec, int length) {

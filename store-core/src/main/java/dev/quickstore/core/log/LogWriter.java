@@ -176,27 +176,40 @@ public final class LogWriter implements AutoCloseable {
 
     /** Assigns the record its LSN, seals it and buffers it. */
     public long append(byte[] rec) throws IOException {
-        if (rec.length > segmentBytes - LogSegments.HEADER) {
+        return append(rec, rec.length);
+    }
+
+    /**
+     * Assigns the record in {@code rec[0..length)} its LSN, seals it there and buffers a copy: {@code rec} may be
+     * reused for the next record once this returns.
+     */
+    public long append(byte[] rec, int length) throws IOException {
+        if (length > segmentBytes - LogSegments.HEADER) {
             throw new IllegalArgumentException(
-                    "log record of " + rec.length + " bytes exceeds the segment size " + segmentBytes);
+                    "log record of " + length + " bytes exceeds the segment size " + segmentBytes);
         }
+        if (length < LogRecord.HEADER || length > rec.length) {
+            throw new IllegalArgumentException("record of " + length + " bytes in an array of " + rec.length);
+        }
+        assert LogRecord.peekLength(rec) == length
+                : "record header says " + LogRecord.peekLength(rec) + ", not " + length;
         lock.lock();
         try {
             checkFailed();
             // offset in the current segment; equals segmentBytes when the last record ended exactly at its end
-            if (nextLsn - segmentNo * segmentBytes + rec.length > segmentBytes) {
+            if (nextLsn - segmentNo * segmentBytes + length > segmentBytes) {
                 roll();
             }
             long lsn = nextLsn;
-            LogRecord.seal(rec, lsn);
-            if (buffered + rec.length > buffer.capacity()) {
-                ByteBuffer grown = ByteBuffer.allocateDirect(Math.max(buffer.capacity() * 2, buffered + rec.length));
+            LogRecord.seal(rec, length, lsn);
+            if (buffered + length > buffer.capacity()) {
+                ByteBuffer grown = ByteBuffer.allocateDirect(Math.max(buffer.capacity() * 2, buffered + length));
                 grown.put(0, buffer, 0, buffered);
                 buffer = grown;
             }
-            buffer.put(buffered, rec);
-            buffered += rec.length;
-            nextLsn += rec.length;
+            buffer.put(buffered, rec, 0, length);
+            buffered += length;
+            nextLsn += length;
             return lsn;
         } finally {
             lock.unlock();

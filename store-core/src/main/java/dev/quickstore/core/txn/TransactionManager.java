@@ -48,6 +48,14 @@ public final class TransactionManager implements BufferPool.Stealer {
     private final PageDiff.Ranges ranges = new PageDiff.Ranges();
     private final PageDiff.Ranges regions = new PageDiff.Ranges();
     private final PageMoves moves = new PageMoves();
+
+    /**
+     * The commit's record of the page being logged ({@link #changes}), reused page after page (grown when a record
+     * needs more): the log copies it into its buffer, so no array is allocated and zeroed per logged page (5.1 MB
+     * per OO7 small build; docs/results.md, "Records encoded into one reused array").
+     */
+    private byte[] record = new byte[1 << 14];
+
     private final MoveSearch moveSearch = new MoveSearch();
     /** The write-detection scheme when it records finer than cards (object marking, remembered sets), or null. */
     private WriteBarrier barrier;
@@ -202,7 +210,11 @@ public final class TransactionManager implements BufferPool.Stealer {
     }
 
     private long appendForTxn(byte[] rec) throws IOException {
-        long lsn = log.append(rec);
+        return appendForTxn(rec, rec.length);
+    }
+
+    private long appendForTxn(byte[] rec, int length) throws IOException {
+        long lsn = log.append(rec, length);
         if (firstLsn == 0) {
             firstLsn = lsn;
         }
@@ -350,9 +362,9 @@ public final class TransactionManager implements BufferPool.Stealer {
                 if (before != null && before.equals(MemorySegment.NULL)) {
                     throw new IllegalStateException("dirty page " + dirty[i + k] + " had no pre-image at commit");
                 }
-                byte[] rec = logPage(frames, dirty[i + k], k, before, cardBytes, ps);
+                boolean logged = logPage(frames, dirty[i + k], k, before, cardBytes, ps);
                 if (twins) {
-                    keepTwin(pre, k, rec);
+                    keepTwin(pre, k, logged ? record : null);
                 }
             }
         } finally {
@@ -396,9 +408,10 @@ public final class TransactionManager implements BufferPool.Stealer {
      * Diffs page {@code p} (batch index {@code k}), whose dirty state ended, against {@code pre} (its pre-image in
      * disk form; unused for a new page or full-page logging) and appends its record. The page in place when no
      * conversion is needed (no 8 KiB copy): diffed and encoded, then kept only if no store reached it meanwhile;
-     * otherwise the stable image (a copy, or the new pre-image a store after the clean point captured).
+     * otherwise the stable image (a copy, or the new pre-image a store after the clean point captured). Returns whether
+     * a record was appended: it is then in {@link #record}, until the next page's.
      */
-    private byte[] logPage(PageFrames frames, long p, int k, MemorySegment pre, int cardBytes, int ps)
+    private boolean logPage(PageFrames frames, long p, int k, MemorySegment pre, int cardBytes, int ps)
             throws IOException {
         long t0 = System.nanoTime();
         MemorySegment live = frames.liveImage(p);
@@ -406,7 +419,7 @@ public final class TransactionManager implements BufferPool.Stealer {
         long t1 = System.nanoTime();
         commitStableNanos += t1 - t0;
         commitPages++;
-        byte[] rec = changes(p, k, pre, cur, cards[k], cardBytes, ps);
+        int rec = changes(p, k, pre, cur, cards[k], cardBytes, ps);
         if (live != null && !frames.cleanSinceCleared(p)) {
             // a store after the clean point: the bytes read may include it
             rec = changes(p, k, pre, frames.stableImage(p, curCopy), cards[k], cardBytes, ps);
@@ -417,25 +430,25 @@ public final class TransactionManager implements BufferPool.Stealer {
         long t2 = System.nanoTime();
         commitDiffNanos += t2 - t1;
         pageLsn = 0;
-        if (rec != null) {
-            long lsn = appendForTxn(rec);
+        if (rec >= 0) {
+            long lsn = appendForTxn(record, rec);
             pageLsn = lsn;
-            redoBytes += rec.length;
+            redoBytes += rec;
             redoRecords++;
             PageHeader.setLsn(frames.resident(p), lsn);
             pool.noteLogged(p, lsn);
             commitAppendNanos += System.nanoTime() - t2;
         }
         pool.holdForLogging(p, false);
-        return rec;
+        return rec >= 0;
     }
 
     /**
      * Kernel write tracking: page {@code k}'s pre-image becomes its twin, the page as logged: the after-images of its
-     * record {@code rec} (null: nothing changed) are applied to it, the record's LSN among them (commit set the
-     * page's LSN in place after the diff, so the next diff against the twin does not see it change). Exactly what
-     * was logged, so a store that raced with the diff and was not logged still differs from the twin at the next
-     * commit (the kernel saw it after the clean point). No 8 KiB copy: only the changed bytes.
+     * record (at the start of {@code rec}; null: nothing changed) are applied to it, the record's LSN among them
+     * (commit set the page's LSN in place after the diff, so the next diff against the twin does not see it change).
+     * Exactly what was logged, so a store that raced with the diff and was not logged still differs from the twin at
+     * the next commit (the kernel saw it after the clean point). No 8 KiB copy: only the changed bytes.
      */
     private void keepTwin(DetachedPreimages pre, int k, byte[] rec) {
         MemorySegment twin = pre.preimage(k);
@@ -453,9 +466,10 @@ public final class TransactionManager implements BufferPool.Stealer {
 
     /**
      * The REDO (or NEW_PAGE) record of dirty page {@code p} (batch index {@code k}) whose pre-image is {@code pre}
-     * and whose image at the clean point is {@code cur}, or null when nothing changed. Writes {@link #ranges}.
+     * and whose image at the clean point is {@code cur}, encoded into {@link #record}: its length, or -1 when nothing
+     * changed. Writes {@link #ranges}.
      */
-    private byte[] changes(long p, int k, MemorySegment pre, MemorySegment cur, long cardMask, int cardBytes, int ps) {
+    private int changes(long p, int k, MemorySegment pre, MemorySegment cur, long cardMask, int cardBytes, int ps) {
         byte type = LogRecord.REDO;
         if (commitLogging == CommitLogging.FULL_PAGES) {
             ranges.count = 0;
@@ -473,7 +487,7 @@ public final class TransactionManager implements BufferPool.Stealer {
             PageDiff.diffCards(pre, cur, cardMask, cardBytes, PageDiff.mergeGap(1), ranges);
         }
         if (ranges.count == 0 && !fresh[k]) { // a new page is logged even if all zero: redo zeroes it
-            return null;
+            return -1;
         }
         moves.count = 0;
         if (type == LogRecord.REDO && commitLogging != CommitLogging.FULL_PAGES) { // every stopped diff comes here
@@ -481,7 +495,11 @@ public final class TransactionManager implements BufferPool.Stealer {
             moveSearch.search(pre, cur, PageHeader.SIZE, PageDiff.mergeGap(1), moves, ranges);
         }
         assert !ranges.partial : "page " + p + ": a diff stopped early was logged";
-        return LogRecord.encodePage(type, txnId, lastLsn, p, 0, null, cur, moves, ranges);
+        int size = LogRecord.pageRecordSize(type, moves.count, ranges);
+        if (record.length < size) {
+            record = new byte[Math.max(size, 2 * record.length)];
+        }
+        return LogRecord.encodePageInto(record, type, txnId, lastLsn, p, 0, null, cur, moves, ranges);
     }
 
     /**
