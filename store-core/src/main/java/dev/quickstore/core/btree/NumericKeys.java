@@ -54,9 +54,6 @@ final class NumericKeys {
     /** Lookups {@link #remembered} answered since the tree was opened (tests, statistics). */
     private long rememberedAnswers;
 
-    long rememberedAnswers() {
-        return rememberedAnswers;
-    }
     /** The answers of {@link #lookupFirst} under the pool's entry stamp. */
     private final LookupMemo memo = new LookupMemo();
 
@@ -208,6 +205,10 @@ final class NumericKeys {
         rememberedValue = memo.value(slot);
         rememberedAnswers++;
         return true;
+    }
+
+    long rememberedAnswers() {
+        return rememberedAnswers;
     }
 
     /** The answer of the last {@link #remembered} that returned true: the key is absent from the tree. */
