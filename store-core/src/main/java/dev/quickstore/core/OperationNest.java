@@ -13,7 +13,9 @@ package dev.quickstore.core;
  * {@link StoreLatch} reentered would still write its hold count; a nested operation here reads the owner only.
  *
  * <p>Invariants (asserted): {@code depth >= 0}; {@code depth > 0} only while this thread holds the latch;
- * {@code lockedAt} is -1 or below {@code depth}. Both fields are read and written by the latch's holder only.
+ * {@code lockedAt} is -1 or below {@code depth}. Both fields are written by the latch's holder only and read by it,
+ * except {@link #depth}, which {@code Store.insideOperation} may read from any thread as a hint that the owner check
+ * after it decides (an int read is never torn; the holder's own value is exact).
  * {@link StoreLatch#isHeldByCurrentThread()} is exact for the calling thread: the owner field is either its own
  * last write or another thread's value or null, never this thread by mistake.
  */

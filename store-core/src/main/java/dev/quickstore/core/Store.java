@@ -640,9 +640,14 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    /** Whether the calling thread holds the latch inside a store operation ({@link #enter} without its exit). */
+    /**
+     * Whether the calling thread holds the latch inside a store operation ({@link #enter} without its exit). The depth
+     * is read first: 0 outside every operation, so a top-level lookup does not read the latch's owner here and again
+     * in {@link #enter}; a non-zero depth read by another thread than the holder is only a hint, which the owner check
+     * then refuses.
+     */
     boolean insideOperation() {
-        return latch.isHeldByCurrentThread() && nest.depth() > 0;
+        return nest.depth() > 0 && latch.isHeldByCurrentThread();
     }
 
     /** An I/O failure under the latch poisons the handle (fail-stop); the exception to throw. */
